@@ -1,0 +1,1 @@
+"""Domain models, rules and the single error tree. No I/O lives here."""

@@ -1,0 +1,76 @@
+"""One error tree for the whole service.
+
+Every error a caller can cause or should know about derives from ``ThoughtgraphError``
+and carries a stable ``code``; the GraphQL layer exposes it as ``extensions.code``
+(graphql-core copies an original error's ``extensions`` onto the GraphQL error).
+Anything else is unexpected and gets masked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+
+class ThoughtgraphError(Exception):
+    code: ClassVar[str] = "INTERNAL_ERROR"
+
+    def __init__(self, message: str, **details: Any) -> None:
+        super().__init__(message)
+        self.message = message
+        self.details = details
+
+    @property
+    def extensions(self) -> dict[str, Any]:
+        return {"code": self.code, **self.details}
+
+
+# --- caller errors: bad input, nothing written -------------------------------------------
+
+
+class InvalidInputError(ThoughtgraphError):
+    code = "VALIDATION_ERROR"
+
+
+class MutualExclusionError(InvalidInputError):
+    code = "MUTUAL_EXCLUSION"
+
+
+class MinConsolidationError(InvalidInputError):
+    code = "MIN_CONSOLIDATION"
+
+
+class ThoughtNotFoundError(ThoughtgraphError):
+    code = "THOUGHT_NOT_FOUND"
+
+    def __init__(self, missing_ids: Sequence[str]) -> None:
+        ids = list(missing_ids)
+        super().__init__(f"Thought(s) not found: {', '.join(ids)}", ids=ids)
+        self.missing_ids = ids
+
+
+# --- infrastructure errors ----------------------------------------------------------------
+
+
+class StoreError(ThoughtgraphError):
+    code = "STORE_UNAVAILABLE"
+
+
+class EngineStartError(StoreError):
+    code = "ENGINE_START_FAILED"
+
+
+class DataDirLockedError(StoreError):
+    code = "DATA_DIR_LOCKED"
+
+
+class SchemaMismatchError(StoreError):
+    code = "SCHEMA_MISMATCH"
+
+
+class EmbeddingError(ThoughtgraphError):
+    code = "EMBEDDING_FAILED"
+
+
+class ConfigurationError(ThoughtgraphError):
+    code = "CONFIGURATION_ERROR"

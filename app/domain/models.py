@@ -1,0 +1,188 @@
+"""Pydantic models of the thought graph: what services accept and what stores return."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict, Field
+
+DEFAULT_NAMESPACE = "default"
+PREVIEW_CHARS = 80
+
+
+class ThoughtType(StrEnum):
+    ORIGINAL = "original"
+    REFINEMENT = "refinement"
+    CONSOLIDATION = "consolidation"
+
+
+class LineageRelation(StrEnum):
+    """Edge types from a newer thought to each of its sources."""
+
+    REFINES = "REFINES"
+    CONSOLIDATES = "CONSOLIDATES"
+
+
+class ChangeKind(StrEnum):
+    CREATED = "created"
+    REFINED = "refined"
+    CONSOLIDATED = "consolidated"
+
+
+RELATION_FOR_TYPE: dict[ThoughtType, LineageRelation] = {
+    ThoughtType.REFINEMENT: LineageRelation.REFINES,
+    ThoughtType.CONSOLIDATION: LineageRelation.CONSOLIDATES,
+}
+
+CHANGE_FOR_TYPE: dict[ThoughtType, ChangeKind] = {
+    ThoughtType.ORIGINAL: ChangeKind.CREATED,
+    ThoughtType.REFINEMENT: ChangeKind.REFINED,
+    ThoughtType.CONSOLIDATION: ChangeKind.CONSOLIDATED,
+}
+
+
+def new_thought_id() -> str:
+    return str(uuid.uuid4())
+
+
+def now_ms() -> int:
+    return int(datetime.now(UTC).timestamp() * 1000)
+
+
+def ms_to_datetime(epoch_ms: int) -> datetime:
+    return datetime.fromtimestamp(epoch_ms / 1000, tz=UTC)
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+
+class Thought(_Frozen):
+    id: str
+    namespace: str
+    type: ThoughtType
+    content: str
+    agent_id: str
+    agent_name: str
+    context: str | None = None
+    session_id: str | None = None
+    tags: tuple[str, ...] = ()
+    pheromone_weight: float
+    created_at_ms: int
+    source_ids: tuple[str, ...] = ()
+
+    @property
+    def preview(self) -> str:
+        return self.content[:PREVIEW_CHARS]
+
+
+class ThoughtRecord(_Frozen):
+    """Everything a store needs to write one new thought atomically with its edges and event."""
+
+    thought: Thought
+    embedding: tuple[float, ...]
+    reason: str | None = None
+    reason_embedding: tuple[float, ...] | None = None
+
+
+class ScoredThought(_Frozen):
+    """A vector or full-text hit: similarity is cosine in [-1, 1] whatever the engine."""
+
+    thought: Thought
+    similarity: float
+
+
+class SearchHit(_Frozen):
+    thought: Thought
+    similarity: float  # raw cosine similarity from the index
+    score: float  # after lineage adjustment
+    refined_by: str | None = None
+    superseded: bool = False
+
+
+class Guidance(_Frozen):
+    similar_thought_id: str
+    similarity: float
+    message: str
+
+
+class Contribution(_Frozen):
+    thought: Thought
+    revision: int
+    guidance: Guidance | None = None
+
+
+class LineageNode(_Frozen):
+    thought_id: str
+    type: ThoughtType
+    content_preview: str
+    contributor: str
+    agent_id: str
+    created_at_ms: int
+    source_ids: tuple[str, ...]
+    depth: int  # sources negative, refinements positive, the queried thought 0
+
+
+class Lineage(_Frozen):
+    thought_id: str
+    chain: tuple[LineageNode, ...]
+    truncated: bool
+
+
+class LineageEdgeHit(_Frozen):
+    """A REFINES or CONSOLIDATES edge found by the meaning of its reason."""
+
+    from_id: str  # the newer thought
+    to_id: str  # the source it refines or consolidates
+    relation: LineageRelation
+    reason: str
+    created_at_ms: int
+    similarity: float
+
+
+class ChangeEvent(_Frozen):
+    id: str
+    namespace: str
+    revision: int
+    kind: ChangeKind
+    thought_id: str
+    source_ids: tuple[str, ...]
+    actor_id: str
+    actor_name: str
+    at_ms: int
+
+
+class ThoughtFilter(_Frozen):
+    type: ThoughtType | None = None
+    tag: str | None = None
+    agent_id: str | None = None
+
+
+class PageCursor(_Frozen):
+    """Keyset position: thoughts are listed newest first, ties broken by id."""
+
+    created_at_ms: int
+    thought_id: str
+
+
+class ThoughtPage(_Frozen):
+    thoughts: tuple[Thought, ...]
+    has_next_page: bool
+
+
+class SchemaState(_Frozen):
+    engine: str
+    embedding_dimension: int
+    embedder: str
+    created_now: bool
+
+
+class StoreHealth(_Frozen):
+    engine: str
+    ok: bool
+    detail: str = ""
+    schema_ready: bool = False
+    embedding_dimension: int | None = None
+    extra: dict[str, str] = Field(default_factory=dict)

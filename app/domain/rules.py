@@ -1,0 +1,69 @@
+"""Pure rules of thought lineage (seed 000): pheromone inheritance and lineage-aware ranking."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from app.domain.models import ScoredThought, SearchHit, ThoughtType
+
+PHEROMONE_FLOOR = 1.0
+PHEROMONE_INHERITANCE = 0.5
+SUPERSEDED_FACTOR = 0.7
+REFINEMENT_BOOST = 1.2
+MAX_SCORE = 1.0
+GUIDANCE_SIMILARITY = 0.85
+
+
+def inherited_pheromone(kind: ThoughtType, source_weights: Sequence[float]) -> float:
+    """Starting weight of a new thought.
+
+    Originals start at the floor. A refinement inherits half its source's weight and a
+    consolidation half the mean of its sources' weights, never below the floor: enough
+    credibility to be seen, not enough to outrank what earned its weight through use.
+    """
+    if kind is ThoughtType.ORIGINAL or not source_weights:
+        return PHEROMONE_FLOOR
+    mean = sum(source_weights) / len(source_weights)
+    return max(PHEROMONE_FLOOR, mean * PHEROMONE_INHERITANCE)
+
+
+def rank_with_lineage(
+    hits: Sequence[ScoredThought], newest_refiner: Mapping[str, str]
+) -> list[SearchHit]:
+    """Mark superseded hits and re-rank so the latest iteration comes first.
+
+    ``newest_refiner`` maps a thought id to the id of its newest refinement or
+    consolidation. A superseded hit keeps its place in the results (nothing disappears)
+    but its score is multiplied by 0.7; a hit that refines or consolidates another hit
+    of the same result set that is superseded gets x1.2, capped at 1.0.
+    """
+    in_result = {hit.thought.id for hit in hits}
+    superseded_in_result = {tid for tid in in_result if tid in newest_refiner}
+    ranked: list[SearchHit] = []
+    for hit in hits:
+        thought = hit.thought
+        refined_by = newest_refiner.get(thought.id)
+        score = hit.similarity
+        if refined_by is not None:
+            score *= SUPERSEDED_FACTOR
+        elif any(source in superseded_in_result for source in thought.source_ids):
+            score = min(MAX_SCORE, score * REFINEMENT_BOOST)
+        ranked.append(
+            SearchHit(
+                thought=thought,
+                similarity=hit.similarity,
+                score=score,
+                refined_by=refined_by,
+                superseded=refined_by is not None,
+            )
+        )
+    # Stable sort: equal scores keep the index's order.
+    ranked.sort(key=lambda h: h.score, reverse=True)
+    return ranked
+
+
+def guidance_message(similar_id: str, preview: str) -> str:
+    return (
+        f"Similar thought exists (id: {similar_id}, preview: '{preview}'). "
+        f'Consider refine(sourceId: "{similar_id}") with the updated insight instead.'
+    )

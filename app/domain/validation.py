@@ -1,0 +1,100 @@
+"""Input limits and checks. Every check runs before any write, so bad input writes nothing."""
+
+from __future__ import annotations
+
+import re
+import uuid
+from collections.abc import Sequence
+
+from app.domain.errors import InvalidInputError, MinConsolidationError
+
+MAX_CONTENT_CHARS = 10_000
+MAX_CONTEXT_CHARS = 10_000
+MAX_REASON_CHARS = 2_000
+MAX_QUERY_CHARS = 2_000
+MAX_NAME_CHARS = 200
+MAX_TAGS = 32
+MAX_TAG_CHARS = 64
+MAX_SOURCES = 50
+MIN_CONSOLIDATION_SOURCES = 2
+MAX_K = 100
+MAX_LINEAGE_DEPTH = 10  # seed 000 Q3; the traversal statements are bounded at depth 11
+MAX_PAGE_SIZE = 100
+
+_NAMESPACE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$")
+
+
+def require_text(field: str, value: str, max_chars: int) -> str:
+    text = value.strip()
+    if not text:
+        raise InvalidInputError(f"{field} must not be empty", field=field)
+    if len(text) > max_chars:
+        raise InvalidInputError(
+            f"{field} is {len(text)} characters; the limit is {max_chars}", field=field
+        )
+    return text
+
+
+def optional_text(field: str, value: str | None, max_chars: int) -> str | None:
+    if value is None or not value.strip():
+        return None
+    return require_text(field, value, max_chars)
+
+
+def require_namespace(value: str) -> str:
+    if not _NAMESPACE.match(value):
+        raise InvalidInputError(
+            "namespace must be 1-64 characters of letters, digits, '_', '.', ':' or '-'",
+            field="namespace",
+        )
+    return value
+
+
+def require_thought_id(field: str, value: str) -> str:
+    try:
+        parsed = uuid.UUID(value)
+    except (ValueError, AttributeError, TypeError):
+        raise InvalidInputError(f"{field} is not a valid thought id: {value!r}", field=field)
+    return str(parsed)
+
+
+def require_tags(tags: Sequence[str]) -> tuple[str, ...]:
+    if len(tags) > MAX_TAGS:
+        raise InvalidInputError(f"at most {MAX_TAGS} tags are allowed", field="tags")
+    cleaned: list[str] = []
+    for tag in tags:
+        text = require_text("tags", tag, MAX_TAG_CHARS)
+        if text not in cleaned:
+            cleaned.append(text)
+    return tuple(cleaned)
+
+
+def require_source_ids(ids: Sequence[str], *, minimum: int) -> tuple[str, ...]:
+    parsed = [require_thought_id("sourceIds", value) for value in ids]
+    if len(parsed) < minimum:
+        if minimum >= MIN_CONSOLIDATION_SOURCES:
+            raise MinConsolidationError(
+                f"a consolidation needs at least {minimum} source thoughts, got {len(parsed)}",
+                field="sourceIds",
+            )
+        raise InvalidInputError("at least one source thought is required", field="sourceIds")
+    if len(parsed) > MAX_SOURCES:
+        raise InvalidInputError(
+            f"at most {MAX_SOURCES} source thoughts are allowed, got {len(parsed)}",
+            field="sourceIds",
+        )
+    if len(set(parsed)) != len(parsed):
+        raise InvalidInputError("source ids must not repeat", field="sourceIds")
+    return tuple(parsed)
+
+
+def require_int_range(field: str, value: int, low: int, high: int) -> int:
+    if not low <= value <= high:
+        raise InvalidInputError(f"{field} must be between {low} and {high}", field=field)
+    return value
+
+
+def require_float_range(field: str, value: float, low: float, high: float) -> float:
+    if not low <= value <= high:
+        raise InvalidInputError(f"{field} must be between {low} and {high}", field=field)
+    return value

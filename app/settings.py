@@ -1,0 +1,96 @@
+"""Service settings, read from the environment (prefix ``TG_``) and an optional ``.env``.
+
+Settings are built by the caller (CLI, app lifespan, worker start) and passed in;
+nothing here runs at import time.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+from pydantic import Field, SecretStr, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+
+class EmbedderKind(StrEnum):
+    LOCAL = "local"  # sentence-transformers all-MiniLM-L6-v2, shipped offline
+    LITELLM = "litellm"  # any hosted embedding model litellm knows
+    HASH = "hash"  # deterministic pseudo-random unit vectors: benchmarks and wiring tests only
+
+
+class FsyncPolicy(StrEnum):
+    EVERYSEC = "everysec"  # at most ~1 s of acknowledged writes lost on an OS crash or power cut
+    ALWAYS = "always"  # fsync before every reply: nothing acknowledged is lost, slower writes
+
+
+def default_data_dir() -> Path:
+    return Path.home() / ".local" / "share" / "thoughtgraph"
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(
+        env_prefix="TG_", env_file=".env", env_file_encoding="utf-8", extra="ignore"
+    )
+
+    data_dir: Path = Field(default_factory=default_data_dir)
+    cypher_dir: Path = REPO_ROOT / "cypher"
+
+    # Neo4j: used when neo4j_uri is set, otherwise the embedded FalkorDB engine runs.
+    neo4j_uri: str | None = None
+    neo4j_user: str = "neo4j"
+    neo4j_password: SecretStr = SecretStr("")
+    neo4j_database: str = "neo4j"
+
+    # Embedded FalkorDB engine.
+    falkordb_graph: str = "thoughtgraph"
+    falkordb_fsync: FsyncPolicy = FsyncPolicy.EVERYSEC
+    falkordb_start_timeout_s: float = 20.0
+
+    embedder: EmbedderKind = EmbedderKind.LOCAL
+    embedding_model: str | None = None  # litellm model name; ignored by `local`
+    embedding_dimension: int | None = None  # required by `hash`, optional for `litellm`
+    embedding_api_base: str | None = None
+    embedding_api_key: SecretStr | None = None
+    embedding_batch_size: int = 32
+
+    llm_model: str | None = None  # reserved for LLM features; none in this release
+    llm_api_base: str | None = None
+    llm_api_key: SecretStr | None = None
+
+    api_host: str = "127.0.0.1"
+    api_port: int = 8000
+    log_level: str = "INFO"
+    log_format: str = "console"  # console | json
+
+    # GraphQL guards.
+    max_query_depth: int = 12
+    max_aliases: int = 30
+    max_tokens: int = 2000
+
+    @field_validator("data_dir", "cypher_dir")
+    @classmethod
+    def _expand(cls, value: Path) -> Path:
+        return value.expanduser().resolve()
+
+    @property
+    def engine(self) -> str:
+        return "neo4j" if self.neo4j_uri else "falkordb"
+
+    def masked(self) -> dict[str, Any]:
+        """Effective settings as plain data, with every secret replaced by ``***``."""
+        shown: dict[str, Any] = {}
+        for name, value in self.model_dump().items():
+            if isinstance(value, SecretStr):
+                shown[name] = "***" if value.get_secret_value() else ""
+            elif isinstance(value, Path):
+                shown[name] = str(value)
+            elif isinstance(value, StrEnum):
+                shown[name] = value.value
+            else:
+                shown[name] = value
+        shown["engine"] = self.engine
+        return shown

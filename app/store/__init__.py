@@ -1,0 +1,1 @@
+"""Graph storage: one interface, two engines (embedded FalkorDB and Neo4j)."""

@@ -1,0 +1,198 @@
+"""Named Cypher statements loaded from ``cypher/`` and expanded once per engine.
+
+Layout: ``cypher/<group>/<name>.cypher`` is a statement both engines accept, named
+``<group>.<name>``; ``<name>.<engine>.cypher`` beside it overrides it for one engine, and a
+statement that only one engine needs exists only as its override. Files under
+``cypher/schema/`` hold several statements separated by a ``;`` at the end of a line.
+
+The few engine differences are macros written ``{{ name(arg, ...) }}`` and expanded at
+load: vector literals, vector and full-text index queries, and the shared thought
+projection. Values never enter a statement text: macros take parameter names and schema
+identifiers only, and those come from the statement files, never from input.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from app.domain.errors import ConfigurationError
+
+ENGINES = ("neo4j", "falkordb")
+_MACRO = re.compile(r"\{\{\s*(\w+)\s*\(([^)]*)\)\s*\}\}")
+_IDENT = re.compile(r"^\$?[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?$")
+
+
+def _args(raw: str) -> list[str]:
+    args = [part.strip() for part in raw.split(",") if part.strip()]
+    for arg in args:
+        if not _IDENT.match(arg):
+            raise ConfigurationError(f"macro argument {arg!r} is not an identifier or $param")
+    return args
+
+
+# --- macros ----------------------------------------------------------------------------
+
+
+def _vector(engine: str, param: str) -> str:
+    """A vector value: FalkorDB stores vectors as vecf32, Neo4j as a float list."""
+    return f"vecf32({param})" if engine == "falkordb" else param
+
+
+def _vector_query_nodes(
+    engine: str, index: str, label: str, prop: str, k: str, vector: str
+) -> str:
+    """YIELDs ``node, score``; the score's scale is the engine's own (see the adapters)."""
+    if engine == "falkordb":
+        return (
+            f"CALL db.idx.vector.queryNodes('{label}', '{prop}', {k}, vecf32({vector})) "
+            "YIELD node, score"
+        )
+    return f"CALL db.index.vector.queryNodes('{index}', {k}, {vector}) YIELD node, score"
+
+
+def _vector_query_relationships(
+    engine: str, index: str, rel_type: str, prop: str, k: str, vector: str
+) -> str:
+    """YIELDs ``relationship, score`` on the engine's own score scale."""
+    if engine == "falkordb":
+        return (
+            f"CALL db.idx.vector.queryRelationships('{rel_type}', '{prop}', {k}, "
+            f"vecf32({vector})) YIELD relationship, score"
+        )
+    return (
+        f"CALL db.index.vector.queryRelationships('{index}', {k}, {vector}) "
+        "YIELD relationship, score"
+    )
+
+
+def _fulltext_query_nodes(engine: str, index: str, label: str, query: str) -> str:
+    """YIELDs ``node, score``; higher is better on both engines."""
+    if engine == "falkordb":
+        return f"CALL db.idx.fulltext.queryNodes('{label}', {query}) YIELD node, score"
+    return f"CALL db.index.fulltext.queryNodes('{index}', {query}) YIELD node, score"
+
+
+THOUGHT_FIELDS = (
+    ("id", "id"),
+    ("namespace", "namespace"),
+    ("type", "type"),
+    ("content", "content"),
+    ("agentId", "agentId"),
+    ("agentName", "agentName"),
+    ("context", "context"),
+    ("sessionId", "sessionId"),
+    ("tags", "tags"),
+    ("pheromoneWeight", "pheromoneWeight"),
+    ("createdAt", "createdAt"),
+    ("sourceIds", "sourceIds"),
+)
+
+
+def _thought_fields(engine: str, var: str) -> str:
+    """The scalar projection every statement returning thoughts uses."""
+    del engine
+    return ", ".join(f"{var}.{prop} AS {alias}" for prop, alias in THOUGHT_FIELDS)
+
+
+MACROS: dict[str, Callable[..., str]] = {
+    "vector": _vector,
+    "vector_query_nodes": _vector_query_nodes,
+    "vector_query_relationships": _vector_query_relationships,
+    "fulltext_query_nodes": _fulltext_query_nodes,
+    "thought_fields": _thought_fields,
+}
+
+
+def expand(text: str, engine: str) -> str:
+    def replace(match: re.Match[str]) -> str:
+        name, raw_args = match.group(1), match.group(2)
+        macro = MACROS.get(name)
+        if macro is None:
+            raise ConfigurationError(f"unknown Cypher macro {name!r}")
+        return macro(engine, *_args(raw_args))
+
+    return _MACRO.sub(replace, text)
+
+
+# --- loading ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Statement:
+    name: str
+    engine: str
+    text: str
+    source: Path
+
+
+def _split_statements(text: str) -> list[str]:
+    parts = re.split(r";\s*$", text, flags=re.MULTILINE)
+    return [part.strip() for part in parts if part.strip()]
+
+
+def _strip_comments(text: str) -> str:
+    lines = [line for line in text.splitlines() if not line.lstrip().startswith("//")]
+    return "\n".join(lines).strip()
+
+
+def _discover(root: Path) -> Iterator[tuple[str, str | None, Path]]:
+    """Yield (statement name, engine or None for shared, file) for every .cypher file."""
+    for path in sorted(root.rglob("*.cypher")):
+        relative = path.relative_to(root).with_suffix("")
+        stem_parts = relative.name.split(".")
+        engine: str | None = None
+        if len(stem_parts) == 2 and stem_parts[1] in ENGINES:
+            engine = stem_parts[1]
+        elif len(stem_parts) != 1:
+            raise ConfigurationError(f"unexpected Cypher file name: {path}")
+        name = ".".join([*relative.parent.parts, stem_parts[0]])
+        yield name, engine, path
+
+
+class StatementLibrary:
+    """All statements for one engine, expanded at load and looked up by name."""
+
+    def __init__(self, engine: str, statements: dict[str, list[Statement]]) -> None:
+        self.engine = engine
+        self._statements = statements
+
+    @classmethod
+    def load(cls, root: Path, engine: str) -> StatementLibrary:
+        if engine not in ENGINES:
+            raise ConfigurationError(f"unknown engine {engine!r}")
+        if not root.is_dir():
+            raise ConfigurationError(f"Cypher directory not found: {root}")
+        found = list(_discover(root))
+        # Shared texts first, then this engine's overrides replace them by name.
+        chosen = {name: path for name, file_engine, path in found if file_engine is None}
+        chosen.update({name: path for name, fe, path in found if fe == engine})
+        statements: dict[str, list[Statement]] = {}
+        for name, path in sorted(chosen.items()):
+            text = _strip_comments(path.read_text(encoding="utf-8"))
+            bodies = _split_statements(text) if name.startswith("schema.") else [text]
+            statements[name] = [
+                Statement(name=name, engine=engine, text=expand(body, engine), source=path)
+                for body in bodies
+            ]
+        return cls(engine, statements)
+
+    def get(self, name: str) -> str:
+        found = self._statements.get(name)
+        if not found or len(found) != 1:
+            raise ConfigurationError(f"no single Cypher statement named {name!r} for {self.engine}")
+        return found[0].text
+
+    def get_all(self, name: str) -> list[str]:
+        found = self._statements.get(name)
+        if not found:
+            raise ConfigurationError(f"no Cypher statements named {name!r} for {self.engine}")
+        return [statement.text for statement in found]
+
+    def names(self) -> list[str]:
+        return sorted(self._statements)
+
+    def statements(self) -> list[Statement]:
+        return [s for name in self.names() for s in self._statements[name]]

@@ -1,0 +1,336 @@
+"""Everything both engines share: the store operations written once over named statements.
+
+An adapter supplies only how a statement runs (``_read``/``_write``), how its vector score
+maps to cosine similarity, and how its schema is created. All query logic lives here and
+in ``cypher/``, so the two engines cannot drift apart.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from app.domain.errors import SchemaMismatchError
+from app.domain.models import (
+    ChangeEvent,
+    ChangeKind,
+    LineageEdgeHit,
+    LineageRelation,
+    PageCursor,
+    SchemaState,
+    ScoredThought,
+    StoreHealth,
+    Thought,
+    ThoughtFilter,
+    ThoughtPage,
+    ThoughtRecord,
+    ThoughtType,
+    now_ms,
+)
+from app.store.cypher import StatementLibrary
+from app.store.interface import SyntheticThought
+
+Row = dict[str, Any]
+
+SCHEMA_VERSION = 1
+# The vector index is global across namespaces: ask it for more than k and filter.
+OVERSAMPLE = 4
+MIN_CANDIDATES = 40
+MAX_CANDIDATES = 10_000
+
+
+def thought_from_row(row: Mapping[str, Any]) -> Thought:
+    return Thought(
+        id=row["id"],
+        namespace=row["namespace"],
+        type=ThoughtType(row["type"]),
+        content=row["content"],
+        agent_id=row["agentId"],
+        agent_name=row["agentName"],
+        context=row.get("context"),
+        session_id=row.get("sessionId"),
+        tags=tuple(row.get("tags") or ()),
+        pheromone_weight=float(row["pheromoneWeight"]),
+        created_at_ms=int(row["createdAt"]),
+        source_ids=tuple(row.get("sourceIds") or ()),
+    )
+
+
+def event_from_row(row: Mapping[str, Any]) -> ChangeEvent:
+    return ChangeEvent(
+        id=row["id"],
+        namespace=row["namespace"],
+        revision=int(row["revision"]),
+        kind=ChangeKind(row["kind"]),
+        thought_id=row["thoughtId"],
+        source_ids=tuple(row.get("sourceIds") or ()),
+        actor_id=row["actorId"],
+        actor_name=row["actorName"],
+        at_ms=int(row["at"]),
+    )
+
+
+class CypherGraphStore(abc.ABC):
+    engine: str
+
+    def __init__(self, statements: StatementLibrary) -> None:
+        self._statements = statements
+        self._schema: SchemaState | None = None
+
+    # --- what an adapter supplies ------------------------------------------------------
+    @abc.abstractmethod
+    async def _read(self, name: str, params: Mapping[str, Any]) -> list[Row]: ...
+
+    @abc.abstractmethod
+    async def _write(self, name: str, params: Mapping[str, Any]) -> list[Row]: ...
+
+    @abc.abstractmethod
+    def _similarity(self, raw_score: float) -> float:
+        """Convert the engine's vector score to cosine similarity in [-1, 1]."""
+
+    @abc.abstractmethod
+    async def _create_schema(self, dimension: int) -> None: ...
+
+    @abc.abstractmethod
+    async def _ping(self) -> str: ...
+
+    @abc.abstractmethod
+    async def close(self) -> None: ...
+
+    # --- schema ------------------------------------------------------------------------
+    async def bootstrap(self, *, embedding_dimension: int, embedder: str) -> SchemaState:
+        existing = (await self._read("schema.meta_read", {}))[0]
+        built_with = existing.get("embeddingDimension")
+        if built_with is not None and int(built_with) != embedding_dimension:
+            raise SchemaMismatchError(
+                f"this store was built for {built_with}-dimensional embeddings "
+                f"({existing.get('embedder')}), but the configured embedder produces "
+                f"{embedding_dimension}; use the same embedder or a new data dir/database",
+                stored_dimension=int(built_with),
+                embedder_dimension=embedding_dimension,
+            )
+        await self._create_schema(embedding_dimension)
+        row = (
+            await self._write(
+                "schema.meta_write",
+                {
+                    "dimension": embedding_dimension,
+                    "embedder": embedder,
+                    "schemaVersion": SCHEMA_VERSION,
+                    "now": now_ms(),
+                },
+            )
+        )[0]
+        self._schema = SchemaState(
+            engine=self.engine,
+            embedding_dimension=int(row["embeddingDimension"]),
+            embedder=str(row["embedder"]),
+            created_now=bool(row["createdNow"]),
+        )
+        return self._schema
+
+    async def health(self) -> StoreHealth:
+        try:
+            detail = await self._ping()
+        except Exception as exc:  # health must report, never raise
+            return StoreHealth(engine=self.engine, ok=False, detail=str(exc))
+        return StoreHealth(
+            engine=self.engine,
+            ok=True,
+            detail=detail,
+            schema_ready=self._schema is not None,
+            embedding_dimension=self._schema.embedding_dimension if self._schema else None,
+        )
+
+    # --- writes ------------------------------------------------------------------------
+    async def create_thought(
+        self, record: ThoughtRecord, *, event_id: str, event_kind: str
+    ) -> int | None:
+        t = record.thought
+        rows = await self._write(
+            "thought.create",
+            {
+                "id": t.id,
+                "namespace": t.namespace,
+                "type": t.type.value,
+                "content": t.content,
+                "agentId": t.agent_id,
+                "agentName": t.agent_name,
+                "context": t.context,
+                "sessionId": t.session_id,
+                "tags": list(t.tags),
+                "pheromoneWeight": t.pheromone_weight,
+                "createdAt": t.created_at_ms,
+                "sourceIds": list(t.source_ids),
+                "embedding": list(record.embedding),
+                "reason": record.reason,
+                "reasonEmbedding": (
+                    list(record.reason_embedding) if record.reason_embedding else None
+                ),
+                "eventId": event_id,
+                "eventKind": event_kind,
+            },
+        )
+        return int(rows[0]["revision"]) if rows else None
+
+    async def bulk_create_originals(
+        self, namespace: str, thoughts: Sequence[SyntheticThought]
+    ) -> int:
+        if not thoughts:
+            return 0
+        rows = [
+            {
+                "id": t.id,
+                "content": t.content,
+                "agentId": t.agent_id,
+                "agentName": t.agent_name,
+                "tags": list(t.tags),
+                "createdAt": t.created_at_ms,
+                "embedding": list(t.embedding),
+            }
+            for t in thoughts
+        ]
+        result = await self._write(
+            "thought.bulk_create_originals", {"namespace": namespace, "rows": rows}
+        )
+        return int(result[0]["created"]) if result else 0
+
+    # --- reads -------------------------------------------------------------------------
+    async def get_thoughts(self, namespace: str, ids: Sequence[str]) -> dict[str, Thought]:
+        if not ids:
+            return {}
+        rows = await self._read("thought.get_many", {"namespace": namespace, "ids": list(ids)})
+        return {row["id"]: thought_from_row(row) for row in rows}
+
+    async def list_thoughts(
+        self, namespace: str, filter: ThoughtFilter, after: PageCursor | None, limit: int
+    ) -> ThoughtPage:
+        rows = await self._read(
+            "thought.list",
+            {
+                "namespace": namespace,
+                "type": filter.type.value if filter.type else None,
+                "tag": filter.tag,
+                "agentId": filter.agent_id,
+                "afterCreatedAt": after.created_at_ms if after else None,
+                "afterId": after.thought_id if after else None,
+                "limit": limit + 1,  # one extra row tells whether another page exists
+            },
+        )
+        thoughts = tuple(thought_from_row(row) for row in rows[:limit])
+        return ThoughtPage(thoughts=thoughts, has_next_page=len(rows) > limit)
+
+    async def vector_search(
+        self, namespace: str, embedding: Sequence[float], k: int, min_similarity: float
+    ) -> list[ScoredThought]:
+        vector = list(embedding)
+        candidates = max(k * OVERSAMPLE, MIN_CANDIDATES)
+        total: int | None = None
+        while True:
+            rows = await self._read(
+                "thought.vector_search",
+                {"namespace": namespace, "embedding": vector, "candidates": candidates},
+            )
+            scored = sorted(
+                (
+                    ScoredThought(
+                        thought=thought_from_row(row),
+                        similarity=self._similarity(float(row["rawScore"])),
+                    )
+                    for row in rows
+                ),
+                key=lambda hit: hit.similarity,
+                reverse=True,
+            )
+            kept = [hit for hit in scored if hit.similarity >= min_similarity]
+            if len(kept) >= k or len(kept) < len(scored):
+                # Enough hits, or the namespace's candidates already fell below the threshold.
+                return kept[:k]
+            if total is None:
+                total = await self._count_thoughts()
+            if candidates >= min(total, MAX_CANDIDATES):
+                return kept[:k]
+            candidates *= OVERSAMPLE
+
+    async def _count_thoughts(self) -> int:
+        rows = await self._read("thought.count", {})
+        return int(rows[0]["total"]) if rows else 0
+
+    async def raw_vector_query(self, embedding: Sequence[float], k: int) -> list[str]:
+        rows = await self._read(
+            "thought.raw_vector_query", {"embedding": list(embedding), "candidates": k}
+        )
+        return [row["id"] for row in rows]
+
+    async def fulltext_search(self, namespace: str, query: str, k: int) -> list[ScoredThought]:
+        rows = await self._read(
+            "thought.fulltext_search", {"namespace": namespace, "query": query, "limit": k}
+        )
+        return [
+            ScoredThought(thought=thought_from_row(row), similarity=float(row["rawScore"]))
+            for row in rows
+        ]
+
+    async def refiners(self, namespace: str, ids: Sequence[str]) -> dict[str, list[str]]:
+        if not ids:
+            return {}
+        rows = await self._read("thought.refiners", {"namespace": namespace, "ids": list(ids)})
+        rows.sort(key=lambda row: (int(row["createdAt"]), row["refinerId"]), reverse=True)
+        found: dict[str, list[str]] = {}
+        for row in rows:
+            found.setdefault(row["thoughtId"], []).append(row["refinerId"])
+        return found
+
+    async def lineage_depths(self, namespace: str, thought_id: str) -> dict[str, int]:
+        rows = await self._read("lineage.depths", {"namespace": namespace, "id": thought_id})
+        depths: dict[str, int] = {}
+        for row in rows:
+            depth = int(row["depth"])
+            # A thought on both sides cannot happen in a DAG, but keep the nearest if it did.
+            current = depths.get(row["id"])
+            if current is None or abs(depth) < abs(current):
+                depths[row["id"]] = depth
+        return depths
+
+    async def search_lineage_edges(
+        self, namespace: str, embedding: Sequence[float], k: int
+    ) -> list[LineageEdgeHit]:
+        candidates = max(k * OVERSAMPLE, MIN_CANDIDATES)
+        rows = await self._read(
+            "lineage.search_reasons",
+            {"namespace": namespace, "embedding": list(embedding), "candidates": candidates},
+        )
+        hits = [
+            LineageEdgeHit(
+                from_id=row["fromId"],
+                to_id=row["toId"],
+                relation=LineageRelation(row["relation"]),
+                reason=row["reason"],
+                created_at_ms=int(row["createdAt"]),
+                similarity=self._similarity(float(row["rawScore"])),
+            )
+            for row in rows
+            if row.get("reason") is not None
+        ]
+        hits.sort(key=lambda hit: hit.similarity, reverse=True)
+        return hits[:k]
+
+    async def history(self, namespace: str, thought_id: str) -> list[ChangeEvent]:
+        rows = await self._read(
+            "changes.history", {"namespace": namespace, "thoughtId": thought_id}
+        )
+        return [event_from_row(row) for row in rows]
+
+    async def changes_since(
+        self, namespace: str, after_revision: int, limit: int
+    ) -> list[ChangeEvent]:
+        rows = await self._read(
+            "changes.since",
+            {"namespace": namespace, "afterRevision": after_revision, "limit": limit},
+        )
+        return [event_from_row(row) for row in rows]
+
+    async def current_revision(self, namespace: str) -> int:
+        rows = await self._read("changes.revision", {"namespace": namespace})
+        return int(rows[0]["revision"]) if rows else 0

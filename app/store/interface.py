@@ -1,0 +1,103 @@
+"""The store interface services depend on. Adapters implement it; nothing else touches an engine.
+
+Every method is scoped to one namespace and returns domain models built from explicit
+scalar projections: no driver object leaves an adapter.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Protocol, runtime_checkable
+
+from app.domain.models import (
+    ChangeEvent,
+    LineageEdgeHit,
+    PageCursor,
+    SchemaState,
+    ScoredThought,
+    StoreHealth,
+    Thought,
+    ThoughtFilter,
+    ThoughtPage,
+    ThoughtRecord,
+)
+
+
+class SyntheticThought(Protocol):
+    """What a bulk load needs per thought (used by imports and the benchmark)."""
+
+    id: str
+    content: str
+    agent_id: str
+    agent_name: str
+    tags: Sequence[str]
+    created_at_ms: int
+    embedding: Sequence[float]
+
+
+@runtime_checkable
+class GraphStore(Protocol):
+    engine: str
+
+    async def bootstrap(self, *, embedding_dimension: int, embedder: str) -> SchemaState:
+        """Create constraints and indexes idempotently; refuse a store built for another
+        embedding dimension with ``SchemaMismatchError``."""
+        ...
+
+    async def health(self) -> StoreHealth: ...
+
+    async def close(self) -> None: ...
+
+    # --- writes ------------------------------------------------------------------------
+    async def create_thought(
+        self, record: ThoughtRecord, *, event_id: str, event_kind: str
+    ) -> int | None:
+        """Write the thought, its edges to ``record.thought.source_ids`` and its change event
+        atomically. Returns the new revision, or None when nothing was written (a source
+        is missing, or the id exists already)."""
+        ...
+
+    async def bulk_create_originals(
+        self, namespace: str, thoughts: Sequence[SyntheticThought]
+    ) -> int: ...
+
+    # --- reads -------------------------------------------------------------------------
+    async def get_thoughts(self, namespace: str, ids: Sequence[str]) -> dict[str, Thought]: ...
+
+    async def list_thoughts(
+        self, namespace: str, filter: ThoughtFilter, after: PageCursor | None, limit: int
+    ) -> ThoughtPage: ...
+
+    async def vector_search(
+        self, namespace: str, embedding: Sequence[float], k: int, min_similarity: float
+    ) -> list[ScoredThought]:
+        """Up to k thoughts of the namespace, most similar first; similarity is cosine."""
+        ...
+
+    async def fulltext_search(self, namespace: str, query: str, k: int) -> list[ScoredThought]: ...
+
+    async def refiners(self, namespace: str, ids: Sequence[str]) -> dict[str, list[str]]:
+        """For each id, the ids of thoughts that refine or consolidate it, newest first."""
+        ...
+
+    async def lineage_depths(
+        self, namespace: str, thought_id: str
+    ) -> Mapping[str, int]:
+        """Signed shortest distance to every thought within 11 hops of lineage."""
+        ...
+
+    async def search_lineage_edges(
+        self, namespace: str, embedding: Sequence[float], k: int
+    ) -> list[LineageEdgeHit]: ...
+
+    async def history(self, namespace: str, thought_id: str) -> list[ChangeEvent]: ...
+
+    async def changes_since(
+        self, namespace: str, after_revision: int, limit: int
+    ) -> list[ChangeEvent]: ...
+
+    async def current_revision(self, namespace: str) -> int: ...
+
+    async def raw_vector_query(self, embedding: Sequence[float], k: int) -> list[str]:
+        """The bare engine vector query (benchmark baseline)."""
+        ...

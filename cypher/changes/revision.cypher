@@ -1,0 +1,2 @@
+OPTIONAL MATCH (log:ChangeLog {namespace: $namespace})
+RETURN coalesce(log.revision, 0) AS revision

@@ -1,0 +1,23 @@
+// Loads many original thoughts at once (imports and benchmarks), each with its event.
+// The revision counter advances once by the batch size under the write lock.
+MERGE (log:ChangeLog {namespace: $namespace})
+ON CREATE SET log.revision = 0
+SET log.lock = true
+WITH log, log.revision AS base
+SET log.revision = base + size($rows)
+WITH base
+UNWIND range(0, size($rows) - 1) AS i
+WITH base, i, $rows[i] AS row
+CREATE (t:Thought {
+  id: row.id, namespace: $namespace, type: 'original', content: row.content,
+  agentId: row.agentId, agentName: row.agentName, context: null, sessionId: null,
+  tags: row.tags, pheromoneWeight: 1.0, createdAt: row.createdAt, sourceIds: [],
+  embedding: {{ vector(row.embedding) }}
+})
+CREATE (e:ChangeEvent {
+  id: row.id + ':created', namespace: $namespace, revision: base + i + 1, kind: 'created',
+  thoughtId: row.id, sourceIds: [], actorId: row.agentId, actorName: row.agentName,
+  at: row.createdAt
+})
+CREATE (e)-[:CONCERNS]->(t)
+RETURN count(t) AS created
