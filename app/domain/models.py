@@ -72,6 +72,7 @@ class Thought(_Frozen):
     pheromone_weight: float
     created_at_ms: int
     source_ids: tuple[str, ...] = ()
+    revision: int = 0  # the namespace revision that created it: strictly increasing
 
     @property
     def preview(self) -> str:

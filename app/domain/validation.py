@@ -54,7 +54,9 @@ def require_thought_id(field: str, value: str) -> str:
     try:
         parsed = uuid.UUID(value)
     except (ValueError, AttributeError, TypeError):
-        raise InvalidInputError(f"{field} is not a valid thought id: {value!r}", field=field)
+        raise InvalidInputError(
+            f"{field} is not a valid thought id: {value!r}", field=field
+        ) from None
     return str(parsed)
 
 

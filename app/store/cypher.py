@@ -41,9 +41,7 @@ def _vector(engine: str, param: str) -> str:
     return f"vecf32({param})" if engine == "falkordb" else param
 
 
-def _vector_query_nodes(
-    engine: str, index: str, label: str, prop: str, k: str, vector: str
-) -> str:
+def _vector_query_nodes(engine: str, index: str, label: str, prop: str, k: str, vector: str) -> str:
     """YIELDs ``node, score``; the score's scale is the engine's own (see the adapters)."""
     if engine == "falkordb":
         return (
@@ -88,6 +86,7 @@ THOUGHT_FIELDS = (
     ("pheromoneWeight", "pheromoneWeight"),
     ("createdAt", "createdAt"),
     ("sourceIds", "sourceIds"),
+    ("revision", "revision"),
 )
 
 

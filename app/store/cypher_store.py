@@ -54,6 +54,7 @@ def thought_from_row(row: Mapping[str, Any]) -> Thought:
         pheromone_weight=float(row["pheromoneWeight"]),
         created_at_ms=int(row["createdAt"]),
         source_ids=tuple(row.get("sourceIds") or ()),
+        revision=int(row.get("revision") or 0),
     )
 
 
@@ -100,7 +101,8 @@ class CypherGraphStore(abc.ABC):
 
     # --- schema ------------------------------------------------------------------------
     async def bootstrap(self, *, embedding_dimension: int, embedder: str) -> SchemaState:
-        existing = (await self._read("schema.meta_read", {}))[0]
+        rows = await self._read("schema.meta_read", {})
+        existing = rows[0] if rows else {}
         built_with = existing.get("embeddingDimension")
         if built_with is not None and int(built_with) != embedding_dimension:
             raise SchemaMismatchError(
@@ -276,7 +278,8 @@ class CypherGraphStore(abc.ABC):
         if not ids:
             return {}
         rows = await self._read("thought.refiners", {"namespace": namespace, "ids": list(ids)})
-        rows.sort(key=lambda row: (int(row["createdAt"]), row["refinerId"]), reverse=True)
+        # Revisions increase strictly within a namespace, so the highest is the newest.
+        rows.sort(key=lambda row: int(row["revision"] or 0), reverse=True)
         found: dict[str, list[str]] = {}
         for row in rows:
             found.setdefault(row["thoughtId"], []).append(row["refinerId"])

@@ -12,6 +12,7 @@ CREATE (t:Thought {
   id: row.id, namespace: $namespace, type: 'original', content: row.content,
   agentId: row.agentId, agentName: row.agentName, context: null, sessionId: null,
   tags: row.tags, pheromoneWeight: 1.0, createdAt: row.createdAt, sourceIds: [],
+  revision: base + i + 1,
   embedding: {{ vector(row.embedding) }}
 })
 CREATE (e:ChangeEvent {

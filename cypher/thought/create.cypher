@@ -17,7 +17,7 @@ CREATE (t:Thought {
   id: $id, namespace: $namespace, type: $type, content: $content,
   agentId: $agentId, agentName: $agentName, context: $context, sessionId: $sessionId,
   tags: $tags, pheromoneWeight: $pheromoneWeight, createdAt: $createdAt,
-  sourceIds: $sourceIds, embedding: {{ vector($embedding) }}
+  sourceIds: $sourceIds, revision: log.revision, embedding: {{ vector($embedding) }}
 })
 FOREACH (s IN CASE WHEN $type = 'refinement' THEN sources ELSE [] END |
   CREATE (t)-[:REFINES {namespace: $namespace, reason: $reason,

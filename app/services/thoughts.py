@@ -1,0 +1,194 @@
+"""Contributing thoughts: originals, refinements and consolidations (seed 000)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import structlog
+
+from app.domain import validation as check
+from app.domain.errors import MutualExclusionError, StoreError, ThoughtNotFoundError
+from app.domain.models import (
+    CHANGE_FOR_TYPE,
+    Contribution,
+    Guidance,
+    Thought,
+    ThoughtRecord,
+    ThoughtType,
+    new_thought_id,
+    now_ms,
+)
+from app.domain.rules import GUIDANCE_SIMILARITY, guidance_message, inherited_pheromone
+from app.services.ports import Embeddings
+from app.store.interface import GraphStore
+
+log = structlog.get_logger(__name__)
+
+
+@dataclass(frozen=True)
+class ThoughtInput:
+    """What an agent sends with every contribution."""
+
+    content: str
+    agent_id: str
+    agent_name: str
+    namespace: str = "default"
+    context: str | None = None
+    session_id: str | None = None
+    tags: Sequence[str] = ()
+
+
+@dataclass(frozen=True)
+class _Validated:
+    content: str
+    agent_id: str
+    agent_name: str
+    namespace: str
+    context: str | None
+    session_id: str | None
+    tags: tuple[str, ...]
+    reason: str | None
+
+
+def _validate(data: ThoughtInput, reason: str | None) -> _Validated:
+    return _Validated(
+        content=check.require_text("content", data.content, check.MAX_CONTENT_CHARS),
+        agent_id=check.require_text("agentId", data.agent_id, check.MAX_NAME_CHARS),
+        agent_name=check.require_text("agentName", data.agent_name, check.MAX_NAME_CHARS),
+        namespace=check.require_namespace(data.namespace),
+        context=check.optional_text("context", data.context, check.MAX_CONTEXT_CHARS),
+        session_id=check.optional_text("sessionId", data.session_id, check.MAX_NAME_CHARS),
+        tags=check.require_tags(data.tags),
+        reason=check.optional_text("reason", reason, check.MAX_REASON_CHARS),
+    )
+
+
+class ThoughtService:
+    def __init__(self, store: GraphStore, embedder: Embeddings) -> None:
+        self._store = store
+        self._embedder = embedder
+
+    async def contribute(
+        self,
+        data: ThoughtInput,
+        *,
+        refines: str | None = None,
+        consolidates: Sequence[str] | None = None,
+        reason: str | None = None,
+    ) -> Contribution:
+        """Store an original, or route to refine/consolidate when their ids are given."""
+        if refines is not None and consolidates is not None:
+            raise MutualExclusionError(
+                "give either refines or consolidates, not both", field="refines"
+            )
+        if refines is not None:
+            return await self.refine(data, refines, reason=reason)
+        if consolidates is not None:
+            return await self.consolidate(data, consolidates, reason=reason)
+        return await self._write(ThoughtType.ORIGINAL, _validate(data, reason), ())
+
+    async def refine(
+        self, data: ThoughtInput, source_id: str, *, reason: str | None = None
+    ) -> Contribution:
+        sources = check.require_source_ids([source_id], minimum=1)
+        return await self._write(ThoughtType.REFINEMENT, _validate(data, reason), sources)
+
+    async def consolidate(
+        self, data: ThoughtInput, source_ids: Sequence[str], *, reason: str | None = None
+    ) -> Contribution:
+        sources = check.require_source_ids(source_ids, minimum=check.MIN_CONSOLIDATION_SOURCES)
+        return await self._write(ThoughtType.CONSOLIDATION, _validate(data, reason), sources)
+
+    async def _write(
+        self, kind: ThoughtType, data: _Validated, source_ids: tuple[str, ...]
+    ) -> Contribution:
+        sources = await self._existing_sources(data.namespace, source_ids)
+        texts = [data.content] if data.reason is None else [data.content, data.reason]
+        vectors = await self._embedder.async_embed_documents(texts)
+        embedding = vectors[0]
+        guidance = None
+        if kind is ThoughtType.ORIGINAL:
+            guidance = await self._guidance(data.namespace, embedding)
+        thought = Thought(
+            id=new_thought_id(),
+            namespace=data.namespace,
+            type=kind,
+            content=data.content,
+            agent_id=data.agent_id,
+            agent_name=data.agent_name,
+            context=data.context,
+            session_id=data.session_id,
+            tags=data.tags,
+            pheromone_weight=inherited_pheromone(
+                kind, [sources[sid].pheromone_weight for sid in source_ids]
+            ),
+            created_at_ms=now_ms(),
+            source_ids=source_ids,
+        )
+        record = ThoughtRecord(
+            thought=thought,
+            embedding=tuple(embedding),
+            reason=data.reason,
+            reason_embedding=tuple(vectors[1]) if data.reason is not None else None,
+        )
+        change = CHANGE_FOR_TYPE[kind]
+        revision = await self._store.create_thought(
+            record, event_id=f"{thought.id}:{change.value}", event_kind=change.value
+        )
+        if revision is None:
+            revision = await self._after_unwritten(thought)
+        log.info(
+            "thought.written",
+            id=thought.id,
+            type=kind.value,
+            namespace=thought.namespace,
+            sources=len(source_ids),
+            revision=revision,
+        )
+        return Contribution(
+            thought=thought.model_copy(update={"revision": revision}),
+            revision=revision,
+            guidance=guidance,
+        )
+
+    async def _existing_sources(
+        self, namespace: str, source_ids: tuple[str, ...]
+    ) -> dict[str, Thought]:
+        found = await self._store.get_thoughts(namespace, source_ids)
+        missing = [sid for sid in source_ids if sid not in found]
+        if missing:
+            raise ThoughtNotFoundError(missing)
+        return found
+
+    async def _guidance(self, namespace: str, embedding: Sequence[float]) -> Guidance | None:
+        hits = await self._store.vector_search(namespace, embedding, 1, GUIDANCE_SIMILARITY)
+        # The threshold is "more than 0.85"; the store's filter is inclusive.
+        if not hits or hits[0].similarity <= GUIDANCE_SIMILARITY:
+            return None
+        similar = hits[0]
+        return Guidance(
+            similar_thought_id=similar.thought.id,
+            similarity=similar.similarity,
+            message=guidance_message(similar.thought.id, similar.thought.preview),
+        )
+
+    async def _after_unwritten(self, thought: Thought) -> int:
+        """The guarded create wrote nothing: a retry that already landed, or a lost source."""
+        stored = await self._store.get_thoughts(thought.namespace, [thought.id])
+        if thought.id in stored:
+            return stored[thought.id].revision
+        await self._existing_sources(thought.namespace, thought.source_ids)
+        raise StoreError("the thought was not written; nothing was changed")
+
+    # --- reads -------------------------------------------------------------------------
+    async def get(self, namespace: str, thought_id: str) -> Thought | None:
+        check.require_namespace(namespace)
+        tid = check.require_thought_id("id", thought_id)
+        return (await self._store.get_thoughts(namespace, [tid])).get(tid)
+
+    async def require(self, namespace: str, thought_id: str) -> Thought:
+        thought = await self.get(namespace, thought_id)
+        if thought is None:
+            raise ThoughtNotFoundError([thought_id])
+        return thought

