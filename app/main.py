@@ -1,0 +1,82 @@
+"""The ASGI application: ``create_app(settings)`` wires store, embedder, services and GraphQL.
+
+Everything with I/O (engine process, driver, model) is opened in the lifespan and closed
+after it, never at import time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import structlog
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, RedirectResponse, Response
+from starlette.routing import Route
+
+from app.graphql.app import create_graphql_app
+from app.llm.embedders import TextEmbedder, build_embedder
+from app.services.container import Services
+from app.settings import Settings
+from app.store.factory import open_store
+
+log = structlog.get_logger(__name__)
+
+
+async def healthz(request: Request) -> Response:
+    services: Services | None = getattr(request.app.state, "services", None)
+    if services is None:
+        return JSONResponse({"status": "starting"}, status_code=503)
+    store = await services.store.health()
+    body: dict[str, Any] = {
+        "status": "ok" if store.ok and store.schema_ready else "degraded",
+        "engine": store.engine,
+        "store": {"ok": store.ok, "detail": store.detail},
+        "schema": {
+            "ready": store.schema_ready,
+            "embeddingDimension": store.embedding_dimension,
+        },
+        "embedder": {"name": services.embedder.name, "dimension": services.embedder.dimension},
+    }
+    return JSONResponse(body, status_code=200 if body["status"] == "ok" else 503)
+
+
+async def to_graphiql(request: Request) -> Response:
+    return RedirectResponse("/graphql")
+
+
+def create_app(settings: Settings, *, embedder: TextEmbedder | None = None) -> Starlette:
+    """Build the service. ``embedder`` lets a caller share an already loaded model."""
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        chosen = embedder or await build_embedder(settings)
+        async with open_store(settings) as store:
+            schema = await store.bootstrap(
+                embedding_dimension=chosen.dimension, embedder=chosen.name
+            )
+            app.state.services = Services.build(store, chosen)
+            log.info(
+                "service.ready",
+                engine=store.engine,
+                data_dir=str(settings.data_dir) if store.engine == "falkordb" else None,
+                embedder=chosen.name,
+                dimension=chosen.dimension,
+                schema_created=schema.created_now,
+            )
+            try:
+                yield
+            finally:
+                app.state.services = None
+                log.info("service.stopping", engine=store.engine)
+
+    return Starlette(
+        routes=[
+            Route("/", to_graphiql),
+            Route("/healthz", healthz),
+            Route("/graphql", create_graphql_app(settings), methods=["GET", "POST"]),
+        ],
+        lifespan=lifespan,
+    )

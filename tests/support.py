@@ -1,0 +1,114 @@
+"""Test plumbing: a background event loop, a real HTTP server in a thread, GraphQL calls."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import math
+import random
+import socket
+import threading
+import time
+from collections.abc import Coroutine, Iterator, Sequence
+from typing import Any, TypeVar
+
+import httpx
+import uvicorn
+from starlette.applications import Starlette
+
+T = TypeVar("T")
+
+
+class LoopThread:
+    """An event loop on its own thread, so sync tests can drive async stores on one loop."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self._thread.start()
+
+    def run(self, coro: Coroutine[Any, Any, T], timeout: float = 60) -> T:
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
+
+    def close(self) -> None:
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self._thread.join(timeout=10)
+        self.loop.close()
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@contextlib.contextmanager
+def serve_in_thread(app: Starlette, timeout: float = 120) -> Iterator[str]:
+    """Run the app under uvicorn on a free loopback port; yield its base URL."""
+    port = free_port()
+    server = uvicorn.Server(
+        uvicorn.Config(app, host="127.0.0.1", port=port, log_config=None, lifespan="on")
+    )
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + timeout
+    while not server.started:
+        if not thread.is_alive():
+            raise RuntimeError("the test server failed to start")
+        if time.monotonic() > deadline:
+            raise TimeoutError("the test server did not start in time")
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=60)
+
+
+class GraphQLClient:
+    """Posts operations to /graphql over real HTTP."""
+
+    def __init__(self, base_url: str) -> None:
+        self.base_url = base_url
+        self.http = httpx.Client(base_url=base_url, timeout=60)
+
+    def execute(self, query: str, **variables: Any) -> dict[str, Any]:
+        response = self.http.post("/graphql", json={"query": query, "variables": variables})
+        assert response.status_code == 200, response.text
+        body: dict[str, Any] = response.json()
+        return body
+
+    def data(self, query: str, **variables: Any) -> dict[str, Any]:
+        body = self.execute(query, **variables)
+        assert not body.get("errors"), body.get("errors")
+        data: dict[str, Any] = body["data"]
+        return data
+
+    def error_codes(self, query: str, **variables: Any) -> list[str]:
+        body = self.execute(query, **variables)
+        errors = body.get("errors") or []
+        assert errors, f"expected an error, got {body}"
+        return [str((error.get("extensions") or {}).get("code")) for error in errors]
+
+    def close(self) -> None:
+        self.http.close()
+
+
+def unit_vector(dimension: int, seed: int | None = None) -> list[float]:
+    rng = random.Random(seed)
+    values = [rng.gauss(0, 1) for _ in range(dimension)]
+    norm = math.sqrt(sum(v * v for v in values))
+    return [v / norm for v in values]
+
+
+def axis(dimension: int, index: int, sign: float = 1.0) -> list[float]:
+    values = [0.0] * dimension
+    values[index] = sign
+    return values
+
+
+def mix(a: Sequence[float], b: Sequence[float], weight: float) -> list[float]:
+    """Unit vector between a and b: weight 0 gives a, 1 gives b."""
+    values = [(1 - weight) * x + weight * y for x, y in zip(a, b, strict=True)]
+    norm = math.sqrt(sum(v * v for v in values))
+    return [v / norm for v in values]

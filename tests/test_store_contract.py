@@ -1,0 +1,365 @@
+"""The store contract: every engine behaves the same through the GraphStore interface.
+
+Runs against the embedded FalkorDB engine always, and against Neo4j when
+TG_TEST_NEO4J_URI is set (reported as skipped otherwise).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import pytest
+
+from app.domain.errors import SchemaMismatchError
+from app.domain.models import (
+    ChangeKind,
+    PageCursor,
+    Thought,
+    ThoughtFilter,
+    ThoughtRecord,
+    ThoughtType,
+    new_thought_id,
+)
+from app.store.cypher_store import CypherGraphStore
+from tests.conftest import CONTRACT_DIMENSION
+from tests.support import LoopThread, axis, mix, unit_vector
+
+D = CONTRACT_DIMENSION
+_clock = [1_700_000_000_000]
+
+
+def _next_ms() -> int:
+    _clock[0] += 7
+    return _clock[0]
+
+
+def make_thought(
+    ns: str,
+    content: str = "a thought",
+    *,
+    kind: ThoughtType = ThoughtType.ORIGINAL,
+    sources: Sequence[str] = (),
+    agent: str = "agent-1",
+    tags: Sequence[str] = (),
+    weight: float = 1.0,
+) -> Thought:
+    return Thought(
+        id=new_thought_id(),
+        namespace=ns,
+        type=kind,
+        content=content,
+        agent_id=agent,
+        agent_name=agent.title(),
+        tags=tuple(tags),
+        pheromone_weight=weight,
+        created_at_ms=_next_ms(),
+        source_ids=tuple(sources),
+    )
+
+
+def write(
+    loop: LoopThread,
+    store: CypherGraphStore,
+    thought: Thought,
+    embedding: Sequence[float] | None = None,
+    *,
+    reason: str | None = None,
+    reason_embedding: Sequence[float] | None = None,
+) -> int | None:
+    record = ThoughtRecord(
+        thought=thought,
+        embedding=tuple(embedding or unit_vector(D)),
+        reason=reason,
+        reason_embedding=tuple(reason_embedding) if reason_embedding else None,
+    )
+    kind = {"original": "created", "refinement": "refined", "consolidation": "consolidated"}
+    return loop.run(
+        store.create_thought(
+            record, event_id=f"{thought.id}:{kind[thought.type.value]}",
+            event_kind=kind[thought.type.value],
+        )
+    )
+
+
+def test_bootstrap_is_idempotent_and_refuses_another_dimension(
+    loop: LoopThread, store: CypherGraphStore
+) -> None:
+    again = loop.run(store.bootstrap(embedding_dimension=D, embedder="test:contract"))
+    assert again.embedding_dimension == D
+    assert again.created_now is False
+    with pytest.raises(SchemaMismatchError) as caught:
+        loop.run(store.bootstrap(embedding_dimension=D * 2, embedder="other"))
+    assert caught.value.code == "SCHEMA_MISMATCH"
+    assert f"{D}-dimensional" in caught.value.message
+
+
+def test_thought_round_trips_every_field(loop: LoopThread, store: CypherGraphStore, ns: str) -> None:
+    tricky = 'quotes " and \' and back\\slash, newline\n, unicode 日本語 ✓, {"json": [1]} $x'
+    thought = make_thought(ns, tricky, tags=["alpha", "β"]).model_copy(
+        update={"context": "ctx", "session_id": "s-1"}
+    )
+    revision = write(loop, store, thought)
+    assert revision == 1
+    stored = loop.run(store.get_thoughts(ns, [thought.id]))[thought.id]
+    assert stored.model_copy(update={"revision": 0}) == thought
+    assert stored.revision == 1
+
+
+def test_create_with_missing_source_writes_nothing(
+    loop: LoopThread, store: CypherGraphStore, ns: str
+) -> None:
+    source = make_thought(ns, "exists")
+    write(loop, store, source)
+    ghost = new_thought_id()
+    refinement = make_thought(
+        ns, "refines a ghost", kind=ThoughtType.CONSOLIDATION, sources=[source.id, ghost]
+    )
+    assert write(loop, store, refinement) is None
+    assert loop.run(store.get_thoughts(ns, [refinement.id])) == {}
+    assert loop.run(store.current_revision(ns)) == 1
+    assert loop.run(store.refiners(ns, [source.id])) == {}
+
+
+def test_source_in_another_namespace_counts_as_missing(
+    loop: LoopThread, store: CypherGraphStore, ns: str
+) -> None:
+    elsewhere = make_thought(ns + "-other", "other namespace")
+    write(loop, store, elsewhere)
+    refinement = make_thought(ns, "cross", kind=ThoughtType.REFINEMENT, sources=[elsewhere.id])
+    assert write(loop, store, refinement) is None
+    assert loop.run(store.current_revision(ns)) == 0
+
+
+def test_retrying_a_create_never_duplicates(
+    loop: LoopThread, store: CypherGraphStore, ns: str
+) -> None:
+    thought = make_thought(ns)
+    assert write(loop, store, thought) == 1
+    assert write(loop, store, thought) is None
+    assert loop.run(store.current_revision(ns)) == 1
+    assert len(loop.run(store.history(ns, thought.id))) == 1
+
+
+def test_vector_similarity_is_cosine_on_every_engine(
+    loop: LoopThread, store: CypherGraphStore, ns: str
+) -> None:
+    same, orthogonal, opposite = (make_thought(ns, name) for name in ("same", "ortho", "opp"))
+    write(loop, store, same, axis(D, 0))
+    write(loop, store, orthogonal, axis(D, 1))
+    write(loop, store, opposite, axis(D, 0, -1.0))
+    hits = loop.run(store.vector_search(ns, axis(D, 0), 3, -1.0))
+    by_content = {hit.thought.content: hit.similarity for hit in hits}
+    assert by_content["same"] == pytest.approx(1.0, abs=1e-4)
+    assert by_content["ortho"] == pytest.approx(0.0, abs=1e-4)
+    assert by_content["opp"] == pytest.approx(-1.0, abs=1e-4)
+    assert [hit.thought.content for hit in hits] == ["same", "ortho", "opp"]
+
+
+def test_vector_search_applies_threshold_and_k(
+    loop: LoopThread, store: CypherGraphStore, ns: str
+) -> None:
+    base = axis(D, 2)
+    for weight in (0.0, 0.2, 0.4, 0.9):
+        write(loop, store, make_thought(ns, f"w{weight}"), mix(base, axis(D, 3), weight))
+    top2 = loop.run(store.vector_search(ns, base, 2, -1.0))
+    assert [hit.thought.content for hit in top2] == ["w0.0", "w0.2"]
+    close = loop.run(store.vector_search(ns, base, 10, 0.8))
+    assert {hit.thought.content for hit in close} == {"w0.0", "w0.2", "w0.4"}
+    assert all(hit.similarity >= 0.8 for hit in close)
+
+
+def test_namespaces_never_leak(loop: LoopThread, store: CypherGraphStore, ns: str) -> None:
+    other = ns + "-x"
+    vector = unit_vector(D, seed=99)
+    mine, theirs = make_thought(ns, "mine"), make_thought(other, "theirs")
+    write(loop, store, mine, vector)
+    write(loop, store, theirs, vector)
+    refinement = make_thought(other, "their refinement", kind=ThoughtType.REFINEMENT,
+                              sources=[theirs.id])
+    write(loop, store, refinement, vector, reason="because", reason_embedding=vector)
+    assert [h.thought.id for h in loop.run(store.vector_search(ns, vector, 10, -1.0))] == [
+        mine.id
+    ]
+    assert loop.run(store.get_thoughts(ns, [theirs.id])) == {}
+    page = loop.run(store.list_thoughts(ns, ThoughtFilter(), None, 50))
+    assert [t.id for t in page.thoughts] == [mine.id]
+    assert loop.run(store.history(ns, theirs.id)) == []
+    assert loop.run(store.lineage_depths(ns, theirs.id)) == {}
+    assert loop.run(store.refiners(ns, [theirs.id])) == {}
+    assert loop.run(store.search_lineage_edges(ns, vector, 10)) == []
+    assert loop.run(store.fulltext_search(ns, "theirs", 10)) == []
+    assert loop.run(store.current_revision(ns)) == 1
+
+
+def test_vector_search_finds_a_namespace_crowded_out_by_others(
+    loop: LoopThread, store: CypherGraphStore, ns: str
+) -> None:
+    """The index is global; a small namespace must still get its k nearest."""
+    vector = unit_vector(D, seed=7)
+    crowd = [make_thought(ns + "-crowd", f"crowd {i}") for i in range(60)]
+    for thought in crowd:
+        write(loop, store, thought, mix(vector, unit_vector(D, seed=len(thought.content)), 0.05))
+    mine = make_thought(ns, "far but mine")
+    write(loop, store, mine, mix(vector, axis(D, 5), 0.7))
+    hits = loop.run(store.vector_search(ns, vector, 1, -1.0))
+    assert [hit.thought.id for hit in hits] == [mine.id]
+
+
+def test_refiners_are_batched_and_newest_first(
+    loop: LoopThread, store: CypherGraphStore, ns: str
+) -> None:
+    a, b = make_thought(ns, "a"), make_thought(ns, "b")
+    write(loop, store, a)
+    write(loop, store, b)
+    first = make_thought(ns, "a v2", kind=ThoughtType.REFINEMENT, sources=[a.id])
+    second = make_thought(ns, "a v3", kind=ThoughtType.REFINEMENT, sources=[a.id])
+    merged = make_thought(ns, "a+b", kind=ThoughtType.CONSOLIDATION, sources=[a.id, b.id])
+    for thought in (first, second, merged):
+        write(loop, store, thought)
+    found = loop.run(store.refiners(ns, [a.id, b.id, merged.id]))
+    assert found == {a.id: [merged.id, second.id, first.id], b.id: [merged.id]}
+
+
+def test_lineage_depths_are_signed_and_bounded(
+    loop: LoopThread, store: CypherGraphStore, ns: str
+) -> None:
+    chain = [make_thought(ns, "c0")]
+    write(loop, store, chain[0])
+    for i in range(1, 14):
+        step = make_thought(ns, f"c{i}", kind=ThoughtType.REFINEMENT, sources=[chain[-1].id])
+        write(loop, store, step)
+        chain.append(step)
+    from_middle = loop.run(store.lineage_depths(ns, chain[3].id))
+    assert from_middle[chain[0].id] == -3
+    assert from_middle[chain[2].id] == -1
+    assert from_middle[chain[4].id] == 1
+    assert from_middle[chain[13].id] == 10
+    from_root = loop.run(store.lineage_depths(ns, chain[0].id))
+    assert max(from_root.values()) == 11  # bounded one past the deepest allowed maxDepth
+    assert chain[12].id not in from_root
+
+
+def test_lineage_edges_are_found_by_reason(
+    loop: LoopThread, store: CypherGraphStore, ns: str
+) -> None:
+    a, b = make_thought(ns, "a"), make_thought(ns, "b")
+    write(loop, store, a)
+    write(loop, store, b)
+    refine = make_thought(ns, "a'", kind=ThoughtType.REFINEMENT, sources=[a.id])
+    write(loop, store, refine, reason="latency fix", reason_embedding=axis(D, 6))
+    merge = make_thought(ns, "ab", kind=ThoughtType.CONSOLIDATION, sources=[a.id, b.id])
+    write(loop, store, merge, reason="dedupe", reason_embedding=axis(D, 7))
+    silent = make_thought(ns, "b'", kind=ThoughtType.REFINEMENT, sources=[b.id])
+    write(loop, store, silent)  # no reason: never a hit
+    hits = loop.run(store.search_lineage_edges(ns, axis(D, 7), 10))
+    assert hits[0].relation.value == "CONSOLIDATES"
+    assert hits[0].from_id == merge.id
+    assert hits[0].reason == "dedupe"
+    assert hits[0].similarity == pytest.approx(1.0, abs=1e-4)
+    assert {(h.from_id, h.to_id) for h in hits} == {
+        (merge.id, a.id), (merge.id, b.id), (refine.id, a.id)
+    }
+    assert all(h.from_id != silent.id for h in hits)
+
+
+def test_list_pages_newest_first_with_filters(
+    loop: LoopThread, store: CypherGraphStore, ns: str
+) -> None:
+    originals = [make_thought(ns, f"o{i}", tags=["even" if i % 2 == 0 else "odd"],
+                              agent="agent-2" if i == 4 else "agent-1") for i in range(5)]
+    for thought in originals:
+        write(loop, store, thought)
+    refinement = make_thought(ns, "r", kind=ThoughtType.REFINEMENT, sources=[originals[0].id])
+    write(loop, store, refinement)
+    seen: list[str] = []
+    cursor: PageCursor | None = None
+    while True:
+        page = loop.run(store.list_thoughts(ns, ThoughtFilter(), cursor, 2))
+        seen += [t.content for t in page.thoughts]
+        if not page.has_next_page:
+            break
+        last = page.thoughts[-1]
+        cursor = PageCursor(created_at_ms=last.created_at_ms, thought_id=last.id)
+    assert seen == ["r", "o4", "o3", "o2", "o1", "o0"]
+
+    def contents(flt: ThoughtFilter) -> list[str]:
+        return [t.content for t in loop.run(store.list_thoughts(ns, flt, None, 50)).thoughts]
+
+    assert contents(ThoughtFilter(type=ThoughtType.REFINEMENT)) == ["r"]
+    assert contents(ThoughtFilter(tag="even")) == ["o4", "o2", "o0"]
+    assert contents(ThoughtFilter(agent_id="agent-2")) == ["o4"]
+
+
+def test_change_log_revisions_and_history(
+    loop: LoopThread, store: CypherGraphStore, ns: str
+) -> None:
+    a = make_thought(ns, "a")
+    write(loop, store, a)
+    r = make_thought(ns, "r", kind=ThoughtType.REFINEMENT, sources=[a.id], agent="agent-9")
+    write(loop, store, r)
+    history = loop.run(store.history(ns, a.id))
+    assert [(e.revision, e.kind, e.thought_id) for e in history] == [
+        (1, ChangeKind.CREATED, a.id),
+        (2, ChangeKind.REFINED, r.id),
+    ]
+    assert history[1].actor_id == "agent-9"
+    assert history[1].source_ids == (a.id,)
+    assert [e.revision for e in loop.run(store.changes_since(ns, 1, 10))] == [2]
+
+
+def test_concurrent_writes_get_distinct_revisions(
+    loop: LoopThread, store: CypherGraphStore, ns: str
+) -> None:
+    thoughts = [make_thought(ns, f"c{i}") for i in range(20)]
+
+    async def write_all() -> list[int | None]:
+        return await asyncio.gather(
+            *(
+                store.create_thought(
+                    ThoughtRecord(thought=t, embedding=tuple(unit_vector(D))),
+                    event_id=f"{t.id}:created", event_kind="created",
+                )
+                for t in thoughts
+            )
+        )
+
+    revisions = loop.run(write_all())
+    assert sorted(r for r in revisions if r is not None) == list(range(1, 21))
+    assert loop.run(store.current_revision(ns)) == 20
+
+
+def test_fulltext_search_matches_words(loop: LoopThread, store: CypherGraphStore, ns: str) -> None:
+    write(loop, store, make_thought(ns, "the monitoring uses roles only"))
+    write(loop, store, make_thought(ns, "pasta recipes"))
+    hits = loop.run(store.fulltext_search(ns, "monitoring", 5))
+    assert [hit.thought.content for hit in hits] == ["the monitoring uses roles only"]
+
+
+@dataclass
+class _Synthetic:
+    id: str
+    content: str
+    agent_id: str
+    agent_name: str
+    tags: tuple[str, ...]
+    created_at_ms: int
+    embedding: list[float]
+
+
+def test_bulk_load_creates_thoughts_with_events(
+    loop: LoopThread, store: CypherGraphStore, ns: str
+) -> None:
+    write(loop, store, make_thought(ns, "before"))
+    rows = [
+        _Synthetic(new_thought_id(), f"bulk {i}", "bulk", "Bulk", ("b",), _next_ms(),
+                   unit_vector(D, seed=i))
+        for i in range(25)
+    ]
+    assert loop.run(store.bulk_create_originals(ns, rows)) == 25
+    assert loop.run(store.current_revision(ns)) == 26
+    stored = loop.run(store.get_thoughts(ns, [r.id for r in rows]))
+    assert sorted(t.revision for t in stored.values()) == list(range(2, 27))
+    hits = loop.run(store.vector_search(ns, rows[3].embedding, 1, -1.0))
+    assert hits[0].thought.id == rows[3].id
