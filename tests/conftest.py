@@ -96,9 +96,7 @@ def api(
     """The whole service (embedded engine, local embedder, GraphQL) on a loopback port."""
     from app.main import create_app
 
-    settings = Settings(
-        data_dir=tmp_path_factory.mktemp("api"), embedder=EmbedderKind.LOCAL
-    )
+    settings = Settings(data_dir=tmp_path_factory.mktemp("api"), embedder=EmbedderKind.LOCAL)
     with serve_in_thread(create_app(settings, embedder=local_embedder)) as base_url:
         client = GraphQLClient(base_url)
         yield client

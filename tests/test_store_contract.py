@@ -77,7 +77,8 @@ def write(
     kind = {"original": "created", "refinement": "refined", "consolidation": "consolidated"}
     return loop.run(
         store.create_thought(
-            record, event_id=f"{thought.id}:{kind[thought.type.value]}",
+            record,
+            event_id=f"{thought.id}:{kind[thought.type.value]}",
             event_kind=kind[thought.type.value],
         )
     )
@@ -95,7 +96,9 @@ def test_bootstrap_is_idempotent_and_refuses_another_dimension(
     assert f"{D}-dimensional" in caught.value.message
 
 
-def test_thought_round_trips_every_field(loop: LoopThread, store: CypherGraphStore, ns: str) -> None:
+def test_thought_round_trips_every_field(
+    loop: LoopThread, store: CypherGraphStore, ns: str
+) -> None:
     tricky = 'quotes " and \' and back\\slash, newline\n, unicode 日本語 ✓, {"json": [1]} $x'
     thought = make_thought(ns, tricky, tags=["alpha", "β"]).model_copy(
         update={"context": "ctx", "session_id": "s-1"}
@@ -176,12 +179,11 @@ def test_namespaces_never_leak(loop: LoopThread, store: CypherGraphStore, ns: st
     mine, theirs = make_thought(ns, "mine"), make_thought(other, "theirs")
     write(loop, store, mine, vector)
     write(loop, store, theirs, vector)
-    refinement = make_thought(other, "their refinement", kind=ThoughtType.REFINEMENT,
-                              sources=[theirs.id])
+    refinement = make_thought(
+        other, "their refinement", kind=ThoughtType.REFINEMENT, sources=[theirs.id]
+    )
     write(loop, store, refinement, vector, reason="because", reason_embedding=vector)
-    assert [h.thought.id for h in loop.run(store.vector_search(ns, vector, 10, -1.0))] == [
-        mine.id
-    ]
+    assert [h.thought.id for h in loop.run(store.vector_search(ns, vector, 10, -1.0))] == [mine.id]
     assert loop.run(store.get_thoughts(ns, [theirs.id])) == {}
     page = loop.run(store.list_thoughts(ns, ThoughtFilter(), None, 50))
     assert [t.id for t in page.thoughts] == [mine.id]
@@ -259,7 +261,9 @@ def test_lineage_edges_are_found_by_reason(
     assert hits[0].reason == "dedupe"
     assert hits[0].similarity == pytest.approx(1.0, abs=1e-4)
     assert {(h.from_id, h.to_id) for h in hits} == {
-        (merge.id, a.id), (merge.id, b.id), (refine.id, a.id)
+        (merge.id, a.id),
+        (merge.id, b.id),
+        (refine.id, a.id),
     }
     assert all(h.from_id != silent.id for h in hits)
 
@@ -267,8 +271,15 @@ def test_lineage_edges_are_found_by_reason(
 def test_list_pages_newest_first_with_filters(
     loop: LoopThread, store: CypherGraphStore, ns: str
 ) -> None:
-    originals = [make_thought(ns, f"o{i}", tags=["even" if i % 2 == 0 else "odd"],
-                              agent="agent-2" if i == 4 else "agent-1") for i in range(5)]
+    originals = [
+        make_thought(
+            ns,
+            f"o{i}",
+            tags=["even" if i % 2 == 0 else "odd"],
+            agent="agent-2" if i == 4 else "agent-1",
+        )
+        for i in range(5)
+    ]
     for thought in originals:
         write(loop, store, thought)
     refinement = make_thought(ns, "r", kind=ThoughtType.REFINEMENT, sources=[originals[0].id])
@@ -319,7 +330,8 @@ def test_concurrent_writes_get_distinct_revisions(
             *(
                 store.create_thought(
                     ThoughtRecord(thought=t, embedding=tuple(unit_vector(D))),
-                    event_id=f"{t.id}:created", event_kind="created",
+                    event_id=f"{t.id}:created",
+                    event_kind="created",
                 )
                 for t in thoughts
             )
@@ -353,8 +365,15 @@ def test_bulk_load_creates_thoughts_with_events(
 ) -> None:
     write(loop, store, make_thought(ns, "before"))
     rows = [
-        _Synthetic(new_thought_id(), f"bulk {i}", "bulk", "Bulk", ("b",), _next_ms(),
-                   unit_vector(D, seed=i))
+        _Synthetic(
+            new_thought_id(),
+            f"bulk {i}",
+            "bulk",
+            "Bulk",
+            ("b",),
+            _next_ms(),
+            unit_vector(D, seed=i),
+        )
         for i in range(25)
     ]
     assert loop.run(store.bulk_create_originals(ns, rows)) == 25

@@ -11,6 +11,7 @@ import asyncio
 from collections.abc import Mapping
 from typing import Any
 
+import structlog
 from falkordb.asyncio import FalkorDB
 from redis import exceptions as redis_errors
 
@@ -27,6 +28,7 @@ UNIQUE_PROPERTIES: tuple[tuple[str, str], ...] = (
     ("ChangeLog", "namespace"),
     ("SchemaMeta", "key"),
 )
+log = structlog.get_logger(__name__)
 _ALREADY_EXISTS = ("already indexed", "already exists")
 
 
@@ -81,9 +83,9 @@ class FalkorDBGraphStore(CypherGraphStore):
         if self._embedded is None:
             raise StoreError(f"FalkorDB is unreachable: {cause}") from cause
         async with self._recovery:
-            if not self._embedded.is_running():
-                # Blocking for the restart is right: nothing can be served until it is back.
-                self._embedded.restart()
+            # Blocking the loop is right here: nothing can be served until it is back.
+            if self._embedded.ensure_running():
+                log.warning("engine.restarted", cause=str(cause), pid=self._embedded.pid)
             await self._client.connection.connection_pool.disconnect()
 
     # --- engine specifics --------------------------------------------------------------

@@ -119,11 +119,21 @@ class EmbeddedFalkorDB:
         self._acquire_lock()
         self._release_lock()
 
-    def restart(self) -> None:
-        """Start again after the engine died; the lock stays held throughout."""
+    def ensure_running(self, grace_s: float = 3.0) -> bool:
+        """Bring a dead or dying engine back; True if it had to be restarted.
+
+        A killed process can take a moment to go away, so wait for it to either answer
+        or exit before deciding. The lock stays held throughout.
+        """
+        deadline = time.monotonic() + grace_s
+        while self.is_running() and time.monotonic() < deadline:
+            if self._answers_ping():
+                return False
+            time.sleep(0.02)
         self._terminate()
         self._spawn()
         self._wait_until_ready()
+        return True
 
     def stop(self) -> None:
         self._terminate()

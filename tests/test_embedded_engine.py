@@ -1,0 +1,126 @@
+"""The embedded FalkorDB engine as a real child process: locking, failures, crash recovery."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+from pathlib import Path
+
+import pytest
+import redis
+
+from app.domain.errors import DataDirLockedError, EngineStartError
+from app.domain.models import ThoughtRecord
+from app.settings import FsyncPolicy, Settings
+from app.store import falkordb as falkordb_package
+from app.store.factory import open_store
+from app.store.falkordb import engine as engine_module
+from app.store.falkordb.engine import EmbeddedFalkorDB
+from tests.support import LoopThread, unit_vector
+from tests.test_store_contract import make_thought
+
+assert falkordb_package  # the package imports without starting anything
+
+
+def test_constructing_an_engine_does_no_io(data_dir: Path) -> None:
+    EmbeddedFalkorDB(data_dir)
+    assert not data_dir.exists()
+
+
+def test_second_engine_on_the_same_data_dir_is_refused(data_dir: Path) -> None:
+    first = EmbeddedFalkorDB(data_dir)
+    first.start()
+    try:
+        second = EmbeddedFalkorDB(data_dir)
+        with pytest.raises(DataDirLockedError) as caught:
+            second.start()
+        assert str(os.getpid()) in caught.value.message
+        assert str(data_dir) in caught.value.message
+        assert first.is_running()
+    finally:
+        first.stop()
+    assert not first.is_running()
+    # Released on stop: the data dir can be opened again.
+    again = EmbeddedFalkorDB(data_dir)
+    again.start()
+    again.stop()
+
+
+def test_engine_runs_with_append_only_persistence(data_dir: Path) -> None:
+    engine = EmbeddedFalkorDB(data_dir, fsync=FsyncPolicy.ALWAYS)
+    engine.start()
+    try:
+        assert engine.socket_path.is_socket()
+        client = redis.Redis(unix_socket_path=str(engine.socket_path), decode_responses=True)
+        config = client.config_get("append*") | client.config_get("port")
+        client.close()
+        assert config["appendonly"] == "yes"
+        assert config["appendfsync"] == "always"
+        assert config["port"] == "0"  # no TCP listener
+    finally:
+        engine.stop()
+    assert any((data_dir / "falkordb").rglob("*.aof"))
+
+
+def test_a_binary_that_cannot_start_gives_a_clear_error(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _server, module = engine_module._binaries()
+    monkeypatch.setattr(engine_module, "_binaries", lambda: (Path("/bin/false"), module))
+    engine = EmbeddedFalkorDB(data_dir, start_timeout_s=5)
+    with pytest.raises(EngineStartError) as caught:
+        engine.start()
+    assert "exited during start-up" in caught.value.message
+    # A failed start releases the lock.
+    monkeypatch.undo()
+    EmbeddedFalkorDB(data_dir).check_not_locked()
+
+
+def test_a_missing_binary_gives_a_clear_error(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _server, module = engine_module._binaries()
+    missing = data_dir.parent / "no-such-redis-server"
+    monkeypatch.setattr(engine_module, "_binaries", lambda: (missing, module))
+    with pytest.raises(EngineStartError) as caught:
+        EmbeddedFalkorDB(data_dir).start()
+    assert "cannot start the embedded engine" in caught.value.message
+
+
+def test_a_deep_data_dir_still_gets_a_working_socket(tmp_path: Path) -> None:
+    deep = tmp_path / ("d" * 60) / ("e" * 60)
+    engine = EmbeddedFalkorDB(deep)
+    assert len(str(engine.socket_path)) <= 100
+    engine.start()
+    try:
+        assert engine.socket_path.is_socket()
+    finally:
+        engine.stop()
+
+
+def test_store_recovers_when_the_engine_is_killed(data_dir: Path) -> None:
+    """SIGKILL the engine under a live store: the next call restarts it and loses nothing."""
+    loop = LoopThread()
+    stack = contextlib.AsyncExitStack()
+    try:
+        store = loop.run(stack.enter_async_context(open_store(Settings(data_dir=data_dir))))
+        loop.run(store.bootstrap(embedding_dimension=8, embedder="test"))
+        written = []
+        for i in range(30):
+            thought = make_thought("default", f"durable {i}")
+            record = ThoughtRecord(thought=thought, embedding=tuple(unit_vector(8, seed=i)))
+            assert loop.run(
+                store.create_thought(record, event_id=f"{thought.id}:created", event_kind="created")
+            )
+            written.append(thought.id)
+        engine_pid = int((data_dir / "falkordb" / "engine.pid").read_text())
+        os.kill(engine_pid, signal.SIGKILL)
+        found = loop.run(store.get_thoughts("default", written))
+        assert set(found) == set(written)
+        new_pid = int((data_dir / "falkordb" / "engine.pid").read_text())
+        assert new_pid != engine_pid
+        assert loop.run(store.current_revision("default")) == 30
+    finally:
+        loop.run(stack.aclose())
+        loop.close()
