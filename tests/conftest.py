@@ -13,11 +13,11 @@ import pytest
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-from app.llm.embedders.base import TextEmbedder  # noqa: E402
-from app.settings import EmbedderKind, Settings  # noqa: E402
-from app.store.cypher_store import CypherGraphStore  # noqa: E402
-from app.store.factory import open_store  # noqa: E402
-from tests.support import GraphQLClient, LoopThread, serve_in_thread  # noqa: E402
+from app.llm.embedders.base import TextEmbedder
+from app.settings import EmbedderKind, Settings
+from app.store.cypher_store import CypherGraphStore
+from app.store.factory import open_store
+from tests.support import GraphQLClient, LoopThread, serve_in_thread
 
 CONTRACT_DIMENSION = 8
 
