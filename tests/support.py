@@ -72,20 +72,20 @@ class GraphQLClient:
         self.base_url = base_url
         self.http = httpx.Client(base_url=base_url, timeout=60)
 
-    def execute(self, query: str, **variables: Any) -> dict[str, Any]:
-        response = self.http.post("/graphql", json={"query": query, "variables": variables})
+    def execute(self, document: str, /, **variables: Any) -> dict[str, Any]:
+        response = self.http.post("/graphql", json={"query": document, "variables": variables})
         assert response.status_code == 200, response.text
         body: dict[str, Any] = response.json()
         return body
 
-    def data(self, query: str, **variables: Any) -> dict[str, Any]:
-        body = self.execute(query, **variables)
+    def data(self, document: str, /, **variables: Any) -> dict[str, Any]:
+        body = self.execute(document, **variables)
         assert not body.get("errors"), body.get("errors")
         data: dict[str, Any] = body["data"]
         return data
 
-    def error_codes(self, query: str, **variables: Any) -> list[str]:
-        body = self.execute(query, **variables)
+    def error_codes(self, document: str, /, **variables: Any) -> list[str]:
+        body = self.execute(document, **variables)
         errors = body.get("errors") or []
         assert errors, f"expected an error, got {body}"
         return [str((error.get("extensions") or {}).get("code")) for error in errors]
