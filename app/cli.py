@@ -30,9 +30,18 @@ def _serve(settings: Settings) -> int:
         lifespan="on",
     )
     server = uvicorn.Server(config)
-    server.run()
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        # uvicorn re-raises Ctrl-C after its graceful shutdown (lifespan closed, engine
+        # stopped); that is the normal way to stop the service.
+        pass
+    except SystemExit:
+        pass  # uvicorn exits this way when the lifespan failed; reported below
     if not server.started:
-        print("thoughtgraph: the service did not start; see the log above", file=sys.stderr)
+        error = getattr(app.state, "startup_error", None)
+        reason = f"[{error.code}] {error.message}" if error else "see the log above"
+        print(f"thoughtgraph: error: the service did not start: {reason}", file=sys.stderr)
         return 1
     return 0
 

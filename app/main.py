@@ -16,11 +16,13 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
+from app.domain.errors import ThoughtgraphError
 from app.graphql.app import create_graphql_app
 from app.llm.embedders import TextEmbedder, build_embedder
 from app.services.container import Services
 from app.settings import Settings
 from app.store.factory import open_store
+from app.store.interface import GraphStore
 
 log = structlog.get_logger(__name__)
 
@@ -52,6 +54,18 @@ def create_app(settings: Settings, *, embedder: TextEmbedder | None = None) -> S
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        app.state.startup_error = None
+        try:
+            async with _running_services(app) as store:
+                yield
+        except ThoughtgraphError as exc:
+            if getattr(app.state, "services", None) is None:
+                app.state.startup_error = exc
+                log.error("service.start_failed", code=exc.code, error=exc.message)
+            raise
+
+    @asynccontextmanager
+    async def _running_services(app: Starlette) -> AsyncIterator[GraphStore]:
         chosen = embedder or await build_embedder(settings)
         async with open_store(settings) as store:
             schema = await store.bootstrap(
@@ -67,7 +81,7 @@ def create_app(settings: Settings, *, embedder: TextEmbedder | None = None) -> S
                 schema_created=schema.created_now,
             )
             try:
-                yield
+                yield store
             finally:
                 app.state.services = None
                 log.info("service.stopping", engine=store.engine)

@@ -100,7 +100,12 @@ class EmbeddedFalkorDB:
         Call from the main thread: PR_SET_PDEATHSIG fires when the *thread* that
         spawned the child exits.
         """
-        self.engine_dir.mkdir(parents=True, exist_ok=True)
+        try:
+            self.engine_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise EngineStartError(
+                f"cannot create the engine directory {self.engine_dir}: {exc}"
+            ) from exc
         if self._lock_file is None:
             self._acquire_lock()
         try:
