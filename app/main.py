@@ -56,7 +56,7 @@ def create_app(settings: Settings, *, embedder: TextEmbedder | None = None) -> S
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         app.state.startup_error = None
         try:
-            async with _running_services(app) as store:
+            async with _running_services(app):
                 yield
         except ThoughtgraphError as exc:
             if getattr(app.state, "services", None) is None:

@@ -16,7 +16,9 @@ THOUGHT_FIELDS = """
   id type content agentId agentName context sessionId tags pheromoneWeight
   createdAt revision sourceIds superseded refinedBy { id }
 """
-PAYLOAD = f"thought {{ {THOUGHT_FIELDS} }} revision guidance {{ similarThoughtId similarity message }}"
+PAYLOAD = (
+    f"thought {{ {THOUGHT_FIELDS} }} revision guidance {{ similarThoughtId similarity message }}"
+)
 
 CONTRIBUTE = f"""
 mutation Contribute($input: ContributeInput!) {{ contribute(input: $input) {{ {PAYLOAD} }} }}
@@ -57,9 +59,9 @@ def contribute(api: GraphQLClient, ns: str, content: str, **extra: Any) -> dict[
 
 
 def refine(api: GraphQLClient, ns: str, source: str, content: str, **extra: Any) -> dict[str, Any]:
-    result: dict[str, Any] = api.data(
-        REFINE, input=agent(ns, content, sourceId=source, **extra)
-    )["refine"]
+    result: dict[str, Any] = api.data(REFINE, input=agent(ns, content, sourceId=source, **extra))[
+        "refine"
+    ]
     return result
 
 
@@ -76,7 +78,8 @@ def test_ac1_refinement(api: GraphQLClient, ns: str) -> None:
     assert thought["pheromoneWeight"] == max(1.0, source["pheromoneWeight"] * 0.5)
     stored = api.data(
         "query($id: ID!, $ns: String!) { thought(id: $id, namespace: $ns) { type sourceIds } }",
-        id=thought["id"], ns=ns,
+        id=thought["id"],
+        ns=ns,
     )["thought"]
     assert stored == {"type": "REFINEMENT", "sourceIds": [source["id"]]}
 
@@ -101,8 +104,12 @@ def test_ac2_consolidation(api: GraphQLClient, ns: str) -> None:
 @pytest.fixture
 def refined_pair(api: GraphQLClient, ns: str) -> tuple[dict[str, Any], dict[str, Any]]:
     a = contribute(api, ns, "Monitor the agents by checking their status and their role")
-    b = refine(api, ns, a["thought"]["id"],
-               "Monitor the agents by checking their role only; status is unreliable")
+    b = refine(
+        api,
+        ns,
+        a["thought"]["id"],
+        "Monitor the agents by checking their role only; status is unreliable",
+    )
     return a["thought"], b["thought"]
 
 
@@ -110,8 +117,10 @@ def test_ac3_superseded_marking(
     api: GraphQLClient, ns: str, refined_pair: tuple[dict[str, Any], dict[str, Any]]
 ) -> None:
     a, b = refined_pair
-    hits = {hit["id"]: hit for hit in api.data(SEARCH, query="how to monitor agents",
-                                               namespace=ns)["search"]}
+    hits = {
+        hit["id"]: hit
+        for hit in api.data(SEARCH, query="how to monitor agents", namespace=ns)["search"]
+    }
     assert set(hits) == {a["id"], b["id"]}
     assert hits[a["id"]]["refinedBy"] == b["id"]
     assert hits[a["id"]]["superseded"] is True
@@ -126,9 +135,7 @@ def test_ac4_score_adjustment(
     hits = api.data(SEARCH, query="monitor agents status role", namespace=ns)["search"]
     by_id = {hit["id"]: hit for hit in hits}
     assert by_id[a["id"]]["score"] == pytest.approx(by_id[a["id"]]["similarity"] * 0.7)
-    assert by_id[b["id"]]["score"] == pytest.approx(
-        min(1.0, by_id[b["id"]]["similarity"] * 1.2)
-    )
+    assert by_id[b["id"]]["score"] == pytest.approx(min(1.0, by_id[b["id"]]["similarity"] * 1.2))
     assert by_id[b["id"]]["score"] > by_id[a["id"]]["score"]
     scores = [hit["score"] for hit in hits]
     assert scores == sorted(scores, reverse=True)
@@ -138,8 +145,11 @@ def test_ac4_score_adjustment(
 def _chain(api: GraphQLClient, ns: str, length: int) -> list[str]:
     ids = [contribute(api, ns, "step 0 of a long-running design discussion")["thought"]["id"]]
     for step in range(1, length):
-        ids.append(refine(api, ns, ids[-1], f"step {step} of a long-running design discussion")
-                   ["thought"]["id"])
+        ids.append(
+            refine(api, ns, ids[-1], f"step {step} of a long-running design discussion")["thought"][
+                "id"
+            ]
+        )
     return ids
 
 
@@ -189,8 +199,9 @@ def test_ac7_refinement_suggestion(api: GraphQLClient, ns: str) -> None:
 
 
 def test_ac8_backward_compatible_contribution(api: GraphQLClient, ns: str) -> None:
-    result = contribute(api, ns, "A plain contribution", context="ctx", sessionId="s1",
-                        tags=["x", "y"])
+    result = contribute(
+        api, ns, "A plain contribution", context="ctx", sessionId="s1", tags=["x", "y"]
+    )
     thought = result["thought"]
     assert thought["type"] == "ORIGINAL"
     assert thought["sourceIds"] == []
@@ -210,16 +221,22 @@ def test_ac9_validation_errors_write_nothing(api: GraphQLClient, ns: str) -> Non
         ("THOUGHT_NOT_FOUND", REFINE, agent(ns, "x", sourceId=unknown)),
         ("THOUGHT_NOT_FOUND", CONSOLIDATE, agent(ns, "x", sourceIds=[existing, unknown])),
         ("THOUGHT_NOT_FOUND", CONTRIBUTE, agent(ns, "x", refines=unknown)),
-        ("MUTUAL_EXCLUSION", CONTRIBUTE,
-         agent(ns, "x", refines=existing, consolidates=[existing, other])),
+        (
+            "MUTUAL_EXCLUSION",
+            CONTRIBUTE,
+            agent(ns, "x", refines=existing, consolidates=[existing, other]),
+        ),
         ("MIN_CONSOLIDATION", CONSOLIDATE, agent(ns, "x", sourceIds=[existing])),
         ("MIN_CONSOLIDATION", CONTRIBUTE, agent(ns, "x", consolidates=[existing])),
         ("VALIDATION_ERROR", REFINE, agent(ns, "x", sourceId="not-a-uuid")),
         ("VALIDATION_ERROR", CONTRIBUTE, agent(ns, "   ")),
         ("VALIDATION_ERROR", CONTRIBUTE, agent(ns, "x" * 10_001)),
         ("VALIDATION_ERROR", CONSOLIDATE, agent(ns, "x", sourceIds=[existing, existing])),
-        ("VALIDATION_ERROR", CONSOLIDATE,
-         agent(ns, "x", sourceIds=[existing] + [unknown[:-2] + f"{i:02d}" for i in range(50)])),
+        (
+            "VALIDATION_ERROR",
+            CONSOLIDATE,
+            agent(ns, "x", sourceIds=[existing] + [unknown[:-2] + f"{i:02d}" for i in range(50)]),
+        ),
         ("VALIDATION_ERROR", CONTRIBUTE, {**agent(ns, "x"), "namespace": "bad namespace!"}),
         ("VALIDATION_ERROR", CONTRIBUTE, agent(ns, "x", tags=["t"] * 0 + [""])),
     ]
@@ -229,9 +246,7 @@ def test_ac9_validation_errors_write_nothing(api: GraphQLClient, ns: str) -> Non
     assert api.error_codes(SEARCH, query="q", namespace=ns, k=0) == ["VALIDATION_ERROR"]
     assert api.error_codes(SEARCH, query="q", namespace=ns, k=101) == ["VALIDATION_ERROR"]
     assert api.error_codes(SEARCH, query="", namespace=ns) == ["VALIDATION_ERROR"]
-    assert api.error_codes(LINEAGE, id=existing, namespace=ns, maxDepth=11) == [
-        "VALIDATION_ERROR"
-    ]
+    assert api.error_codes(LINEAGE, id=existing, namespace=ns, maxDepth=11) == ["VALIDATION_ERROR"]
     assert api.error_codes(LINEAGE, id=unknown, namespace=ns) == ["THOUGHT_NOT_FOUND"]
     # Nothing was written, nothing was lost.
     assert revision(api, ns) == before

@@ -80,9 +80,7 @@ class GraphStore(Protocol):
         """For each id, the ids of thoughts that refine or consolidate it, newest first."""
         ...
 
-    async def lineage_depths(
-        self, namespace: str, thought_id: str
-    ) -> Mapping[str, int]:
+    async def lineage_depths(self, namespace: str, thought_id: str) -> Mapping[str, int]:
         """Signed shortest distance to every thought within 11 hops of lineage."""
         ...
 
