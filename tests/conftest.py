@@ -52,12 +52,14 @@ def falkordb_store(
 
 @pytest.fixture(scope="session")
 def neo4j_store(loop: LoopThread) -> Iterator[CypherGraphStore | None]:
-    from tests.store_backends import open_neo4j_store_from_env
+    from tests.store_backends import open_neo4j_store_from_env, wipe_neo4j_database
 
     store = loop.run(open_neo4j_store_from_env())
     if store is None:
         yield None
         return
+    # Start from an empty disposable database (the wipe refuses non-test data).
+    loop.run(wipe_neo4j_database(include_schema_meta=True))
     loop.run(store.bootstrap(embedding_dimension=CONTRACT_DIMENSION, embedder="test:contract"))
     yield store
     loop.run(store.close())

@@ -4,7 +4,7 @@ namespaces, health, GraphiQL and the query guards."""
 from __future__ import annotations
 
 from tests.support import GraphQLClient
-from tests.test_api_lineage import CONSOLIDATE, contribute, agent, refine
+from tests.test_api_lineage import CONSOLIDATE, agent, contribute, refine
 
 SEARCH_CHANGES = """
 query Changes($query: String!, $namespace: String!) {

@@ -83,8 +83,11 @@ class ThoughtService:
                 "give either refines or consolidates, not both", field="refines"
             )
         if refines is not None:
+            check.require_thought_id("refines", refines)
             return await self.refine(data, refines, reason=reason)
         if consolidates is not None:
+            for source_id in consolidates:
+                check.require_thought_id("consolidates", source_id)
             return await self.consolidate(data, consolidates, reason=reason)
         return await self._write(ThoughtType.ORIGINAL, _validate(data, reason), ())
 

@@ -113,7 +113,10 @@ def expand(text: str, engine: str) -> str:
             raise ConfigurationError(f"unknown Cypher macro {name!r}")
         return macro(engine, *_args(raw_args))
 
-    return _MACRO.sub(replace, text)
+    expanded = _MACRO.sub(replace, text)
+    if "{{" in expanded:
+        raise ConfigurationError("malformed Cypher macro left after expansion:\n" + text)
+    return expanded
 
 
 # --- loading ---------------------------------------------------------------------------

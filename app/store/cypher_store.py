@@ -87,8 +87,12 @@ class CypherGraphStore(abc.ABC):
     async def _write(self, name: str, params: Mapping[str, Any]) -> list[Row]: ...
 
     @abc.abstractmethod
+    def _engine_similarity(self, raw_score: float) -> float:
+        """Convert the engine's vector score to cosine similarity."""
+
     def _similarity(self, raw_score: float) -> float:
-        """Convert the engine's vector score to cosine similarity in [-1, 1]."""
+        # float32 vectors put identical texts a hair outside [-1, 1]; clamp once, here.
+        return max(-1.0, min(1.0, self._engine_similarity(raw_score)))
 
     @abc.abstractmethod
     async def _create_schema(self, dimension: int) -> None: ...

@@ -26,13 +26,20 @@ from app.domain.models import (
 class SyntheticThought(Protocol):
     """What a bulk load needs per thought (used by imports and the benchmark)."""
 
-    id: str
-    content: str
-    agent_id: str
-    agent_name: str
-    tags: Sequence[str]
-    created_at_ms: int
-    embedding: Sequence[float]
+    @property
+    def id(self) -> str: ...
+    @property
+    def content(self) -> str: ...
+    @property
+    def agent_id(self) -> str: ...
+    @property
+    def agent_name(self) -> str: ...
+    @property
+    def tags(self) -> Sequence[str]: ...
+    @property
+    def created_at_ms(self) -> int: ...
+    @property
+    def embedding(self) -> Sequence[float]: ...
 
 
 @runtime_checkable

@@ -89,7 +89,7 @@ class FalkorDBGraphStore(CypherGraphStore):
             await self._client.connection.connection_pool.disconnect()
 
     # --- engine specifics --------------------------------------------------------------
-    def _similarity(self, raw_score: float) -> float:
+    def _engine_similarity(self, raw_score: float) -> float:
         # FalkorDB reports cosine distance = 1 - cosine similarity.
         return 1.0 - raw_score
 

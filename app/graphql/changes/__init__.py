@@ -1,0 +1,1 @@
+"""The change log: a thought's history and every change after a revision."""

@@ -1,0 +1,46 @@
+"""Output types of the change log."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import strawberry
+
+from app.domain import models
+from app.graphql.enums import ChangeKind
+
+
+@strawberry.type(description="One write recorded in a namespace's change log.")
+class ChangeEvent:
+    id: strawberry.ID
+    revision: int
+    kind: ChangeKind
+    thought_id: strawberry.ID
+    source_ids: list[strawberry.ID]
+    actor_id: str
+    actor_name: str
+    at: datetime
+
+    @classmethod
+    def from_domain(cls, event: models.ChangeEvent) -> ChangeEvent:
+        return cls(
+            id=strawberry.ID(event.id),
+            revision=event.revision,
+            kind=event.kind,
+            thought_id=strawberry.ID(event.thought_id),
+            source_ids=[strawberry.ID(sid) for sid in event.source_ids],
+            actor_id=event.actor_id,
+            actor_name=event.actor_name,
+            at=models.ms_to_datetime(event.at_ms),
+        )
+
+
+@strawberry.type(description="Events after a revision, oldest first, and the current revision.")
+class ChangesPage:
+    revision: int = strawberry.field(
+        description=(
+            "The namespace's current revision, read just before the events (so an event"
+            " written meanwhile may carry a higher one)."
+        )
+    )
+    events: list[ChangeEvent]

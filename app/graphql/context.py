@@ -1,0 +1,42 @@
+"""What every resolver gets as ``info.context``: the services and this request's loaders."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TypeAlias
+
+import strawberry
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.websockets import WebSocket
+
+from app.graphql.dataloaders import Loaders
+from app.services.container import Services
+
+
+@dataclass
+class GraphQLContext:
+    """Built fresh per request by ``ThoughtgraphGraphQL.get_context``."""
+
+    services: Services
+    loaders: Loaders
+    request: Request | WebSocket | None = None
+    response: Response | WebSocket | None = None
+
+    @classmethod
+    def for_services(
+        cls,
+        services: Services,
+        request: Request | WebSocket | None = None,
+        response: Response | WebSocket | None = None,
+    ) -> GraphQLContext:
+        """A context with new, empty loaders: never share one between requests."""
+        return cls(
+            services=services,
+            loaders=Loaders.build(services.store),
+            request=request,
+            response=response,
+        )
+
+
+Info: TypeAlias = strawberry.Info[GraphQLContext, None]

@@ -1,0 +1,1 @@
+"""Lineage: tracing a thought's chain and searching changes by their reason."""

@@ -1,0 +1,47 @@
+"""The schema: every domain's queries and mutations, with the guards from settings."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import strawberry
+from graphql.error import GraphQLError
+from strawberry.extensions import MaxAliasesLimiter, MaxTokensLimiter, QueryDepthLimiter
+from strawberry.types import ExecutionContext
+
+from app.graphql.changes.queries import ChangeQuery
+from app.graphql.errors import MaskUnexpectedErrors, RequestErrorCodes, log_errors
+from app.graphql.lineage.queries import LineageQuery
+from app.graphql.thoughts.mutations import ThoughtMutation
+from app.graphql.thoughts.queries import ThoughtQuery
+from app.settings import Settings
+
+
+@strawberry.type
+class Query(ThoughtQuery, LineageQuery, ChangeQuery):
+    pass
+
+
+@strawberry.type
+class Mutation(ThoughtMutation):
+    pass
+
+
+class ThoughtgraphSchema(strawberry.Schema):
+    """Logs errors through structlog instead of strawberry's stdlib logger."""
+
+    def process_errors(
+        self, errors: list[GraphQLError], execution_context: ExecutionContext | None = None
+    ) -> None:
+        log_errors(errors, execution_context)
+
+
+def build_schema(settings: Settings) -> strawberry.Schema:
+    extensions: list[Any] = [
+        QueryDepthLimiter(max_depth=settings.max_query_depth),
+        MaxAliasesLimiter(max_alias_count=settings.max_aliases),
+        MaxTokensLimiter(max_token_count=settings.max_tokens),
+        RequestErrorCodes(),
+        MaskUnexpectedErrors(),
+    ]
+    return ThoughtgraphSchema(query=Query, mutation=Mutation, extensions=extensions)

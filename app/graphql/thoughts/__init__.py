@@ -1,0 +1,1 @@
+"""Thoughts: the node type, browsing, search and the contribution mutations."""

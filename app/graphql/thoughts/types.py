@@ -1,0 +1,199 @@
+"""Output types of thoughts: the node, its connection, search hits and contributions."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+import strawberry
+
+from app.domain import models
+from app.graphql.context import Info
+from app.graphql.enums import ThoughtType
+from app.services.browse import Page, encode_cursor
+
+
+async def load_thought(info: Info, namespace: str, thought_id: str) -> Thought | None:
+    """One thought through this request's loader, or None when it does not exist."""
+    found = await info.context.loaders.thoughts.load((namespace, thought_id))
+    return Thought.from_domain(found) if found is not None else None
+
+
+async def load_thoughts(info: Info, namespace: str, thought_ids: Sequence[str]) -> list[Thought]:
+    """Thoughts in the given order through this request's loader; missing ones skipped."""
+    if not thought_ids:
+        return []
+    loaded = await info.context.loaders.thoughts.load_many(
+        [(namespace, thought_id) for thought_id in thought_ids]
+    )
+    return [Thought.from_domain(found) for found in loaded if found is not None]
+
+
+async def resolve_sources(root: Thought, info: Info) -> list[Thought]:
+    return await load_thoughts(info, root.namespace, root.source_ids)
+
+
+async def resolve_refinements(root: Thought, info: Info) -> list[Thought]:
+    refiner_ids = await info.context.loaders.refiners.load((root.namespace, root.id))
+    return await load_thoughts(info, root.namespace, refiner_ids)
+
+
+async def resolve_refined_by(root: Thought, info: Info) -> Thought | None:
+    refiner_ids = await info.context.loaders.refiners.load((root.namespace, root.id))
+    return await load_thought(info, root.namespace, refiner_ids[0]) if refiner_ids else None
+
+
+async def resolve_superseded(root: Thought, info: Info) -> bool:
+    return bool(await info.context.loaders.refiners.load((root.namespace, root.id)))
+
+
+@strawberry.type(description="One unit of knowledge an agent contributed.")
+class Thought:
+    id: strawberry.ID
+    namespace: str
+    type: ThoughtType
+    content: str
+    agent_id: str
+    agent_name: str
+    context: str | None
+    session_id: str | None
+    tags: list[str]
+    pheromone_weight: float
+    created_at: datetime = strawberry.field(description="When it was contributed (UTC).")
+    revision: int = strawberry.field(
+        description="The namespace revision that created it: strictly increasing."
+    )
+    source_ids: list[strawberry.ID] = strawberry.field(
+        description="What it refines or consolidates; empty for an original."
+    )
+    sources = strawberry.field(
+        resolver=resolve_sources, description="The thoughts this one refines or consolidates."
+    )
+    refinements = strawberry.field(
+        resolver=resolve_refinements,
+        description="Thoughts refining or consolidating this one, newest first.",
+    )
+    refined_by = strawberry.field(
+        resolver=resolve_refined_by,
+        description="The newest thought refining or consolidating this one.",
+    )
+    superseded = strawberry.field(
+        resolver=resolve_superseded,
+        description="True once another thought refines or consolidates it.",
+    )
+
+    @classmethod
+    def from_domain(cls, thought: models.Thought) -> Thought:
+        return cls(
+            id=strawberry.ID(thought.id),
+            namespace=thought.namespace,
+            type=thought.type,
+            content=thought.content,
+            agent_id=thought.agent_id,
+            agent_name=thought.agent_name,
+            context=thought.context,
+            session_id=thought.session_id,
+            tags=list(thought.tags),
+            pheromone_weight=thought.pheromone_weight,
+            created_at=models.ms_to_datetime(thought.created_at_ms),
+            revision=thought.revision,
+            source_ids=[strawberry.ID(sid) for sid in thought.source_ids],
+        )
+
+
+@strawberry.type
+class ThoughtEdge:
+    cursor: str
+    node: Thought
+
+
+@strawberry.type
+class PageInfo:
+    has_next_page: bool
+    end_cursor: str | None
+
+
+@strawberry.type(description="Thoughts newest first, paged with opaque cursors.")
+class ThoughtConnection:
+    edges: list[ThoughtEdge]
+    nodes: list[Thought]
+    page_info: PageInfo
+
+    @classmethod
+    def from_page(cls, page: Page) -> ThoughtConnection:
+        nodes = [Thought.from_domain(thought) for thought in page.thoughts]
+        edges = [
+            ThoughtEdge(cursor=encode_cursor(thought), node=node)
+            for thought, node in zip(page.thoughts, nodes, strict=True)
+        ]
+        return cls(
+            edges=edges,
+            nodes=nodes,
+            page_info=PageInfo(has_next_page=page.has_next_page, end_cursor=page.end_cursor),
+        )
+
+
+@strawberry.type(description="A search result, marked and re-ranked by lineage.")
+class SearchHit:
+    thought: Thought
+    id: strawberry.ID
+    score: float = strawberry.field(description="Similarity after the lineage adjustment.")
+    similarity: float = strawberry.field(description="Raw cosine similarity to the query.")
+    pheromone_weight: float
+    tags: list[str]
+    refined_by: strawberry.ID | None = strawberry.field(
+        description="The newest thought refining or consolidating this one."
+    )
+    superseded: bool
+
+    @classmethod
+    def from_domain(cls, hit: models.SearchHit) -> SearchHit:
+        return cls(
+            thought=Thought.from_domain(hit.thought),
+            id=strawberry.ID(hit.thought.id),
+            score=hit.score,
+            similarity=hit.similarity,
+            pheromone_weight=hit.thought.pheromone_weight,
+            tags=list(hit.thought.tags),
+            refined_by=strawberry.ID(hit.refined_by) if hit.refined_by is not None else None,
+            superseded=hit.superseded,
+        )
+
+
+async def resolve_similar_thought(root: Guidance, info: Info) -> Thought | None:
+    return await load_thought(info, root.namespace, root.similar_thought_id)
+
+
+@strawberry.type(description="A very similar thought exists: consider refining it instead.")
+class Guidance:
+    similar_thought_id: strawberry.ID
+    similarity: float
+    message: str
+    namespace: strawberry.Private[str]
+    similar_thought = strawberry.field(resolver=resolve_similar_thought)
+
+    @classmethod
+    def from_domain(cls, guidance: models.Guidance, namespace: str) -> Guidance:
+        return cls(
+            similar_thought_id=strawberry.ID(guidance.similar_thought_id),
+            similarity=guidance.similarity,
+            message=guidance.message,
+            namespace=namespace,
+        )
+
+
+@strawberry.type(description="The stored thought, the revision it made and any guidance.")
+class ContributionPayload:
+    thought: Thought
+    revision: int
+    guidance: Guidance | None
+
+    @classmethod
+    def from_domain(cls, contribution: models.Contribution) -> ContributionPayload:
+        thought = contribution.thought
+        guidance = contribution.guidance
+        return cls(
+            thought=Thought.from_domain(thought),
+            revision=contribution.revision,
+            guidance=Guidance.from_domain(guidance, thought.namespace) if guidance else None,
+        )

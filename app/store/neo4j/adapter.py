@@ -1,0 +1,155 @@
+"""Neo4j adapter: runs the named statements over Bolt in managed transactions.
+
+All query logic lives in ``CypherGraphStore`` and ``cypher/``; this module only knows how a
+statement reaches the server, how Neo4j scores vectors and how its schema comes online.
+Statements project plain scalars, so ``record.data()`` never carries a driver object out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from neo4j import AsyncDriver, AsyncGraphDatabase, AsyncManagedTransaction
+from neo4j.exceptions import (
+    AuthError,
+    ConstraintError,
+    DatabaseError,
+    DriverError,
+    Neo4jError,
+    TransientError,
+)
+
+from app.domain.errors import ConfigurationError, StoreError
+from app.store.cypher import StatementLibrary
+from app.store.cypher_store import CypherGraphStore, Row
+
+# Failures that mean "the store is not usable right now", as opposed to a faulty statement
+# (other ClientErrors), which is a bug and propagates unchanged. ServiceUnavailable and
+# SessionExpired are DriverErrors; TransientErrors surface here only once the managed
+# transaction's retries are exhausted.
+_UNAVAILABLE = (DriverError, TransientError, DatabaseError)
+INDEX_ONLINE_TIMEOUT_S = 300
+# The driver's HTTP (Query API) transport is a preview without managed transactions.
+BOLT_SCHEMES = ("bolt://", "bolt+s://", "bolt+ssc://", "neo4j://", "neo4j+s://", "neo4j+ssc://")
+
+
+class Neo4jGraphStore(CypherGraphStore):
+    engine = "neo4j"
+
+    def __init__(self, driver: AsyncDriver, *, database: str, statements: StatementLibrary) -> None:
+        """Wrap a driver; no I/O here. Use ``connect`` to build and check one."""
+        if statements.engine != self.engine:
+            raise ConfigurationError(
+                f"Neo4jGraphStore needs the neo4j statement library, got {statements.engine!r}"
+            )
+        super().__init__(statements)
+        self._driver = driver
+        self._database = database
+
+    @classmethod
+    async def connect(
+        cls,
+        *,
+        uri: str,
+        user: str,
+        password: str,
+        database: str,
+        statements: StatementLibrary,
+    ) -> Neo4jGraphStore:
+        """Build the driver and prove the database answers; ``StoreError`` if it does not."""
+        if not uri.startswith(BOLT_SCHEMES):
+            raise StoreError(f"Neo4j URI {uri!r} must use a Bolt scheme: {', '.join(BOLT_SCHEMES)}")
+        try:
+            driver = AsyncGraphDatabase.driver(uri, auth=(user, password))
+        except (ValueError, DriverError) as exc:
+            raise StoreError(f"invalid Neo4j URI {uri!r}: {exc}", uri=uri) from exc
+        try:
+            store = cls(driver, database=database, statements=statements)
+            await driver.verify_connectivity()
+            # A real read proves the database exists and the user may read it.
+            await store._execute(statements.get("schema.meta_read"), {}, write=False)
+        except BaseException as exc:
+            await driver.close()
+            if isinstance(exc, AuthError):
+                raise StoreError(
+                    f"Neo4j at {uri} rejected the credentials of user {user!r}: {exc.message}",
+                    uri=uri,
+                ) from exc
+            if isinstance(exc, DriverError | Neo4jError):
+                raise StoreError(
+                    f"cannot use Neo4j database {database!r} at {uri}: {exc}", uri=uri
+                ) from exc
+            raise
+        return store
+
+    # --- how a statement runs ------------------------------------------------------------
+    async def _read(self, name: str, params: Mapping[str, Any]) -> list[Row]:
+        return await self._run(name, params, write=False)
+
+    async def _write(self, name: str, params: Mapping[str, Any]) -> list[Row]:
+        try:
+            return await self._run(name, params, write=True)
+        except ConstraintError:
+            # Every write statement creates only what is absent and returns no row when it
+            # exists already; a unique-constraint conflict is the concurrent form of that
+            # outcome (another writer got there first), and its transaction wrote nothing.
+            return []
+
+    async def _run(self, name: str, params: Mapping[str, Any], *, write: bool) -> list[Row]:
+        try:
+            return await self._execute(self._statements.get(name), params, write=write)
+        except _UNAVAILABLE as exc:
+            raise StoreError(f"Neo4j failed running {name}: {exc}", statement=name) from exc
+
+    async def _execute(self, text: str, params: Mapping[str, Any], *, write: bool) -> list[Row]:
+        """One statement in one managed transaction, which retries transient failures.
+
+        ``text`` comes from the files in cypher/, never from input (see app.store.cypher).
+        """
+        parameters = dict(params)
+
+        async def work(tx: AsyncManagedTransaction) -> list[Row]:
+            result = await tx.run(text, parameters)
+            return [record.data() async for record in result]
+
+        async with self._driver.session(database=self._database) as session:
+            if write:
+                return await session.execute_write(work)
+            return await session.execute_read(work)
+
+    def _engine_similarity(self, raw_score: float) -> float:
+        # Neo4j reports cosine vector scores as (1 + cos) / 2 in [0, 1].
+        return 2.0 * raw_score - 1.0
+
+    async def _create_schema(self, dimension: int) -> None:
+        # Schema commands cannot share a transaction with writes: each gets its own.
+        steps = [
+            (statement, {"dimension": dimension})
+            for statement in self._statements.get_all("schema.bootstrap")
+        ]
+        # Vector and full-text indexes populate asynchronously; wait until all are ONLINE.
+        steps.append(
+            (
+                self._statements.get("schema.await_indexes"),
+                {"timeoutSeconds": INDEX_ONLINE_TIMEOUT_S},
+            )
+        )
+        for text, params in steps:
+            try:
+                await self._execute(text, params, write=True)
+            except (DriverError, Neo4jError) as exc:
+                raise StoreError(
+                    f"Neo4j schema setup failed: {exc}", statement=text.splitlines()[0]
+                ) from exc
+
+    async def _ping(self) -> str:
+        try:
+            info = await self._driver.get_server_info()
+        except (DriverError, Neo4jError) as exc:
+            raise StoreError(f"Neo4j is unreachable: {exc}") from exc
+        major, minor = info.protocol_version
+        return f"{info.agent} at {info.address}, Bolt {major}.{minor}, database {self._database}"
+
+    async def close(self) -> None:
+        await self._driver.close()

@@ -1,0 +1,386 @@
+"""The GraphQL schema on its own: SDL, query guards, error codes and masking.
+
+No engine and no embedder: operations run through ``schema.execute`` with a tiny stand-in
+context. The guards reject documents before any resolver runs, so the stand-in for those
+tests fails loudly if anything touches it. End-to-end behaviour over HTTP against the
+real engine is covered by the ``test_api_*`` modules.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+import strawberry
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import Response
+from structlog.testing import capture_logs
+
+from app.domain.errors import InvalidInputError, StoreError, ThoughtNotFoundError
+from app.graphql.app import ThoughtgraphGraphQL, create_graphql_app
+from app.graphql.context import GraphQLContext
+from app.graphql.schema import build_schema
+from app.settings import Settings
+
+UNKNOWN_ID = "00000000-0000-4000-8000-000000000000"
+
+
+@pytest.fixture(scope="module")
+def settings(tmp_path_factory: pytest.TempPathFactory) -> Settings:
+    return Settings(data_dir=tmp_path_factory.mktemp("graphql-unit"))
+
+
+@pytest.fixture(scope="module")
+def schema(settings: Settings) -> strawberry.Schema:
+    return build_schema(settings)
+
+
+class Untouchable:
+    """A context for documents that must be refused before any resolver runs."""
+
+    def __getattr__(self, name: str) -> Any:
+        raise AssertionError(f"the context was touched: .{name}")
+
+
+class RaisingSearch:
+    """``services.search`` whose every search raises the given exception."""
+
+    def __init__(self, error: Exception) -> None:
+        self.error = error
+
+    async def search(self, namespace: str, query: str, **options: Any) -> Any:
+        raise self.error
+
+
+def raising_context(error: Exception) -> Any:
+    return SimpleNamespace(services=SimpleNamespace(search=RaisingSearch(error)))
+
+
+def run(
+    schema: strawberry.Schema,
+    document: str,
+    context: Any = None,
+    variables: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    result = asyncio.run(
+        schema.execute(document, variable_values=variables, context_value=context or Untouchable())
+    )
+    errors = [error.formatted for error in result.errors or ()]
+    return {"data": result.data, "errors": errors}
+
+
+def codes(body: dict[str, Any]) -> list[Any]:
+    return [(error.get("extensions") or {}).get("code") for error in body["errors"]]
+
+
+# --- the SDL ------------------------------------------------------------------------------
+
+
+def test_sdl_has_the_types_queries_and_mutations(schema: strawberry.Schema) -> None:
+    sdl = str(schema)
+    for expected in [
+        "enum ThoughtType {\n  ORIGINAL\n  REFINEMENT\n  CONSOLIDATION\n}",
+        "enum LineageRelation {\n  REFINES\n  CONSOLIDATES\n}",
+        "enum ChangeKind {\n  CREATED\n  REFINED\n  CONSOLIDATED\n}",
+        'thought(id: ID!, namespace: String! = "default"): Thought\n',
+        'thoughts(namespace: String! = "default", filter: ThoughtFilterInput = null,'
+        " first: Int = 20, after: String = null): ThoughtConnection!",
+        "search(query: String!, k: Int = 10, threshold: Float = 0,"
+        ' namespace: String! = "default"): [SearchHit!]!',
+        'lineage(id: ID!, maxDepth: Int = 10, namespace: String! = "default"): LineageResult!',
+        'searchChanges(query: String!, k: Int = 10, namespace: String! = "default"): [ChangeHit!]!',
+        'history(thoughtId: ID!, namespace: String! = "default"): [ChangeEvent!]!',
+        'changes(namespace: String! = "default", afterRevision: Int = 0, limit: Int = 100):'
+        " ChangesPage!",
+        "contribute(input: ContributeInput!): ContributionPayload!",
+        "refine(input: RefineInput!): ContributionPayload!",
+        "consolidate(input: ConsolidateInput!): ContributionPayload!",
+        "scalar DateTime",
+    ]:
+        assert expected in sdl, expected
+
+
+def _block(sdl: str, header: str) -> str:
+    start = sdl.index(header + " {")
+    return sdl[start : sdl.index("\n}", start)]
+
+
+# Each type's fields, one per line as the SDL prints them (descriptions aside).
+EXPECTED_FIELDS = {
+    "type Thought": """
+        id: ID!
+        namespace: String!
+        type: ThoughtType!
+        content: String!
+        agentId: String!
+        agentName: String!
+        context: String
+        sessionId: String
+        tags: [String!]!
+        pheromoneWeight: Float!
+        createdAt: DateTime!
+        revision: Int!
+        sourceIds: [ID!]!
+        sources: [Thought!]!
+        refinements: [Thought!]!
+        refinedBy: Thought
+        superseded: Boolean!""",
+    "type SearchHit": """
+        thought: Thought!
+        id: ID!
+        score: Float!
+        similarity: Float!
+        pheromoneWeight: Float!
+        tags: [String!]!
+        refinedBy: ID
+        superseded: Boolean!""",
+    "type Guidance": """
+        similarThoughtId: ID!
+        similarity: Float!
+        message: String!
+        similarThought: Thought""",
+    "type ContributionPayload": """
+        thought: Thought!
+        revision: Int!
+        guidance: Guidance""",
+    "type LineageNode": """
+        thoughtId: ID!
+        type: ThoughtType!
+        contentPreview: String!
+        contributor: String!
+        agentId: String!
+        createdAt: DateTime!
+        sourceIds: [ID!]!
+        depth: Int!""",
+    "type LineageResult": """
+        thoughtId: ID!
+        chain: [LineageNode!]!
+        truncated: Boolean!""",
+    "type ChangeHit": """
+        fromId: ID!
+        toId: ID!
+        relation: LineageRelation!
+        reason: String!
+        createdAt: DateTime!
+        score: Float!
+        from: Thought
+        to: Thought""",
+    "type ChangeEvent": """
+        id: ID!
+        revision: Int!
+        kind: ChangeKind!
+        thoughtId: ID!
+        sourceIds: [ID!]!
+        actorId: String!
+        actorName: String!
+        at: DateTime!""",
+    "type ChangesPage": """
+        revision: Int!
+        events: [ChangeEvent!]!""",
+    "type ThoughtConnection": """
+        edges: [ThoughtEdge!]!
+        nodes: [Thought!]!
+        pageInfo: PageInfo!""",
+    "type ThoughtEdge": """
+        cursor: String!
+        node: Thought!""",
+    "type PageInfo": """
+        hasNextPage: Boolean!
+        endCursor: String""",
+    "input ThoughtFilterInput": """
+        type: ThoughtType = null
+        tag: String = null
+        agentId: String = null""",
+    "input ContributeInput": """
+        content: String!
+        agentId: String!
+        agentName: String!
+        context: String = null
+        sessionId: String = null
+        tags: [String!] = []
+        namespace: String! = "default"
+        reason: String = null
+        refines: ID = null
+        consolidates: [ID!] = null""",
+    "input RefineInput": """
+        content: String!
+        sourceId: ID!
+        reason: String = null""",
+    "input ConsolidateInput": """
+        content: String!
+        sourceIds: [ID!]!
+        reason: String = null""",
+}
+
+
+@pytest.mark.parametrize("header", sorted(EXPECTED_FIELDS))
+def test_sdl_fields(schema: strawberry.Schema, header: str) -> None:
+    printed = {line.strip() for line in _block(str(schema), header).splitlines()}
+    for field in EXPECTED_FIELDS[header].split("\n"):
+        if field.strip():
+            assert field.strip() in printed, (header, field.strip())
+
+
+# --- guards and request-level errors --------------------------------------------------------
+
+
+def test_depth_limit_refuses_deep_documents(schema: strawberry.Schema, settings: Settings) -> None:
+    levels = settings.max_query_depth
+    deep = "{ thoughts { nodes { " + "sources { " * levels + "id" + " }" * levels + " } } }"
+    body = run(schema, deep)
+    assert body["data"] is None
+    assert codes(body) == ["GRAPHQL_VALIDATION_FAILED"]
+    assert "depth" in body["errors"][0]["message"]
+
+
+def test_depth_within_the_limit_passes_validation(schema: strawberry.Schema) -> None:
+    # Validation passes; the first resolver then touches the (untouchable) context.
+    body = run(schema, "{ thoughts { nodes { sources { id } } } }")
+    assert codes(body) == ["INTERNAL_ERROR"]
+
+
+def test_alias_limit_refuses_too_many_aliases(
+    schema: strawberry.Schema, settings: Settings
+) -> None:
+    aliases = " ".join(f"a{i}: __typename" for i in range(settings.max_aliases + 1))
+    body = run(schema, "{ " + aliases + " }")
+    assert codes(body) == ["GRAPHQL_VALIDATION_FAILED"]
+    assert "aliases" in body["errors"][0]["message"]
+    allowed = " ".join(f"a{i}: __typename" for i in range(settings.max_aliases))
+    assert run(schema, "{ " + allowed + " }")["errors"] == []
+
+
+def test_token_limit_refuses_huge_documents(schema: strawberry.Schema, settings: Settings) -> None:
+    body = run(schema, "{ " + " ".join(["__typename"] * settings.max_tokens) + " }")
+    assert codes(body) == ["GRAPHQL_PARSE_FAILED"]
+    assert "tokens" in body["errors"][0]["message"]
+
+
+@pytest.mark.parametrize(
+    ("document", "variables", "code"),
+    [
+        ("{ nope }", None, "GRAPHQL_VALIDATION_FAILED"),
+        ('{ search(query: "x", k: "ten") { id } }', None, "GRAPHQL_VALIDATION_FAILED"),
+        ("{ search { id } }", None, "GRAPHQL_VALIDATION_FAILED"),
+        (
+            "{ thoughts(filter: {type: NEWEST}) { nodes { id } } }",
+            None,
+            "GRAPHQL_VALIDATION_FAILED",
+        ),
+        (
+            'query($k: Int) { search(query: "x", k: $k) { id } }',
+            {"k": "ten"},
+            "GRAPHQL_VALIDATION_FAILED",
+        ),
+        (
+            "mutation($i: RefineInput!) { refine(input: $i) { revision } }",
+            {"i": {"content": "x", "agentId": "a", "agentName": "A"}},
+            "GRAPHQL_VALIDATION_FAILED",
+        ),
+        ("{ search(query: ", None, "GRAPHQL_PARSE_FAILED"),
+    ],
+)
+def test_request_errors_carry_a_code(
+    schema: strawberry.Schema, document: str, variables: dict[str, Any] | None, code: str
+) -> None:
+    body = run(schema, document, variables=variables)
+    assert body["data"] is None
+    assert codes(body) == [code]
+
+
+# --- errors from resolvers ------------------------------------------------------------------
+
+
+SEARCH = '{ search(query: "anything") { id } }'
+
+
+@pytest.mark.parametrize(
+    ("error", "extensions"),
+    [
+        (
+            InvalidInputError("k must be between 1 and 100", field="k"),
+            {"code": "VALIDATION_ERROR", "field": "k"},
+        ),
+        (ThoughtNotFoundError([UNKNOWN_ID]), {"code": "THOUGHT_NOT_FOUND", "ids": [UNKNOWN_ID]}),
+        (StoreError("the engine is not answering"), {"code": "STORE_UNAVAILABLE"}),
+    ],
+)
+def test_service_errors_keep_message_and_code(
+    schema: strawberry.Schema, error: Exception, extensions: dict[str, Any]
+) -> None:
+    body = run(schema, SEARCH, raising_context(error))
+    assert body["data"] is None
+    [formatted] = body["errors"]
+    assert formatted["message"] == str(error)
+    assert formatted["extensions"] == extensions
+    assert formatted["path"] == ["search"]
+
+
+def test_unexpected_errors_are_masked_and_logged(schema: strawberry.Schema) -> None:
+    secret = "password=hunter2 at /srv/secret.db"
+    with capture_logs() as logs:
+        body = run(schema, SEARCH, raising_context(RuntimeError(secret)))
+    [formatted] = body["errors"]
+    assert formatted["message"] == "Unexpected error."
+    assert formatted["extensions"] == {"code": "INTERNAL_ERROR"}
+    assert secret not in repr(body)
+    [entry] = [log for log in logs if log["event"] == "graphql.unexpected_error"]
+    assert entry["log_level"] == "error"
+    assert entry["path"] == "search"
+    assert isinstance(entry["exc_info"], RuntimeError)
+
+
+def test_expected_errors_are_logged_without_traceback(schema: strawberry.Schema) -> None:
+    with capture_logs() as logs:
+        run(schema, SEARCH, raising_context(InvalidInputError("bad", field="query")))
+    [entry] = [log for log in logs if log["event"].startswith("graphql.")]
+    assert entry["event"] == "graphql.error"
+    assert entry["code"] == "VALIDATION_ERROR"
+    assert "exc_info" not in entry
+
+
+# --- the ASGI app -------------------------------------------------------------------------------
+
+
+def _request(services: Any) -> Request:
+    app = Starlette()
+    app.state.services = services
+    return Request(
+        {"type": "http", "method": "POST", "path": "/graphql", "headers": [], "app": app}
+    )
+
+
+@pytest.fixture
+def graphql_app(settings: Settings) -> ThoughtgraphGraphQL:
+    app = create_graphql_app(settings)
+    assert isinstance(app, ThoughtgraphGraphQL)
+    return app
+
+
+def test_graphiql_is_enabled(graphql_app: ThoughtgraphGraphQL) -> None:
+    assert graphql_app.graphql_ide == "graphiql"
+
+
+def test_every_request_gets_a_new_context_and_new_loaders(
+    graphql_app: ThoughtgraphGraphQL,
+) -> None:
+    services: Any = SimpleNamespace(store=Untouchable())
+    request = _request(services)
+    first = asyncio.run(graphql_app.get_context(request, Response()))
+    second = asyncio.run(graphql_app.get_context(request, Response()))
+    assert isinstance(first, GraphQLContext)
+    assert first.services is services and second.services is services
+    assert first.loaders is not second.loaders
+    assert first.loaders.thoughts is not second.loaders.thoughts
+    assert first.loaders.refiners is not second.loaders.refiners
+
+
+def test_no_context_outside_the_lifespan(graphql_app: ThoughtgraphGraphQL) -> None:
+    from cross_web import HTTPException
+
+    with pytest.raises(HTTPException) as raised:
+        asyncio.run(graphql_app.get_context(_request(None), Response()))
+    assert raised.value.status_code == 503
