@@ -1,0 +1,289 @@
+"""The benchmark run: load, measure each layer at each size, then time the local embedder."""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import shutil
+import sys
+import tempfile
+import time
+import traceback
+from collections.abc import Sequence
+from pathlib import Path
+
+from app.bench.client import LINEAGE_QUERY, SEARCH_QUERY, GraphQLClient
+from app.bench.data import DIMENSION, QueryFactory, ThoughtFactory
+from app.bench.embedder import measure_local_embedder
+from app.bench.report import (
+    Row,
+    SizeResults,
+    evaluate_targets,
+    format_table,
+    format_targets,
+    machine_lines,
+)
+from app.bench.service import BenchSetupError, ServiceThread
+from app.bench.timing import Latency, time_async, time_sync, warmup_count
+from app.domain.errors import ThoughtgraphError
+from app.domain.validation import MAX_LINEAGE_DEPTH
+from app.services.thoughts import ThoughtInput
+from app.settings import EmbedderKind, Settings
+from app.store.cypher_store import MIN_CANDIDATES, OVERSAMPLE
+
+SEARCH_K = 10
+RAW_K = max(SEARCH_K * OVERSAMPLE, MIN_CANDIDATES)  # what vector_search asks the index for
+LOAD_BATCH = 1000
+CHAIN_DEPTH = MAX_LINEAGE_DEPTH  # an original and 10 refinements, each of the one before
+
+
+def _progress(message: str) -> None:
+    print(f"bench: {message}", file=sys.stderr, flush=True)
+
+
+class Bench:
+    def __init__(
+        self, settings: Settings, *, sizes: Sequence[int], queries: int, sentences: int
+    ) -> None:
+        self.settings = settings
+        self.sizes = sorted(set(sizes))
+        self.queries = queries
+        self.sentences = sentences
+        self.warmup = warmup_count(queries)
+        self.namespace = f"bench-{secrets.token_hex(4)}"
+        self.rows: list[Row] = []
+        self.results: dict[int, SizeResults] = {}
+
+    # --- the whole run ---------------------------------------------------------------
+    def run(self) -> None:
+        data_dir: Path | None = None
+        if not self.settings.neo4j_uri:
+            data_dir = Path(tempfile.mkdtemp(prefix="tg-bench-"))
+        try:
+            self._print_header(data_dir)
+            self._graph_measurements(data_dir)
+        finally:
+            if data_dir is not None:
+                shutil.rmtree(data_dir, ignore_errors=True)
+        if self.sentences > 0:
+            self.rows += measure_local_embedder(
+                self.settings, sentences=self.sentences, queries=self.queries, warmup=self.warmup
+            )
+
+    def _print_header(self, data_dir: Path | None) -> None:
+        lines = machine_lines(self.settings, data_dir)
+        if self.settings.neo4j_uri:
+            lines.append(
+                f"note:    the bench runs against Neo4j, in the dedicated namespace"
+                f" {self.namespace!r}: other data is left alone, and the bench data stays"
+                " there afterwards; the raw vector query is global to the index, so any"
+                " other data in the database is part of it"
+            )
+        lines += [
+            f"setup:   synthetic thoughts with seeded random unit vectors ({DIMENSION} dims),"
+            f" {LOAD_BATCH} per bulk_create_originals call; each row times {self.queries}"
+            f" calls after {self.warmup} untimed warm-up call{'s' if self.warmup != 1 else ''}",
+            f"         search k={SEARCH_K}; the store asks the vector index for"
+            f" max(k*{OVERSAMPLE}, {MIN_CANDIDATES}) = {RAW_K} candidates, so the raw engine"
+            f" query uses k={RAW_K}",
+            "         service and GraphQL search embed random query texts with the hash"
+            " embedder (microseconds), so they time the service, not a model",
+            f"         lineage is traced from the first thought of a {CHAIN_DEPTH}-deep"
+            f" refinement chain ({CHAIN_DEPTH + 1} nodes)",
+            "",
+        ]
+        print("\n".join(lines), flush=True)
+
+    # --- graph: load and query at each size ------------------------------------------
+    def _graph_measurements(self, data_dir: Path | None) -> None:
+        from app.llm.embedders import HashEmbedder
+        from app.main import create_app
+
+        update: dict[str, object] = {
+            "embedder": EmbedderKind.HASH,
+            "embedding_dimension": DIMENSION,
+            "api_host": "127.0.0.1",
+        }
+        if data_dir is not None:
+            update["data_dir"] = data_dir
+        settings = self.settings.model_copy(update=update)
+        embedder = HashEmbedder(DIMENSION, batch_size=settings.embedding_batch_size)
+        service = ServiceThread(create_app(settings, embedder=embedder))
+        _progress(f"starting the service on {service.base_url} ({settings.engine})")
+        try:
+            service.start()
+            with GraphQLClient(service.base_url) as client:
+                chain_root = self._make_chain(service)
+                thoughts = ThoughtFactory()
+                queries = QueryFactory()
+                for size in self.sizes:
+                    self._load(service, thoughts, size)
+                    self._measure(service, client, queries, size, chain_root)
+        finally:
+            _progress("stopping the service")
+            service.stop()
+
+    def _make_chain(self, service: ServiceThread) -> str:
+        thoughts = service.services.thoughts
+
+        def data(step: int) -> ThoughtInput:
+            return ThoughtInput(
+                content=f"lineage chain step {step}: a thought refined again and again",
+                agent_id="bench-lineage",
+                agent_name="Bench Lineage",
+                namespace=self.namespace,
+            )
+
+        root = service.call(thoughts.contribute(data(0))).thought.id
+        previous = root
+        for step in range(1, CHAIN_DEPTH + 1):
+            refined = service.call(
+                thoughts.refine(data(step), previous, reason=f"refinement number {step}")
+            )
+            previous = refined.thought.id
+        return root
+
+    def _load(self, service: ServiceThread, factory: ThoughtFactory, size: int) -> None:
+        missing = size - factory.made
+        if missing <= 0:
+            return
+        _progress(f"loading {missing:,} thoughts (to N={size:,})")
+        store = service.services.store
+        spent = 0.0
+        for batch in factory.batches(size, LOAD_BATCH):
+            started = time.perf_counter()
+            created = service.call(store.bulk_create_originals(self.namespace, batch))
+            spent += time.perf_counter() - started
+            if created != len(batch):
+                raise BenchSetupError(f"bulk load created {created} of {len(batch)} thoughts")
+        rate = f"{missing / spent:,.0f} thoughts/s" if spent > 0 else "-"
+        self.rows.append(Row(size, f"load (bulk_create_originals, {LOAD_BATCH}/call)", value=rate))
+
+    def _measure(
+        self,
+        service: ServiceThread,
+        client: GraphQLClient,
+        queries: QueryFactory,
+        size: int,
+        chain_root: str,
+    ) -> None:
+        _progress(f"measuring at N={size:,}")
+        services = service.services
+        store = services.store
+        ns = self.namespace
+        count = self.warmup + self.queries
+        times = {"iterations": self.queries, "warmup": self.warmup}
+
+        def add(label: str, latency: Latency) -> Latency:
+            self.rows.append(Row(size, label, latency))
+            return latency
+
+        # The engine alone: the index query with no namespace filter and no projection.
+        vectors = queries.vectors(count)
+        if not service.call(store.raw_vector_query(vectors[0], RAW_K)):
+            raise BenchSetupError("the raw vector query returned nothing")
+
+        async def raw_query(i: int) -> None:
+            await store.raw_vector_query(vectors[i], RAW_K)
+
+        raw = add(
+            f"raw engine vector query (k={RAW_K})", service.call(time_async(raw_query, **times))
+        )
+
+        # The store: what SearchService asks of it, minus the embedding.
+        async def store_query(i: int) -> None:
+            hits = await store.vector_search(ns, vectors[i], SEARCH_K, 0.0)
+            await store.refiners(ns, [hit.thought.id for hit in hits])
+
+        store_search = add(
+            f"store search (vector_search k={SEARCH_K} + refiners)",
+            service.call(time_async(store_query, **times)),
+        )
+
+        texts = queries.texts(count)
+
+        async def service_query(i: int) -> None:
+            await services.search.search(ns, texts[i], k=SEARCH_K)
+
+        add(
+            "service search (SearchService, hash embedder)",
+            service.call(time_async(service_query, **times)),
+        )
+
+        def search_variables(i: int) -> dict[str, object]:
+            return {"query": texts[i], "k": SEARCH_K, "namespace": ns}
+
+        if not client.execute(SEARCH_QUERY, search_variables(0))["search"]:
+            raise BenchSetupError("GraphQL search returned no hits")
+        graphql_search = add(
+            "GraphQL search over HTTP",
+            time_sync(lambda i: client.execute(SEARCH_QUERY, search_variables(i)), **times),
+        )
+
+        # Lineage from the chain's first thought: every one of the 10 levels.
+        nodes = len(service.call(services.lineage.lineage(ns, chain_root)).chain)
+        if nodes != CHAIN_DEPTH + 1:
+            raise BenchSetupError(f"lineage found {nodes} nodes, expected {CHAIN_DEPTH + 1}")
+
+        async def lineage_query(i: int) -> None:
+            await services.lineage.lineage(ns, chain_root)
+
+        add(
+            f"lineage, {CHAIN_DEPTH}-deep chain (LineageService)",
+            service.call(time_async(lineage_query, **times)),
+        )
+        variables = {"id": chain_root, "namespace": ns}
+        if len(client.execute(LINEAGE_QUERY, variables)["lineage"]["chain"]) != nodes:
+            raise BenchSetupError("GraphQL lineage did not return the whole chain")
+        graphql_lineage = add(
+            f"lineage, {CHAIN_DEPTH}-deep chain (GraphQL over HTTP)",
+            time_sync(lambda i: client.execute(LINEAGE_QUERY, variables), **times),
+        )
+
+        ratio = graphql_search.p50_ms / raw.p50_ms
+        self.rows.append(Row(size, "ratio GraphQL search / raw query (p50)", value=f"{ratio:.2f}x"))
+        self.results[size] = SizeResults(raw, store_search, graphql_search, graphql_lineage)
+
+    # --- output -----------------------------------------------------------------------
+    def print_report(self) -> None:
+        lines = format_table(self.rows)
+        targets = evaluate_targets(self.results, embedded=not self.settings.neo4j_uri)
+        if targets:
+            lines += ["", "targets:", *format_targets(targets)]
+        print("\n".join(lines), flush=True)
+
+
+def run_bench(
+    settings: Settings, *, sizes: Sequence[int], queries: int, embedder_sentences: int
+) -> int:
+    """Run the benchmark and print its report.
+
+    0 when it ran, whether or not the targets were met (it reports, it does not test);
+    1 when it could not run. A ``ThoughtgraphError`` propagates for the CLI to print.
+    """
+    if not sizes or any(size < 1 for size in sizes):
+        print("thoughtgraph bench: --sizes must be positive integers", file=sys.stderr)
+        return 1
+    if queries < 1 or embedder_sentences < 0:
+        print("thoughtgraph bench: --queries must be >= 1 and --sentences >= 0", file=sys.stderr)
+        return 1
+    # httpx logs every request at INFO: a log line per timed request would be timed too.
+    for name in ("httpx", "httpcore"):
+        logging.getLogger(name).setLevel(logging.WARNING)
+    bench = Bench(settings, sizes=sizes, queries=queries, sentences=embedder_sentences)
+    try:
+        bench.run()
+    except BenchSetupError as exc:
+        bench.print_report()
+        print(f"thoughtgraph bench: failed: {exc}", file=sys.stderr)
+        return 1
+    except ThoughtgraphError:
+        bench.print_report()
+        raise
+    except Exception:
+        bench.print_report()
+        traceback.print_exc()
+        print("thoughtgraph bench: failed with an unexpected error (above)", file=sys.stderr)
+        return 1
+    bench.print_report()
+    return 0
