@@ -27,6 +27,7 @@ def _serve(settings: Settings) -> int:
         host=settings.api_host,
         port=settings.api_port,
         log_config=None,  # keep our logging setup
+        access_log=False,  # a line per request drowns the structured service logs
         lifespan="on",
     )
     server = uvicorn.Server(config)

@@ -6,12 +6,18 @@ from typing import Any
 
 import strawberry
 from graphql.error import GraphQLError
-from strawberry.extensions import MaxAliasesLimiter, MaxTokensLimiter, QueryDepthLimiter
+from strawberry.extensions import (
+    MaxAliasesLimiter,
+    MaxTokensLimiter,
+    QueryDepthLimiter,
+    ValidationCache,
+)
 from strawberry.types import ExecutionContext
 
 from app.graphql.changes.queries import ChangeQuery
 from app.graphql.errors import MaskUnexpectedErrors, RequestErrorCodes, log_errors
 from app.graphql.lineage.queries import LineageQuery
+from app.graphql.parsing import CachedParser
 from app.graphql.thoughts.mutations import ThoughtMutation
 from app.graphql.thoughts.queries import ThoughtQuery
 from app.settings import Settings
@@ -38,6 +44,10 @@ class ThoughtgraphSchema(strawberry.Schema):
 
 def build_schema(settings: Settings) -> strawberry.Schema:
     extensions: list[Any] = [
+        # Agents send the same few documents over and over: parse and validate each once.
+        # Results are cached per document text, rejections included, so limits still hold.
+        CachedParser(maxsize=256),
+        ValidationCache(maxsize=256),
         QueryDepthLimiter(max_depth=settings.max_query_depth),
         MaxAliasesLimiter(max_alias_count=settings.max_aliases),
         MaxTokensLimiter(max_token_count=settings.max_tokens),

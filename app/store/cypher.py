@@ -73,6 +73,11 @@ def _fulltext_query_nodes(engine: str, index: str, label: str, query: str) -> st
     return f"CALL db.index.fulltext.queryNodes('{index}', {query}) YIELD node, score"
 
 
+def _nearest_first(engine: str, score: str) -> str:
+    """ORDER BY term putting the closest vectors first: FalkorDB's score is a distance."""
+    return f"{score} ASC" if engine == "falkordb" else f"{score} DESC"
+
+
 THOUGHT_FIELDS = (
     ("id", "id"),
     ("namespace", "namespace"),
@@ -101,6 +106,7 @@ MACROS: dict[str, Callable[..., str]] = {
     "vector_query_nodes": _vector_query_nodes,
     "vector_query_relationships": _vector_query_relationships,
     "fulltext_query_nodes": _fulltext_query_nodes,
+    "nearest_first": _nearest_first,
     "thought_fields": _thought_fields,
 }
 

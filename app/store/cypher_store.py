@@ -236,27 +236,25 @@ class CypherGraphStore(abc.ABC):
         while True:
             rows = await self._read(
                 "thought.vector_search",
-                {"namespace": namespace, "embedding": vector, "candidates": candidates},
+                {"namespace": namespace, "embedding": vector, "candidates": candidates, "k": k},
             )
-            scored = sorted(
-                (
-                    ScoredThought(
-                        thought=thought_from_row(row),
-                        similarity=self._similarity(float(row["rawScore"])),
-                    )
-                    for row in rows
-                ),
-                key=lambda hit: hit.similarity,
-                reverse=True,
-            )
+            scored = [
+                ScoredThought(
+                    thought=thought_from_row(row),
+                    similarity=self._similarity(float(row["rawScore"])),
+                )
+                for row in rows
+            ]
             kept = [hit for hit in scored if hit.similarity >= min_similarity]
             if len(kept) >= k or len(kept) < len(scored):
-                # Enough hits, or the namespace's candidates already fell below the threshold.
+                # Enough hits, or the namespace's nearest already fell below the threshold.
                 return kept[:k]
+            # Fewer than k of the candidates are in this namespace: widen, while the
+            # index has more to give.
             if total is None:
                 total = await self._count_thoughts()
             if candidates >= min(total, MAX_CANDIDATES):
-                return kept[:k]
+                return kept
             candidates *= OVERSAMPLE
 
     async def _count_thoughts(self) -> int:
