@@ -5,6 +5,8 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -124,3 +126,44 @@ def test_store_recovers_when_the_engine_is_killed(data_dir: Path) -> None:
     finally:
         loop.run(stack.aclose())
         loop.close()
+
+
+def test_an_orphaned_engine_from_a_killed_service_is_stopped_first(data_dir: Path) -> None:
+    """An engine left running on the data dir (its service was SIGKILLed and the child
+    survived) is found through its pid file and stopped before a new one starts."""
+    engine = EmbeddedFalkorDB(data_dir)
+    engine.engine_dir.mkdir(parents=True)
+    server, module = engine_module._binaries()
+    orphan = subprocess.run(
+        [
+            str(server),
+            "--port",
+            "0",
+            "--unixsocket",
+            str(engine.socket_path),
+            "--daemonize",
+            "yes",
+            "--pidfile",
+            str(engine.pid_path),
+            "--dir",
+            str(engine.engine_dir),
+            "--loadmodule",
+            str(module),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    assert orphan.returncode == 0
+    deadline = time.monotonic() + 10
+    while not engine.pid_path.exists() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    orphan_pid = int(engine.pid_path.read_text())
+    engine.start()
+    try:
+        assert engine.pid != orphan_pid
+        deadline = time.monotonic() + 10
+        while Path(f"/proc/{orphan_pid}").exists() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert not Path(f"/proc/{orphan_pid}").exists()
+    finally:
+        engine.stop()
