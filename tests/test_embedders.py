@@ -313,16 +313,13 @@ def test_hash_is_deterministic_unit_and_sized() -> None:
     assert asyncio.run(embedder.async_embed_query("beta")) == first[1]
 
 
-def test_hash_defaults_to_384_and_is_fast() -> None:
-    import time
-
+def test_hash_defaults_to_384_and_embeds_large_batches() -> None:
     embedder = HashEmbedder.from_settings(settings())
     assert embedder.dimension == 384
     texts = [f"thought {i}" for i in range(2000)]
-    started = time.perf_counter()
     vectors = embedder.embed_documents(texts)
-    assert time.perf_counter() - started < 2.0
     assert len(vectors) == 2000
+    assert len({tuple(vector) for vector in vectors}) == 2000
 
 
 def test_hash_rejects_a_bad_dimension() -> None:
