@@ -16,11 +16,10 @@ def _serve(settings: Settings) -> int:
     import uvicorn
 
     from app.main import create_app
-    from app.store.falkordb.engine import EmbeddedFalkorDB
+    from app.store.factory import check_store_available
 
-    if settings.engine == "falkordb":
-        # Fail fast with a clear message before anything else starts.
-        EmbeddedFalkorDB(settings.data_dir).check_not_locked()
+    # Fail fast with a clear message before the model loads and uvicorn starts.
+    check_store_available(settings)
     app = create_app(settings)
     config = uvicorn.Config(
         app,

@@ -75,7 +75,7 @@ def create_app(settings: Settings, *, embedder: TextEmbedder | None = None) -> S
             log.info(
                 "service.ready",
                 engine=store.engine,
-                data_dir=str(settings.data_dir) if store.engine == "falkordb" else None,
+                **store.describe(),
                 embedder=chosen.name,
                 dimension=chosen.dimension,
                 schema_created=schema.created_now,

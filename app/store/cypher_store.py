@@ -103,6 +103,9 @@ class CypherGraphStore(abc.ABC):
     @abc.abstractmethod
     async def close(self) -> None: ...
 
+    @abc.abstractmethod
+    def describe(self) -> dict[str, str]: ...
+
     # --- schema ------------------------------------------------------------------------
     async def bootstrap(self, *, embedding_dimension: int, embedder: str) -> SchemaState:
         rows = await self._read("schema.meta_read", {})

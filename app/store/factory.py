@@ -16,6 +16,13 @@ from app.store.falkordb.engine import EmbeddedFalkorDB
 log = structlog.get_logger(__name__)
 
 
+def check_store_available(settings: Settings) -> None:
+    """Raise now if the configured store certainly cannot be opened (a locked data dir),
+    so a service fails before it loads models or binds ports."""
+    if not settings.neo4j_uri:
+        EmbeddedFalkorDB(settings.data_dir).check_not_locked()
+
+
 @asynccontextmanager
 async def open_store(settings: Settings) -> AsyncIterator[CypherGraphStore]:
     """Start or connect to the engine, yield its store, and shut everything down after."""

@@ -53,6 +53,10 @@ class GraphStore(Protocol):
 
     async def health(self) -> StoreHealth: ...
 
+    def describe(self) -> dict[str, str]:
+        """Where the data lives, for logs (data dir, or URI and database); no secrets."""
+        ...
+
     async def close(self) -> None: ...
 
     # --- writes ------------------------------------------------------------------------

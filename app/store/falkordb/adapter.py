@@ -130,5 +130,10 @@ class FalkorDBGraphStore(CypherGraphStore):
         pid = self._embedded.pid if self._embedded else None
         return f"{where} ping={'ok' if pong else 'no'}" + (f" pid={pid}" if pid else "")
 
+    def describe(self) -> dict[str, str]:
+        if self._embedded is not None:
+            return {"data_dir": str(self._embedded.data_dir)}
+        return {"socket": self._socket_path}
+
     async def close(self) -> None:
         await self._client.aclose()

@@ -151,5 +151,8 @@ class Neo4jGraphStore(CypherGraphStore):
         major, minor = info.protocol_version
         return f"{info.agent} at {info.address}, Bolt {major}.{minor}, database {self._database}"
 
+    def describe(self) -> dict[str, str]:
+        return {"database": self._database}
+
     async def close(self) -> None:
         await self._driver.close()
