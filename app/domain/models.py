@@ -6,7 +6,7 @@ import uuid
 from datetime import UTC, datetime
 from enum import StrEnum
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict
 
 DEFAULT_NAMESPACE = "default"
 PREVIEW_CHARS = 80
@@ -111,8 +111,12 @@ class Guidance(_Frozen):
 
 class Contribution(_Frozen):
     thought: Thought
-    revision: int
     guidance: Guidance | None = None
+
+    @property
+    def revision(self) -> int:
+        """The namespace revision of this write."""
+        return self.thought.revision
 
 
 class LineageNode(_Frozen):
@@ -186,4 +190,3 @@ class StoreHealth(_Frozen):
     detail: str = ""
     schema_ready: bool = False
     embedding_dimension: int | None = None
-    extra: dict[str, str] = Field(default_factory=dict)

@@ -71,22 +71,24 @@ def require_tags(tags: Sequence[str]) -> tuple[str, ...]:
     return tuple(cleaned)
 
 
-def require_source_ids(ids: Sequence[str], *, minimum: int) -> tuple[str, ...]:
-    parsed = [require_thought_id("sourceIds", value) for value in ids]
+def require_source_ids(
+    ids: Sequence[str], *, minimum: int, field: str = "sourceIds"
+) -> tuple[str, ...]:
+    parsed = [require_thought_id(field, value) for value in ids]
     if len(parsed) < minimum:
         if minimum >= MIN_CONSOLIDATION_SOURCES:
             raise MinConsolidationError(
                 f"a consolidation needs at least {minimum} source thoughts, got {len(parsed)}",
-                field="sourceIds",
+                field=field,
             )
-        raise InvalidInputError("at least one source thought is required", field="sourceIds")
+        raise InvalidInputError("at least one source thought is required", field=field)
     if len(parsed) > MAX_SOURCES:
         raise InvalidInputError(
             f"at most {MAX_SOURCES} source thoughts are allowed, got {len(parsed)}",
-            field="sourceIds",
+            field=field,
         )
     if len(set(parsed)) != len(parsed):
-        raise InvalidInputError("source ids must not repeat", field="sourceIds")
+        raise InvalidInputError("source ids must not repeat", field=field)
     return tuple(parsed)
 
 

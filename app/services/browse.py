@@ -5,11 +5,10 @@ from __future__ import annotations
 import base64
 import binascii
 import json
-from dataclasses import dataclass
 
 from app.domain import validation as check
 from app.domain.errors import InvalidInputError
-from app.domain.models import PageCursor, Thought, ThoughtFilter
+from app.domain.models import PageCursor, Thought, ThoughtFilter, ThoughtPage
 from app.store.interface import GraphStore
 
 
@@ -26,25 +25,14 @@ def decode_cursor(cursor: str) -> PageCursor:
         raise InvalidInputError("after is not a cursor this service issued", field="after") from exc
 
 
-@dataclass(frozen=True)
-class Page:
-    thoughts: tuple[Thought, ...]
-    has_next_page: bool
-
-    @property
-    def end_cursor(self) -> str | None:
-        return encode_cursor(self.thoughts[-1]) if self.thoughts else None
-
-
 class BrowseService:
     def __init__(self, store: GraphStore) -> None:
         self._store = store
 
     async def list(
         self, namespace: str, filter: ThoughtFilter, first: int, after: str | None
-    ) -> Page:
+    ) -> ThoughtPage:
         check.require_namespace(namespace)
         check.require_int_range("first", first, 1, check.MAX_PAGE_SIZE)
         cursor = decode_cursor(after) if after else None
-        page = await self._store.list_thoughts(namespace, filter, cursor, first)
-        return Page(thoughts=page.thoughts, has_next_page=page.has_next_page)
+        return await self._store.list_thoughts(namespace, filter, cursor, first)

@@ -18,9 +18,12 @@ class HistoryService:
         """Creation of the thought and every refinement or consolidation of it, in order."""
         check.require_namespace(namespace)
         tid = check.require_thought_id("thoughtId", thought_id)
-        if tid not in await self._store.get_thoughts(namespace, [tid]):
+        events = await self._store.history(namespace, tid)
+        # Every thought's creation event concerns it, so no events means no such thought:
+        # one query answers both questions.
+        if not events:
             raise ThoughtNotFoundError([tid])
-        return await self._store.history(namespace, tid)
+        return events
 
     async def changes(
         self, namespace: str, after_revision: int = 0, limit: int = 100

@@ -83,25 +83,42 @@ class ThoughtService:
                 "give either refines or consolidates, not both", field="refines"
             )
         if refines is not None:
-            check.require_thought_id("refines", refines)
-            return await self.refine(data, refines, reason=reason)
+            return await self._derive(
+                ThoughtType.REFINEMENT, data, [refines], reason, field="refines"
+            )
         if consolidates is not None:
-            for source_id in consolidates:
-                check.require_thought_id("consolidates", source_id)
-            return await self.consolidate(data, consolidates, reason=reason)
+            return await self._derive(
+                ThoughtType.CONSOLIDATION, data, consolidates, reason, field="consolidates"
+            )
         return await self._write(ThoughtType.ORIGINAL, _validate(data, reason), ())
 
     async def refine(
         self, data: ThoughtInput, source_id: str, *, reason: str | None = None
     ) -> Contribution:
-        sources = check.require_source_ids([source_id], minimum=1)
-        return await self._write(ThoughtType.REFINEMENT, _validate(data, reason), sources)
+        return await self._derive(
+            ThoughtType.REFINEMENT, data, [source_id], reason, field="sourceId"
+        )
 
     async def consolidate(
         self, data: ThoughtInput, source_ids: Sequence[str], *, reason: str | None = None
     ) -> Contribution:
-        sources = check.require_source_ids(source_ids, minimum=check.MIN_CONSOLIDATION_SOURCES)
-        return await self._write(ThoughtType.CONSOLIDATION, _validate(data, reason), sources)
+        return await self._derive(
+            ThoughtType.CONSOLIDATION, data, source_ids, reason, field="sourceIds"
+        )
+
+    async def _derive(
+        self,
+        kind: ThoughtType,
+        data: ThoughtInput,
+        source_ids: Sequence[str],
+        reason: str | None,
+        *,
+        field: str,
+    ) -> Contribution:
+        """A refinement or consolidation; ``field`` names the ids in errors."""
+        minimum = check.MIN_CONSOLIDATION_SOURCES if kind is ThoughtType.CONSOLIDATION else 1
+        sources = check.require_source_ids(source_ids, minimum=minimum, field=field)
+        return await self._write(kind, _validate(data, reason), sources)
 
     async def _write(
         self, kind: ThoughtType, data: _Validated, source_ids: tuple[str, ...]
@@ -151,7 +168,6 @@ class ThoughtService:
         )
         return Contribution(
             thought=thought.model_copy(update={"revision": revision}),
-            revision=revision,
             guidance=guidance,
         )
 
@@ -189,9 +205,3 @@ class ThoughtService:
         check.require_namespace(namespace)
         tid = check.require_thought_id("id", thought_id)
         return (await self._store.get_thoughts(namespace, [tid])).get(tid)
-
-    async def require(self, namespace: str, thought_id: str) -> Thought:
-        thought = await self.get(namespace, thought_id)
-        if thought is None:
-            raise ThoughtNotFoundError([thought_id])
-        return thought

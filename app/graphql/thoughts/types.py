@@ -10,7 +10,7 @@ import strawberry
 from app.domain import models
 from app.graphql.context import Info
 from app.graphql.enums import ThoughtType
-from app.services.browse import Page, encode_cursor
+from app.services.browse import encode_cursor
 
 
 async def load_thought(info: Info, namespace: str, thought_id: str) -> Thought | None:
@@ -120,7 +120,7 @@ class ThoughtConnection:
     page_info: PageInfo
 
     @classmethod
-    def from_page(cls, page: Page) -> ThoughtConnection:
+    def from_page(cls, page: models.ThoughtPage) -> ThoughtConnection:
         nodes = [Thought.from_domain(thought) for thought in page.thoughts]
         edges = [
             ThoughtEdge(cursor=encode_cursor(thought), node=node)
@@ -129,7 +129,10 @@ class ThoughtConnection:
         return cls(
             edges=edges,
             nodes=nodes,
-            page_info=PageInfo(has_next_page=page.has_next_page, end_cursor=page.end_cursor),
+            page_info=PageInfo(
+                has_next_page=page.has_next_page,
+                end_cursor=edges[-1].cursor if edges else None,
+            ),
         )
 
 
