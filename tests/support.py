@@ -8,13 +8,13 @@ import math
 import random
 import socket
 import threading
-import time
 from collections.abc import Coroutine, Iterator, Sequence
 from typing import Any, TypeVar
 
 import httpx
-import uvicorn
 from starlette.applications import Starlette
+
+from app.bench.service import ServiceThread
 
 T = TypeVar("T")
 
@@ -44,25 +44,13 @@ def free_port() -> int:
 
 @contextlib.contextmanager
 def serve_in_thread(app: Starlette, timeout: float = 120) -> Iterator[str]:
-    """Run the app under uvicorn on a free loopback port; yield its base URL."""
-    port = free_port()
-    server = uvicorn.Server(
-        uvicorn.Config(app, host="127.0.0.1", port=port, log_config=None, lifespan="on")
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + timeout
-    while not server.started:
-        if not thread.is_alive():
-            raise RuntimeError("the test server failed to start")
-        if time.monotonic() > deadline:
-            raise TimeoutError("the test server did not start in time")
-        time.sleep(0.05)
+    """Run the app under uvicorn on a free loopback port until healthy; yield its base URL."""
+    service = ServiceThread(app)
+    service.start(timeout_s=timeout)
     try:
-        yield f"http://127.0.0.1:{port}"
+        yield service.base_url
     finally:
-        server.should_exit = True
-        thread.join(timeout=60)
+        service.stop()
 
 
 class GraphQLClient:

@@ -76,6 +76,17 @@ def post(client: httpx.Client, query: str, **variables: object) -> dict[str, obj
     return data
 
 
+def serve_once(data_dir: Path) -> subprocess.CompletedProcess[str]:
+    """`thoughtgraph serve` expected to fail at start-up: run it to its exit."""
+    return subprocess.run(
+        [*THOUGHTGRAPH, "serve"],
+        env=service_env(data_dir, free_port()),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
 def engine_pid(data_dir: Path) -> int:
     return int((data_dir / "falkordb" / "engine.pid").read_text())
 
@@ -120,13 +131,7 @@ def test_acknowledged_writes_survive_sigkill_of_the_engine(data_dir: Path) -> No
 
 def test_second_serve_on_the_same_data_dir_fails_clearly(data_dir: Path) -> None:
     with running_service(data_dir) as (process, client):
-        second = subprocess.run(
-            [*THOUGHTGRAPH, "serve"],
-            env=service_env(data_dir, free_port()),
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
+        second = serve_once(data_dir)
         assert second.returncode == 2
         assert "DATA_DIR_LOCKED" in second.stderr
         assert f"pid {process.pid}" in second.stderr
@@ -154,13 +159,7 @@ def test_ctrl_c_stops_service_and_engine(data_dir: Path) -> None:
 def test_engine_that_cannot_start_is_reported(data_dir: Path, tmp_path: Path) -> None:
     data_dir.mkdir(parents=True)
     (data_dir / "falkordb").write_text("a file where the engine dir should be")
-    result = subprocess.run(
-        [*THOUGHTGRAPH, "serve"],
-        env=service_env(data_dir, free_port()),
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    result = serve_once(data_dir)
     assert result.returncode == 1
     assert "the service did not start: [ENGINE_START_FAILED]" in result.stderr
     assert "cannot create the engine directory" in result.stderr

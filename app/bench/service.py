@@ -64,9 +64,17 @@ class ServiceThread:
         except BaseException as exc:  # reported to the main thread by start()/stop()
             self._error = exc
         finally:
-            with contextlib.suppress(Exception):
-                self._loop.run_until_complete(self._loop.shutdown_asyncgens())
-            self._loop.close()
+            self._finish_loop()
+
+    def _finish_loop(self) -> None:
+        """Cancel what libraries left running on the loop (as asyncio.run does), then close."""
+        pending = [task for task in asyncio.all_tasks(self._loop) if not task.done()]
+        for task in pending:
+            task.cancel()
+        with contextlib.suppress(Exception):
+            self._loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
+            self._loop.run_until_complete(self._loop.shutdown_asyncgens())
+        self._loop.close()
 
     def start(self, timeout_s: float = 120.0) -> None:
         """Start serving and wait until ``/healthz`` answers 200."""
