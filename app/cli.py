@@ -1,4 +1,4 @@
-"""The ``thoughtgraph`` command: serve, config, bench."""
+"""The ``thoughtgraph`` command: serve, config, bench, dev-neo4j."""
 
 from __future__ import annotations
 
@@ -6,6 +6,8 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
 
 from app.domain.errors import ThoughtgraphError
 from app.logging import configure_logging
@@ -58,29 +60,75 @@ def _bench(settings: Settings, args: argparse.Namespace) -> int:
     return run_bench(settings, sizes=sizes, queries=args.queries, embedder_sentences=args.sentences)
 
 
+def _dev_neo4j(settings: Settings, args: argparse.Namespace) -> int:
+    from app.dev.neo4j_server import DevNeo4jServer
+
+    home = args.data_dir or settings.data_dir / "neo4j-dev"
+    server = DevNeo4jServer(
+        home, bolt_port=args.bolt_port, http_port=args.http_port, heap=args.heap
+    )
+    server.start()
+    print(f"Neo4j {server.distribution.neo4j_version if server.distribution else ''} is ready")
+    print(f"  bolt:    {server.bolt_uri}   (no authentication; loopback only)")
+    print(f"  browser: {server.browser_url}")
+    print(f"  home:    {server.home}   (data, logs/neo4j.log, logs/console.log)")
+    print(f"  use it:  TG_NEO4J_URI={server.bolt_uri} thoughtgraph serve")
+    print("Ctrl-C stops it.", flush=True)
+    code = server.wait()
+    print(f"thoughtgraph: Neo4j stopped (exit {code})", flush=True)
+    return 0 if code in (0, 143, -15) else 1
+
+
+def _settings(args: argparse.Namespace) -> Settings:
+    """Command-line flags win over TG_ variables and .env, as in uvicorn and most servers."""
+    flags: dict[str, Any] = {}
+    if args.command == "serve":
+        flags = {"api_host": args.host, "api_port": args.port, "data_dir": args.data_dir}
+    return Settings(**{name: value for name, value in flags.items() if value is not None})
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="thoughtgraph", description="Knowledge-graph memory service for AI agents."
     )
     commands = parser.add_subparsers(dest="command", required=True)
-    commands.add_parser("serve", help="start the engine (embedded unless TG_NEO4J_URI) and the API")
+    serve = commands.add_parser(
+        "serve", help="start the engine (embedded unless TG_NEO4J_URI) and the API"
+    )
+    serve.add_argument("--host", help="interface to listen on (TG_API_HOST; default 127.0.0.1)")
+    serve.add_argument("--port", type=int, help="port to listen on (TG_API_PORT; default 8000)")
+    serve.add_argument("--data-dir", type=Path, help="embedded engine's data dir (TG_DATA_DIR)")
     commands.add_parser("config", help="print the effective settings, secrets masked")
     bench = commands.add_parser("bench", help="measure latency and throughput; prints a table")
     bench.add_argument("--sizes", default="1000,10000,100000", help="thought counts to load")
     bench.add_argument("--queries", type=int, default=200, help="timed queries per measurement")
     bench.add_argument("--sentences", type=int, default=512, help="sentences for the embedder")
+    neo4j = commands.add_parser(
+        "dev-neo4j",
+        help="run a local Neo4j Community server from Maven Central (needs Java 17+, Maven)",
+    )
+    neo4j.add_argument(
+        "--data-dir",
+        type=Path,
+        help="server home: data, logs, conf (default TG_DATA_DIR/neo4j-dev)",
+    )
+    neo4j.add_argument("--bolt-port", type=int, default=7687, help="0 picks a free port")
+    neo4j.add_argument("--http-port", type=int, default=7474, help="0 picks a free port")
+    neo4j.add_argument("--heap", default="1g", help="JVM heap, e.g. 512m or 2g")
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        settings = Settings()
+        settings = _settings(args)
         configure_logging(settings.log_level, settings.log_format)
         if args.command == "serve":
             return _serve(settings)
         if args.command == "config":
             return _config(settings)
+        if args.command == "dev-neo4j":
+            return _dev_neo4j(settings, args)
         return _bench(settings, args)
     except ThoughtgraphError as exc:
         print(f"thoughtgraph: error [{exc.code}]: {exc.message}", file=sys.stderr)
