@@ -5,8 +5,9 @@ from __future__ import annotations
 import contextlib
 import os
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -17,9 +18,13 @@ from app.llm.embedders.base import TextEmbedder
 from app.settings import EmbedderKind, Settings
 from app.store.cypher_store import CypherGraphStore
 from app.store.factory import open_store
+from tests.store_backends import ENGINES, Neo4jTestTarget, service_settings
 from tests.support import GraphQLClient, LoopThread, serve_in_thread
 
-CONTRACT_DIMENSION = 8
+# One dimension for every suite: Neo4j Community has a single user database, which the
+# contract suite and the services share (each test in a namespace of its own), and a store
+# keeps the dimension it was built with. It is all-MiniLM-L6-v2's.
+CONTRACT_DIMENSION = 384
 
 
 @pytest.fixture(scope="session")
@@ -51,34 +56,50 @@ def falkordb_store(
 
 
 @pytest.fixture(scope="session")
-def neo4j_store(loop: LoopThread) -> Iterator[CypherGraphStore | None]:
-    from tests.store_backends import open_neo4j_store_from_env, wipe_neo4j_database
+def neo4j_target(
+    loop: LoopThread, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Neo4jTestTarget]:
+    """A live Neo4j for the session: TG_TEST_NEO4J_URI's, or one started here."""
+    from tests.store_backends import neo4j_for_session
 
-    store = loop.run(open_neo4j_store_from_env())
-    if store is None:
-        yield None
-        return
-    # Start from an empty disposable database (the wipe refuses non-test data).
-    loop.run(wipe_neo4j_database(include_schema_meta=True))
+    with neo4j_for_session(loop, tmp_path_factory.mktemp("neo4j")) as target:
+        yield target
+
+
+@pytest.fixture(scope="session")
+def neo4j_store(loop: LoopThread, neo4j_target: Neo4jTestTarget) -> Iterator[CypherGraphStore]:
+    from tests.store_backends import open_neo4j_store
+
+    store = loop.run(open_neo4j_store(neo4j_target))
     loop.run(store.bootstrap(embedding_dimension=CONTRACT_DIMENSION, embedder="test:contract"))
     yield store
     loop.run(store.close())
 
 
-@pytest.fixture(params=["falkordb", "neo4j"])
-def store(
-    request: pytest.FixtureRequest,
-) -> CypherGraphStore:
-    """The store contract suite runs once per engine."""
-    if request.param == "neo4j":
-        found: CypherGraphStore | None = request.getfixturevalue("neo4j_store")
-        if found is None:
-            from tests.store_backends import NEO4J_SKIP_REASON
-
-            pytest.skip(NEO4J_SKIP_REASON)
-        return found
-    result: CypherGraphStore = request.getfixturevalue("falkordb_store")
+@pytest.fixture(params=ENGINES)
+def store(request: pytest.FixtureRequest) -> CypherGraphStore:
+    """The store contract suite runs once per engine, with the same assertions."""
+    result: CypherGraphStore = request.getfixturevalue(f"{request.param}_store")
     return result
+
+
+@pytest.fixture(params=ENGINES)
+def engine(request: pytest.FixtureRequest) -> str:
+    """Parametrizes a test over both engines; ask for ``engine_settings`` to use it."""
+    return str(request.param)
+
+
+@pytest.fixture
+def engine_settings(
+    request: pytest.FixtureRequest, engine: str, tmp_path: Path
+) -> Callable[..., Settings]:
+    """Builds Settings for this test's engine: a fresh data dir, or the session's Neo4j."""
+    target = request.getfixturevalue("neo4j_target") if engine == "neo4j" else None
+
+    def build(**overrides: Any) -> Settings:
+        return service_settings(engine, tmp_path / "data", target, **overrides)
+
+    return build
 
 
 # --- the service over real HTTP -----------------------------------------------------------
@@ -91,16 +112,23 @@ def local_embedder() -> TextEmbedder:
     return LocalEmbedder.load()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="session", params=ENGINES)
 def api(
-    tmp_path_factory: pytest.TempPathFactory, local_embedder: TextEmbedder
+    request: pytest.FixtureRequest,
+    tmp_path_factory: pytest.TempPathFactory,
+    local_embedder: TextEmbedder,
 ) -> Iterator[GraphQLClient]:
-    """The whole service (embedded engine, local embedder, GraphQL) on a loopback port."""
+    """The whole service (an engine, the local embedder, GraphQL) on a loopback port, once
+    per engine: every API test runs against the embedded engine and against Neo4j."""
     from app.main import create_app
 
-    settings = Settings(data_dir=tmp_path_factory.mktemp("api"), embedder=EmbedderKind.LOCAL)
+    engine = str(request.param)
+    target = request.getfixturevalue("neo4j_target") if engine == "neo4j" else None
+    settings = service_settings(
+        engine, tmp_path_factory.mktemp(f"api-{engine}"), target, embedder=EmbedderKind.LOCAL
+    )
     with serve_in_thread(create_app(settings, embedder=local_embedder)) as base_url:
-        client = GraphQLClient(base_url)
+        client = GraphQLClient(base_url, engine)
         yield client
         client.close()
 

@@ -1,9 +1,15 @@
-"""Test access to a real Neo4j server, named by environment variables.
+"""Test access to a real Neo4j server: one the suite starts, or one named by the environment.
 
-    TG_TEST_NEO4J_URI       bolt://host:7687 or neo4j://...; unset: Neo4j tests are skipped
+Without ``TG_TEST_NEO4J_URI`` the session starts its own server with ``DevNeo4jServer``
+(``thoughtgraph dev-neo4j``: Neo4j Community from Maven Central) on free loopback ports.
+Where Java or Maven is missing that half is skipped with the reason, except under
+``CI=true``, where it is a failure. With the variable set, that server is used instead:
+
+    TG_TEST_NEO4J_URI       bolt://host:7687 or neo4j://...
     TG_TEST_NEO4J_USER      default neo4j
     TG_TEST_NEO4J_PASSWORD  default empty (a server started with NEO4J_AUTH=none)
     TG_TEST_NEO4J_DATABASE  default neo4j
+    TG_TEST_NEO4J_HTTP_URL  its HTTP address (Neo4j Browser), if the browser test should run
 
 The database must be disposable: ``wipe_neo4j_database`` deletes every node in it. As a
 guard against pointing the suite at real data, it refuses a database whose schema record
@@ -16,19 +22,25 @@ and pinned in the snapshots); tests/test_cypher_lint.py lints them all the same.
 
 from __future__ import annotations
 
+import contextlib
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+import pytest
 from neo4j import AsyncGraphDatabase
 
+from app.dev.neo4j_dist import DevToolMissingError
+from app.dev.neo4j_server import DevNeo4jServer
+from app.settings import Settings
 from app.store.cypher import StatementLibrary
 from app.store.neo4j import Neo4jGraphStore
+from tests.support import LoopThread
 
 CYPHER_DIR = Path(__file__).resolve().parent.parent / "cypher"
-NEO4J_SKIP_REASON = (
-    "TG_TEST_NEO4J_URI is not set: the Neo4j half of the store contract suite did not run"
-)
+ENGINES = ("falkordb", "neo4j")
 TEST_EMBEDDER_PREFIX = "test:"
 
 # Who built the database: only a test bootstrap (embedder "test:...") may be wiped.
@@ -55,6 +67,11 @@ class Neo4jTestTarget:
     user: str
     password: str
     database: str
+    http_url: str | None = None
+
+
+def running_in_ci() -> bool:
+    return os.environ.get("CI", "").strip().lower() in ("1", "true", "yes")
 
 
 def neo4j_target_from_env() -> Neo4jTestTarget | None:
@@ -66,18 +83,63 @@ def neo4j_target_from_env() -> Neo4jTestTarget | None:
         user=os.environ.get("TG_TEST_NEO4J_USER") or "neo4j",
         password=os.environ.get("TG_TEST_NEO4J_PASSWORD", ""),
         database=os.environ.get("TG_TEST_NEO4J_DATABASE") or "neo4j",
+        http_url=os.environ.get("TG_TEST_NEO4J_HTTP_URL") or None,
     )
 
 
-async def open_neo4j_store_from_env() -> Neo4jGraphStore | None:
-    """A connected (not yet bootstrapped) store, or None when TG_TEST_NEO4J_URI is unset.
+@contextlib.contextmanager
+def neo4j_for_session(loop: LoopThread, home: Path) -> Iterator[Neo4jTestTarget]:
+    """TG_TEST_NEO4J_URI's server, wiped; otherwise a fresh server started in ``home``.
 
-    Raises ``StoreError`` when the variable is set but the server cannot be used: a
-    configured Neo4j that does not answer is a failure, not a skip.
+    Skips (or, under CI=true, fails) every Neo4j test when Java or Maven is missing.
     """
     target = neo4j_target_from_env()
+    if target is not None:
+        loop.run(wipe_neo4j_database(target, include_schema_meta=True))
+        yield target
+        return
+    server = DevNeo4jServer(home, bolt_port=0, http_port=0, heap="1g", pagecache="256m")
+    try:
+        server.start()
+    except DevToolMissingError as exc:
+        reason = f"the Neo4j half of the suite cannot run here: {exc.message}"
+        if running_in_ci():
+            pytest.fail(f"CI=true: {reason}", pytrace=False)
+        pytest.skip(reason)
+    try:
+        yield Neo4jTestTarget(
+            uri=server.bolt_uri,
+            user="neo4j",
+            password="",
+            database="neo4j",
+            http_url=server.http_url,
+        )
+    finally:
+        server.stop()
+
+
+def service_settings(
+    engine: str, data_dir: Path, target: Neo4jTestTarget | None, **overrides: Any
+) -> Settings:
+    """Settings for a service on ``engine``: the embedded engine in ``data_dir``, or the
+    session's Neo4j."""
+    if engine == "falkordb":
+        return Settings(data_dir=data_dir, **overrides)
     if target is None:
-        return None
+        raise ValueError("a Neo4j service needs the session's Neo4j target")
+    return Settings(
+        data_dir=data_dir,
+        neo4j_uri=target.uri,
+        neo4j_user=target.user,
+        neo4j_password=target.password,
+        neo4j_database=target.database,
+        **overrides,
+    )
+
+
+async def open_neo4j_store(target: Neo4jTestTarget) -> Neo4jGraphStore:
+    """A connected (not yet bootstrapped) store; ``StoreError`` if the server cannot be
+    used: a configured Neo4j that does not answer is a failure, not a skip."""
     return await Neo4jGraphStore.connect(
         uri=target.uri,
         user=target.user,
@@ -88,14 +150,11 @@ async def open_neo4j_store_from_env() -> Neo4jGraphStore | None:
 
 
 async def wipe_neo4j_database(
-    target: Neo4jTestTarget | None = None, *, include_schema_meta: bool = False
+    target: Neo4jTestTarget, *, include_schema_meta: bool = False
 ) -> None:
     """Delete every node and relationship of the test database; indexes and constraints
     stay. The schema record stays too unless ``include_schema_meta``, so a store that was
     bootstrapped once keeps its embedding dimension across wipes."""
-    target = target or neo4j_target_from_env()
-    if target is None:
-        raise RuntimeError(NEO4J_SKIP_REASON)
     driver = AsyncGraphDatabase.driver(target.uri, auth=(target.user, target.password))
     try:
         async with driver.session(database=target.database) as session:

@@ -56,8 +56,9 @@ def serve_in_thread(app: Starlette, timeout: float = 120) -> Iterator[str]:
 class GraphQLClient:
     """Posts operations to /graphql over real HTTP."""
 
-    def __init__(self, base_url: str) -> None:
+    def __init__(self, base_url: str, engine: str = "falkordb") -> None:
         self.base_url = base_url
+        self.engine = engine
         self.http = httpx.Client(base_url=base_url, timeout=60)
 
     def execute(self, document: str, /, **variables: Any) -> dict[str, Any]:

@@ -131,7 +131,8 @@ def test_healthz_reports_engine_embedder_and_schema(api: GraphQLClient) -> None:
     assert response.status_code == 200
     body = response.json()
     assert body["status"] == "ok"
-    assert body["engine"] == "falkordb"
+    assert body["engine"] == api.engine
+    assert body["store"]["ok"] is True
     assert body["schema"] == {"ready": True, "embeddingDimension": 384}
     assert body["embedder"]["name"].startswith("local:")
     assert body["embedder"]["dimension"] == 384

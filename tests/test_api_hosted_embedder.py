@@ -3,7 +3,7 @@ OpenAI-compatible server (a real one the test starts), through litellm."""
 
 from __future__ import annotations
 
-from pathlib import Path
+from collections.abc import Callable
 
 from app.main import create_app
 from app.settings import EmbedderKind, Settings
@@ -11,14 +11,14 @@ from tests.fakes.openai_server import FakeOpenAIServer, openai_server_fixture
 from tests.support import GraphQLClient, serve_in_thread
 from tests.test_api_lineage import CONTRIBUTE, REFINE, SEARCH, agent
 
-openai_server = openai_server_fixture(dimension=24)
+# The contract suite's dimension: on Neo4j the session shares one database.
+openai_server = openai_server_fixture(dimension=384)
 
 
 def test_contribute_refine_and_search_with_a_hosted_embedder(
-    openai_server: FakeOpenAIServer, tmp_path: Path
+    openai_server: FakeOpenAIServer, engine_settings: Callable[..., Settings], ns: str
 ) -> None:
-    settings = Settings(
-        data_dir=tmp_path / "data",
+    settings = engine_settings(
         embedder=EmbedderKind.LITELLM,
         embedding_model="openai/text-embedding-fake",
         embedding_api_base=openai_server.base_url,
@@ -27,17 +27,18 @@ def test_contribute_refine_and_search_with_a_hosted_embedder(
     with serve_in_thread(create_app(settings)) as base_url:
         api = GraphQLClient(base_url)
         health = api.http.get("/healthz").json()
-        assert health["embedder"] == {"name": "litellm:openai/text-embedding-fake", "dimension": 24}
+        assert health["embedder"] == {
+            "name": "litellm:openai/text-embedding-fake",
+            "dimension": 384,
+        }
         openai_server.reset()
-        source = api.data(CONTRIBUTE, input=agent("default", "cache for ten minutes"))
+        source = api.data(CONTRIBUTE, input=agent(ns, "cache for ten minutes"))
         source_id = source["contribute"]["thought"]["id"]
         api.data(
             REFINE,
-            input=agent(
-                "default", "cache for one minute", sourceId=source_id, reason="stale prices"
-            ),
+            input=agent(ns, "cache for one minute", sourceId=source_id, reason="stale prices"),
         )
-        hits = api.data(SEARCH, query="cache for ten minutes", namespace="default")["search"]
+        hits = api.data(SEARCH, query="cache for ten minutes", namespace=ns)["search"]
         api.close()
     inputs = [request.json["input"] for request in openai_server.embedding_requests]
     # Content once per write (with the reason in the same request), the query once.

@@ -7,11 +7,11 @@ CREATE INDEX thought_namespace_created IF NOT EXISTS FOR (t:Thought) ON (t.names
 CREATE INDEX change_event_namespace_revision IF NOT EXISTS FOR (e:ChangeEvent) ON (e.namespace, e.revision);
 CREATE VECTOR INDEX thought_embedding IF NOT EXISTS
 FOR (t:Thought) ON (t.embedding)
-OPTIONS {indexConfig: {`vector.dimensions`: $dimension, `vector.similarity_function`: 'cosine'}};
+OPTIONS {indexConfig: {`vector.dimensions`: $dimension, `vector.similarity_function`: 'cosine', `vector.quantization.enabled`: false}};
 CREATE VECTOR INDEX refines_reason_embedding IF NOT EXISTS
 FOR ()-[r:REFINES]-() ON (r.reasonEmbedding)
-OPTIONS {indexConfig: {`vector.dimensions`: $dimension, `vector.similarity_function`: 'cosine'}};
+OPTIONS {indexConfig: {`vector.dimensions`: $dimension, `vector.similarity_function`: 'cosine', `vector.quantization.enabled`: false}};
 CREATE VECTOR INDEX consolidates_reason_embedding IF NOT EXISTS
 FOR ()-[r:CONSOLIDATES]-() ON (r.reasonEmbedding)
-OPTIONS {indexConfig: {`vector.dimensions`: $dimension, `vector.similarity_function`: 'cosine'}};
+OPTIONS {indexConfig: {`vector.dimensions`: $dimension, `vector.similarity_function`: 'cosine', `vector.quantization.enabled`: false}};
 CREATE FULLTEXT INDEX thought_content IF NOT EXISTS FOR (t:Thought) ON EACH [t.content];
