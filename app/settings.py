@@ -13,7 +13,8 @@ from typing import Any
 from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
+PACKAGE_DIR = Path(__file__).resolve().parent
+REPO_ROOT = PACKAGE_DIR.parent  # in a source checkout (or editable install)
 
 
 class EmbedderKind(StrEnum):
@@ -31,13 +32,21 @@ def default_data_dir() -> Path:
     return Path.home() / ".local" / "share" / "thoughtgraph"
 
 
+def default_cypher_dir() -> Path:
+    """The statement library: ``app/cypher`` in an installed wheel, where the build puts the
+    repository's top-level ``cypher/`` (pyproject.toml maps it), else that ``cypher/`` itself
+    (a source checkout or an editable install, which have no ``app/cypher``)."""
+    packaged = PACKAGE_DIR / "cypher"
+    return packaged if packaged.is_dir() else REPO_ROOT / "cypher"
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(
         env_prefix="TG_", env_file=".env", env_file_encoding="utf-8", extra="ignore"
     )
 
     data_dir: Path = Field(default_factory=default_data_dir)
-    cypher_dir: Path = REPO_ROOT / "cypher"
+    cypher_dir: Path = Field(default_factory=default_cypher_dir)
 
     # Neo4j: used when neo4j_uri is set, otherwise the embedded FalkorDB engine runs.
     neo4j_uri: str | None = None

@@ -6,9 +6,13 @@ import asyncio
 import contextlib
 import math
 import random
+import signal
 import socket
+import subprocess
 import threading
-from collections.abc import Coroutine, Iterator, Sequence
+import time
+from collections.abc import Coroutine, Iterator, Mapping, Sequence
+from pathlib import Path
 from typing import Any, TypeVar
 
 import httpx
@@ -101,3 +105,46 @@ def mix(a: Sequence[float], b: Sequence[float], weight: float) -> list[float]:
     values = [(1 - weight) * x + weight * y for x, y in zip(a, b, strict=True)]
     norm = math.sqrt(sum(v * v for v in values))
     return [v / norm for v in values]
+
+
+@contextlib.contextmanager
+def serve_process(
+    command: Sequence[str],
+    *,
+    port: int,
+    env: Mapping[str, str],
+    log: Path,
+    cwd: Path | None = None,
+    timeout: float = 60,
+) -> Iterator[tuple[subprocess.Popen[bytes], httpx.Client]]:
+    """Start ``command`` (a ``thoughtgraph serve``), wait until /healthz on ``port`` reports
+    ok, yield the process and a client; SIGINT stops it afterwards unless the test has.
+
+    Output goes to ``log``, not to a pipe that nobody reads while the service runs."""
+    with log.open("wb") as output:
+        process = subprocess.Popen(
+            list(command), env=dict(env), cwd=cwd, stdout=output, stderr=subprocess.STDOUT
+        )
+    client = httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30)
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            if process.poll() is not None:
+                raise AssertionError(f"exited with {process.returncode}:\n{log.read_text()}")
+            with contextlib.suppress(httpx.TransportError):
+                health = client.get("/healthz")
+                if health.status_code == 200 and health.json().get("status") == "ok":
+                    break
+            if time.monotonic() > deadline:
+                raise AssertionError(f"not healthy after {timeout} s:\n{log.read_text()}")
+            time.sleep(0.1)
+        yield process, client
+    finally:
+        client.close()
+        if process.poll() is None:
+            process.send_signal(signal.SIGINT)
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()

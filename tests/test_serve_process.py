@@ -196,3 +196,18 @@ def test_settings_read_a_dotenv_file(tmp_path: Path) -> None:
     shown = json.loads(result.stdout)
     assert shown["api_port"] == 9911
     assert shown["engine"] == "neo4j"
+
+
+def test_serve_flags_win_over_the_environment(data_dir: Path, tmp_path: Path) -> None:
+    from tests.support import serve_process
+
+    flag_port, flag_dir = free_port(), tmp_path / "flag-data"
+    env = service_env(data_dir, free_port())  # TG_API_PORT and TG_DATA_DIR: both overridden
+    env["TG_API_HOST"] = "192.0.2.1"  # not an address of this machine: binding it would fail
+    command = [*THOUGHTGRAPH, "serve", "--host", "127.0.0.1", "--port", str(flag_port)]
+    command += ["--data-dir", str(flag_dir)]
+    log = tmp_path / "serve.log"
+    with serve_process(command, port=flag_port, env=env, log=log) as (_process, client):
+        post(client, CONTRIBUTE, input={"content": "flags win", "agentId": "f", "agentName": "F"})
+        assert engine_pid(flag_dir) > 0
+    assert not data_dir.exists()

@@ -1,0 +1,203 @@
+"""The distribution on its own: the wheel carries the Cypher library and the other package
+data, and once installed in a fresh virtualenv, `thoughtgraph serve` works from any working
+directory, without the repository.
+
+The wheel is built from the sdist of a copy of the source tree (so the sdist is proved too,
+and no build/ or *.egg-info lands in the checkout). The fresh virtualenv gets the wheel with
+`--no-deps`; the dependencies (torch and the model among them, gigabytes) come from this
+interpreter's site-packages through a .pth line, whose own .pth files (the editable
+install's finder among them) Python does not process, so `app` is the wheel's copy.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import sysconfig
+import tomllib
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.support import free_port, serve_process
+from tests.test_serve_process import CONTRIBUTE, post
+
+REPO = Path(__file__).resolve().parent.parent
+OFFLINE = {
+    "HF_HUB_OFFLINE": "1",
+    "TRANSFORMERS_OFFLINE": "1",
+    "LITELLM_LOCAL_MODEL_COST_MAP": "True",
+}
+SEARCH = "query($q: String!) { search(query: $q, k: 3) { similarity thought { id content } } }"
+# Checks, inside the fresh venv, that every requirement of the installed distribution is met.
+REQUIREMENTS_MET = """
+import importlib.metadata as md, json
+from packaging.requirements import Requirement
+dist = md.distribution("thoughtgraph")
+unmet = []
+for text in dist.requires or []:
+    req = Requirement(text)
+    if req.marker is not None and not req.marker.evaluate({"extra": ""}):
+        continue  # an extra's requirement (dev)
+    try:
+        installed = md.version(req.name)
+    except md.PackageNotFoundError:
+        unmet.append(f"{req}: not installed")
+        continue
+    if not req.specifier.contains(installed, prereleases=True):
+        unmet.append(f"{req}: {installed} installed")
+print(json.dumps({"at": str(dist.locate_file("")), "requires": dist.requires, "unmet": unmet}))
+"""
+
+
+@dataclass(frozen=True)
+class Installed:
+    venv: Path
+    site_packages: Path
+    workdir: Path  # outside the repository, for every command run in the fresh venv
+
+    def run(self, *args: str) -> str:
+        result = subprocess.run(
+            [str(self.venv / "bin" / "python"), *args],
+            env=child_env(),
+            cwd=self.workdir,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert result.returncode == 0, result.stderr
+        return result.stdout
+
+
+def child_env() -> dict[str, str]:
+    hidden = ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TG_") and k not in hidden}
+    env.update(OFFLINE)
+    return env
+
+
+def run(command: list[str], cwd: Path | None = None) -> str:
+    """Run a build or install step; its output is shown only when it fails."""
+    result = subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, f"{command} failed:\n{result.stdout}\n{result.stderr}"
+    return result.stdout
+
+
+def outside_repo(path: Path) -> Path:
+    assert not path.resolve().is_relative_to(REPO), f"{path} is inside the repository"
+    return path
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    source = tmp_path_factory.mktemp("source") / "thoughtgraph"
+    shutil.copytree(
+        REPO,
+        source,
+        ignore=shutil.ignore_patterns(
+            ".*", "build", "dist", "*.egg-info", "__pycache__", "node_modules", "tests"
+        ),
+    )
+    out = outside_repo(tmp_path_factory.mktemp("dist"))
+    build_sdist = "import sys, setuptools.build_meta as b; print(b.build_sdist(sys.argv[1]))"
+    sdist = run([sys.executable, "-c", build_sdist, str(out)], cwd=source).split()[-1]
+    pip_wheel = ["-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-cache-dir"]
+    run([sys.executable, *pip_wheel, "--quiet", "-w", str(out), str(out / sdist)])
+    (built,) = out.glob("thoughtgraph-*.whl")
+    return built
+
+
+@pytest.fixture(scope="module")
+def installed(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Installed:
+    venv = outside_repo(tmp_path_factory.mktemp("venv") / "fresh")
+    run([sys.executable, "-m", "venv", "--without-pip", str(venv)])
+    python = venv / "bin" / "python"
+    pip_install = ["-m", "pip", "--python", str(python), "install", "--no-deps", "--no-index"]
+    run([sys.executable, *pip_install, "--quiet", "--no-cache-dir", str(wheel)])
+    purelib = "import sysconfig; print(sysconfig.get_path('purelib'))"
+    site_packages = Path(run([str(python), "-c", purelib]).strip())
+    ours = dict.fromkeys([sysconfig.get_path("purelib"), sysconfig.get_path("platlib")])
+    (site_packages / "project-dependencies.pth").write_text("".join(f"{p}\n" for p in ours))
+    return Installed(venv, site_packages, outside_repo(tmp_path_factory.mktemp("workdir")))
+
+
+def test_listed_packages_are_the_source_tree() -> None:
+    """pyproject.toml lists its packages (to map cypher/ to app.cypher): a new package has
+    to be added there, or the wheel lacks it."""
+    listed = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]
+    discover = "import json, setuptools; print(json.dumps(setuptools.find_namespace_packages("
+    discover += "include=['app*', 'workers*'])))"
+    found = json.loads(run([sys.executable, "-c", discover], cwd=REPO))
+    assert sorted(listed) == sorted([*found, "app.cypher"]), "update [tool.setuptools] packages"
+
+
+@pytest.mark.slow
+def test_wheel_carries_statements_and_package_data(wheel: Path) -> None:
+    with zipfile.ZipFile(wheel) as archive:
+        names = set(archive.namelist())
+        for name in (
+            "app/cypher/thought/create.cypher",
+            "app/cypher/schema/bootstrap.neo4j.cypher",
+            "app/dev/neo4j/pom.xml",
+            "app/py.typed",
+        ):
+            assert name in names
+        # Every file of cypher/, whatever its extension, as it is in the repository.
+        for path in (REPO / "cypher").rglob("*"):
+            if path.is_file() and not path.name.startswith("."):
+                name = f"app/cypher/{path.relative_to(REPO / 'cypher').as_posix()}"
+                assert archive.read(name) == path.read_bytes(), name
+    assert not [name for name in names if name.startswith(("cypher/", "tests/"))]
+
+
+@pytest.mark.slow
+def test_installed_wheel_uses_its_own_copy(installed: Installed) -> None:
+    shown = installed.run(
+        "-c",
+        "import app, app.settings; print(app.__file__); print(app.settings.Settings().cypher_dir)",
+    )
+    module, cypher_dir = (Path(line) for line in shown.splitlines())
+    assert module == installed.site_packages / "app" / "__init__.py"
+    assert cypher_dir == installed.site_packages / "app" / "cypher"
+    assert (cypher_dir / "thought" / "create.cypher").is_file()
+
+
+@pytest.mark.slow
+def test_installed_wheel_requirements_are_met(installed: Installed) -> None:
+    report = json.loads(installed.run("-c", REQUIREMENTS_MET))
+    assert Path(report["at"]) == installed.site_packages
+    assert report["requires"], "the installed distribution declares no requirements"
+    assert report["unmet"] == []
+
+
+@pytest.mark.slow
+def test_installed_wheel_serves_from_anywhere(installed: Installed) -> None:
+    port = free_port()
+    data_dir = outside_repo(installed.workdir / "data")
+    command = [str(installed.venv / "bin" / "thoughtgraph"), "serve", "--host", "127.0.0.1"]
+    command += ["--port", str(port), "--data-dir", str(data_dir)]
+    env = child_env() | {"TG_LOG_FORMAT": "json"}  # the real (local) embedder: its model too
+    log = installed.workdir / "serve.log"
+    with serve_process(command, port=port, env=env, log=log, cwd=installed.workdir) as (
+        process,
+        client,
+    ):
+        health = client.get("/healthz").json()
+        assert health["embedder"]["dimension"] == 384
+        content = "Packaged services find their Cypher statements"
+        contributed: Any = post(
+            client, CONTRIBUTE, input={"content": content, "agentId": "p", "agentName": "P"}
+        )
+        thought_id = contributed["contribute"]["thought"]["id"]
+        hits: Any = post(client, SEARCH, q="where does the service find its Cypher?")["search"]
+        assert hits[0]["thought"] == {"id": thought_id, "content": content}
+        process.send_signal(signal.SIGINT)
+        assert process.wait(timeout=30) == 0, log.read_text()
+    assert (data_dir / "falkordb").is_dir()
