@@ -20,6 +20,7 @@ TARGET_SIZE = 100_000
 TARGET_RATIO = 1.5  # GraphQL search p50 at most 1.5x the raw engine query p50
 TARGET_SEARCH_MS = 20.0  # search p50 under 20 ms on the embedded engine
 TARGET_LINEAGE_MS = 10.0  # lineage p50 under 10 ms
+TARGET_ISOLATION = 1.5  # small-namespace search p50 beside N at most 1.5x alone
 
 
 @dataclass(frozen=True)
@@ -160,6 +161,8 @@ class SizeResults:
     store_search: Latency
     graphql_search: Latency
     graphql_lineage: Latency
+    isolation_ratio: float
+    isolation_exact: bool
 
 
 def evaluate_targets(results: dict[int, SizeResults], *, embedded: bool) -> list[Target]:
@@ -188,5 +191,12 @@ def evaluate_targets(results: dict[int, SizeResults], *, embedded: bool) -> list
             f"lineage p50 < {TARGET_LINEAGE_MS:.0f} ms{where}, GraphQL over HTTP",
             f"{lineage.p50_ms:.3f} ms",
             lineage.p50_ms < TARGET_LINEAGE_MS,
+        ),
+        Target(
+            f"small-namespace search p50 beside N <= {TARGET_ISOLATION}x alone{where},"
+            " with the exact top k",
+            f"{got.isolation_ratio:.2f}x, exact answers: "
+            + ("all" if got.isolation_exact else "NOT all"),
+            got.isolation_ratio <= TARGET_ISOLATION and got.isolation_exact,
         ),
     ]

@@ -15,6 +15,7 @@ from pathlib import Path
 from app.bench.client import LINEAGE_QUERY, SEARCH_QUERY, GraphQLClient
 from app.bench.data import DIMENSION, QueryFactory, ThoughtFactory
 from app.bench.embedder import measure_local_embedder
+from app.bench.isolation import ISOLATION_K, SMALL_SIZE, IsolationProbe
 from app.bench.report import (
     Row,
     SizeResults,
@@ -53,6 +54,9 @@ class Bench:
         self.namespace = f"bench-{secrets.token_hex(4)}"
         self.rows: list[Row] = []
         self.results: dict[int, SizeResults] = {}
+        self.isolation = IsolationProbe(
+            f"{self.namespace}-small", iterations=queries, warmup=self.warmup
+        )
 
     # --- the whole run ---------------------------------------------------------------
     def run(self) -> None:
@@ -90,6 +94,9 @@ class Bench:
             " embedder (microseconds), so they time the service, not a model",
             f"         lineage is traced from the first thought of a {CHAIN_DEPTH}-deep"
             f" refinement chain ({CHAIN_DEPTH + 1} nodes)",
+            f"         isolation: a namespace of {SMALL_SIZE} thoughts is searched (store"
+            f" vector_search k={ISOLATION_K}) alone, then beside the big namespace at each N;"
+            " 'exact' counts answers equal to the brute-force top k",
             "",
         ]
         print("\n".join(lines), flush=True)
@@ -114,6 +121,7 @@ class Bench:
             service.start()
             with GraphQLClient(service.base_url) as client:
                 chain_root = self._make_chain(service)
+                self._measure_small_namespace_alone(service)
                 thoughts = ThoughtFactory()
                 queries = QueryFactory()
                 for size in self.sizes:
@@ -142,6 +150,19 @@ class Bench:
             )
             previous = refined.thought.id
         return root
+
+    def _measure_small_namespace_alone(self, service: ServiceThread) -> None:
+        _progress(f"loading and measuring a namespace of {SMALL_SIZE} thoughts alone")
+        self.isolation.load(service)
+        alone = self.isolation.measure(service)
+        self.rows.append(
+            Row(
+                None,
+                f"small namespace ({SMALL_SIZE}) search alone",
+                alone.latency,
+                value=f"exact top-{ISOLATION_K}: {alone.exact_answers}/{alone.queries}",
+            )
+        )
 
     def _load(self, service: ServiceThread, factory: ThoughtFactory, size: int) -> None:
         missing = size - factory.made
@@ -178,13 +199,13 @@ class Bench:
             self.rows.append(Row(size, label, latency))
             return latency
 
-        # The engine alone: the index query with no namespace filter and no projection.
+        # The engine alone: the namespace's index query with no filter and no projection.
         vectors = queries.vectors(count)
-        if not service.call(store.raw_vector_query(vectors[0], RAW_K)):
+        if not service.call(store.raw_vector_query(ns, vectors[0], RAW_K)):
             raise BenchSetupError("the raw vector query returned nothing")
 
         async def raw_query(i: int) -> None:
-            await store.raw_vector_query(vectors[i], RAW_K)
+            await store.raw_vector_query(ns, vectors[i], RAW_K)
 
         raw = add(
             f"raw engine vector query (k={RAW_K})", service.call(time_async(raw_query, **times))
@@ -242,7 +263,26 @@ class Bench:
 
         ratio = graphql_search.p50_ms / raw.p50_ms
         self.rows.append(Row(size, "ratio GraphQL search / raw query (p50)", value=f"{ratio:.2f}x"))
-        self.results[size] = SizeResults(raw, store_search, graphql_search, graphql_lineage)
+
+        beside = self.isolation.measure(service)
+        isolation_ratio = self.isolation.ratio(beside)
+        self.rows.append(
+            Row(
+                size,
+                f"small namespace ({SMALL_SIZE}) search beside N",
+                beside.latency,
+                value=f"{isolation_ratio:.2f}x alone; exact top-{ISOLATION_K}:"
+                f" {beside.exact_answers}/{beside.queries}",
+            )
+        )
+        self.results[size] = SizeResults(
+            raw,
+            store_search,
+            graphql_search,
+            graphql_lineage,
+            isolation_ratio=isolation_ratio,
+            isolation_exact=beside.all_exact,
+        )
 
     # --- output -----------------------------------------------------------------------
     def print_report(self) -> None:

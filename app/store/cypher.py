@@ -6,9 +6,15 @@ statement that only one engine needs exists only as its override. Files under
 ``cypher/schema/`` hold several statements separated by a ``;`` at the end of a line.
 
 The few engine differences are macros written ``{{ name(arg, ...) }}`` and expanded at
-load: vector literals, vector and full-text index queries, and the shared thought
-projection. Values never enter a statement text: macros take parameter names and schema
-identifiers only, and those come from the statement files, never from input.
+load: vector literals, vector and full-text index queries, the namespace's own vector
+index and label, and the shared thought projection. Values never enter a statement text:
+macros take parameter names and schema identifiers only, and those come from the
+statement files, never from input.
+
+One exception, and only for schema commands, which accept no parameter for a label: the
+slot ``__NAMESPACE_LABEL__`` in a ``schema.*`` statement is filled per namespace by
+``fill_namespace_label`` with a label derived from a hash (``Ns_`` and 24 hex digits) and
+checked against that exact pattern, so no input text can reach a statement.
 """
 
 from __future__ import annotations
@@ -66,6 +72,26 @@ def _vector_query_relationships(
     )
 
 
+def _vector_query_namespace_nodes(engine: str, label: str, prop: str, k: str, vector: str) -> str:
+    """YIELDs ``node, score`` from the namespace's own vector index, so a namespace's
+    search never depends on what other namespaces hold. FalkorDB keeps every namespace in
+    a graph of its own (its index covers only that namespace); Neo4j gives each namespace
+    a label and a vector index of its own, named by the ``$namespaceIndex`` parameter the
+    adapter supplies."""
+    if engine == "falkordb":
+        return (
+            f"CALL db.idx.vector.queryNodes('{label}', '{prop}', {k}, vecf32({vector})) "
+            "YIELD node, score"
+        )
+    return f"CALL db.index.vector.queryNodes($namespaceIndex, {k}, {vector}) YIELD node, score"
+
+
+def _namespace_label(engine: str, var: str) -> str:
+    """Adds the namespace's own label (Neo4j; ``$namespaceLabel`` from the adapter), which
+    its vector index covers. FalkorDB needs none: the graph is the namespace."""
+    return f"SET {var}:$($namespaceLabel)" if engine == "neo4j" else ""
+
+
 def _fulltext_query_nodes(engine: str, index: str, label: str, query: str) -> str:
     """YIELDs ``node, score``; higher is better on both engines."""
     if engine == "falkordb":
@@ -105,6 +131,8 @@ MACROS: dict[str, Callable[..., str]] = {
     "vector": _vector,
     "vector_query_nodes": _vector_query_nodes,
     "vector_query_relationships": _vector_query_relationships,
+    "vector_query_namespace_nodes": _vector_query_namespace_nodes,
+    "namespace_label": _namespace_label,
     "fulltext_query_nodes": _fulltext_query_nodes,
     "nearest_first": _nearest_first,
     "thought_fields": _thought_fields,
@@ -123,6 +151,19 @@ def expand(text: str, engine: str) -> str:
     if "{{" in expanded:
         raise ConfigurationError("malformed Cypher macro left after expansion:\n" + text)
     return expanded
+
+
+NAMESPACE_LABEL_SLOT = "__NAMESPACE_LABEL__"
+_NAMESPACE_LABEL = re.compile(r"^Ns_[0-9a-f]{24}$")
+
+
+def fill_namespace_label(text: str, label: str) -> str:
+    """Put a namespace label into a schema statement's slot (see the module docstring)."""
+    if not _NAMESPACE_LABEL.fullmatch(label):
+        raise ConfigurationError(f"not a namespace label: {label!r}")
+    if NAMESPACE_LABEL_SLOT not in text:
+        raise ConfigurationError("statement has no namespace label slot")
+    return text.replace(NAMESPACE_LABEL_SLOT, label)
 
 
 # --- loading ---------------------------------------------------------------------------

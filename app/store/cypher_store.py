@@ -1,8 +1,13 @@
 """Everything both engines share: the store operations written once over named statements.
 
 An adapter supplies only how a statement runs (``_read``/``_write``), how its vector score
-maps to cosine similarity, and how its schema is created. All query logic lives here and
-in ``cypher/``, so the two engines cannot drift apart.
+maps to cosine similarity, and how its schema is created, store-wide and per namespace.
+All query logic lives here and in ``cypher/``, so the two engines cannot drift apart.
+
+Every statement runs in a scope: a namespace, or None for the store-wide catalog (schema
+records). Each namespace has vector indexes of its own (a graph per namespace on
+FalkorDB, a label and index per namespace on Neo4j), created before its first write, so a
+namespace's search never depends on what the others hold.
 """
 
 from __future__ import annotations
@@ -11,7 +16,7 @@ import abc
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from app.domain.errors import SchemaMismatchError
+from app.domain.errors import SchemaMismatchError, StoreError
 from app.domain.models import (
     ChangeEvent,
     ChangeKind,
@@ -33,11 +38,12 @@ from app.store.interface import SyntheticThought
 
 Row = dict[str, Any]
 
-SCHEMA_VERSION = 1
-# The vector index is global across namespaces: ask it for more than k and filter.
+# 2: vector indexes per namespace (1 had one index for every namespace).
+SCHEMA_VERSION = 2
+# HNSW returns approximate neighbours; a beam wider than k (the candidates asked for)
+# raises recall. The namespace's own index holds only its thoughts, so no widening loop.
 OVERSAMPLE = 4
 MIN_CANDIDATES = 40
-MAX_CANDIDATES = 10_000
 
 
 def thought_from_row(row: Mapping[str, Any]) -> Thought:
@@ -81,10 +87,26 @@ class CypherGraphStore(abc.ABC):
 
     # --- what an adapter supplies ------------------------------------------------------
     @abc.abstractmethod
-    async def _read(self, name: str, params: Mapping[str, Any]) -> list[Row]: ...
+    async def _read(
+        self, name: str, params: Mapping[str, Any], *, namespace: str | None
+    ) -> list[Row]:
+        """Run a read statement in a namespace's scope (None: the store-wide catalog)."""
 
     @abc.abstractmethod
-    async def _write(self, name: str, params: Mapping[str, Any]) -> list[Row]: ...
+    async def _write(
+        self, name: str, params: Mapping[str, Any], *, namespace: str | None
+    ) -> list[Row]:
+        """Run a write statement in a namespace's scope (None: the store-wide catalog)."""
+
+    @abc.abstractmethod
+    async def _prepare_namespace(self, namespace: str) -> None:
+        """Create the namespace's own indexes if they do not exist yet; idempotent and
+        cheap once done. Runs before every write to the namespace."""
+
+    async def _namespace_searchable(self, namespace: str) -> bool:
+        """False when the namespace has no vector index yet (it was never written to)."""
+        del namespace
+        return True
 
     @abc.abstractmethod
     def _engine_similarity(self, raw_score: float) -> float:
@@ -95,7 +117,14 @@ class CypherGraphStore(abc.ABC):
         return max(-1.0, min(1.0, self._engine_similarity(raw_score)))
 
     @abc.abstractmethod
-    async def _create_schema(self, dimension: int) -> None: ...
+    async def _create_schema(self, dimension: int) -> None:
+        """Create the store-wide schema (catalog, shared indexes) idempotently."""
+
+    @property
+    def embedding_dimension(self) -> int:
+        if self._schema is None:
+            raise StoreError("the store is not bootstrapped yet")
+        return self._schema.embedding_dimension
 
     @abc.abstractmethod
     async def _ping(self) -> str: ...
@@ -108,9 +137,19 @@ class CypherGraphStore(abc.ABC):
 
     # --- schema ------------------------------------------------------------------------
     async def bootstrap(self, *, embedding_dimension: int, embedder: str) -> SchemaState:
-        rows = await self._read("schema.meta_read", {})
+        rows = await self._read("schema.meta_read", {}, namespace=None)
         existing = rows[0] if rows else {}
         built_with = existing.get("embeddingDimension")
+        layout = existing.get("schemaVersion")
+        if layout is not None and int(layout) < SCHEMA_VERSION:
+            raise SchemaMismatchError(
+                f"this store was built with schema version {layout}, which kept every "
+                f"namespace in one vector index; this release ({SCHEMA_VERSION}) gives each "
+                "namespace its own and cannot read the old layout: start with a new data "
+                "dir/database",
+                stored_schema_version=int(layout),
+                schema_version=SCHEMA_VERSION,
+            )
         if built_with is not None and int(built_with) != embedding_dimension:
             raise SchemaMismatchError(
                 f"this store was built for {built_with}-dimensional embeddings "
@@ -129,6 +168,7 @@ class CypherGraphStore(abc.ABC):
                     "schemaVersion": SCHEMA_VERSION,
                     "now": now_ms(),
                 },
+                namespace=None,
             )
         )[0]
         self._schema = SchemaState(
@@ -157,6 +197,7 @@ class CypherGraphStore(abc.ABC):
         self, record: ThoughtRecord, *, event_id: str, event_kind: str
     ) -> int | None:
         t = record.thought
+        await self._prepare_namespace(t.namespace)
         rows = await self._write(
             "thought.create",
             {
@@ -180,6 +221,7 @@ class CypherGraphStore(abc.ABC):
                 "eventId": event_id,
                 "eventKind": event_kind,
             },
+            namespace=t.namespace,
         )
         return int(rows[0]["revision"]) if rows else None
 
@@ -200,8 +242,11 @@ class CypherGraphStore(abc.ABC):
             }
             for t in thoughts
         ]
+        await self._prepare_namespace(namespace)
         result = await self._write(
-            "thought.bulk_create_originals", {"namespace": namespace, "rows": rows}
+            "thought.bulk_create_originals",
+            {"namespace": namespace, "rows": rows},
+            namespace=namespace,
         )
         return int(result[0]["created"]) if result else 0
 
@@ -209,7 +254,9 @@ class CypherGraphStore(abc.ABC):
     async def get_thoughts(self, namespace: str, ids: Sequence[str]) -> dict[str, Thought]:
         if not ids:
             return {}
-        rows = await self._read("thought.get_many", {"namespace": namespace, "ids": list(ids)})
+        rows = await self._read(
+            "thought.get_many", {"namespace": namespace, "ids": list(ids)}, namespace=namespace
+        )
         return {row["id"]: thought_from_row(row) for row in rows}
 
     async def list_thoughts(
@@ -226,6 +273,7 @@ class CypherGraphStore(abc.ABC):
                 "afterId": after.thought_id if after else None,
                 "limit": limit + 1,  # one extra row tells whether another page exists
             },
+            namespace=namespace,
         )
         thoughts = tuple(thought_from_row(row) for row in rows[:limit])
         return ThoughtPage(thoughts=thoughts, has_next_page=len(rows) > limit)
@@ -233,46 +281,44 @@ class CypherGraphStore(abc.ABC):
     async def vector_search(
         self, namespace: str, embedding: Sequence[float], k: int, min_similarity: float
     ) -> list[ScoredThought]:
-        vector = list(embedding)
-        candidates = max(k * OVERSAMPLE, MIN_CANDIDATES)
-        total: int | None = None
-        while True:
-            rows = await self._read(
-                "thought.vector_search",
-                {"namespace": namespace, "embedding": vector, "candidates": candidates, "k": k},
-            )
-            scored = [
-                ScoredThought(
-                    thought=thought_from_row(row),
-                    similarity=self._similarity(float(row["rawScore"])),
-                )
-                for row in rows
-            ]
-            kept = [hit for hit in scored if hit.similarity >= min_similarity]
-            if len(kept) >= k or len(kept) < len(scored):
-                # Enough hits, or the namespace's nearest already fell below the threshold.
-                return kept[:k]
-            # Fewer than k of the candidates are in this namespace: widen, while the
-            # index has more to give.
-            if total is None:
-                total = await self._count_thoughts()
-            if candidates >= min(total, MAX_CANDIDATES):
-                return kept
-            candidates *= OVERSAMPLE
-
-    async def _count_thoughts(self) -> int:
-        rows = await self._read("thought.count", {})
-        return int(rows[0]["total"]) if rows else 0
-
-    async def raw_vector_query(self, embedding: Sequence[float], k: int) -> list[str]:
+        if not await self._namespace_searchable(namespace):
+            return []
         rows = await self._read(
-            "thought.raw_vector_query", {"embedding": list(embedding), "candidates": k}
+            "thought.vector_search",
+            {
+                "namespace": namespace,
+                "embedding": list(embedding),
+                "candidates": max(k * OVERSAMPLE, MIN_CANDIDATES),
+                "k": k,
+            },
+            namespace=namespace,
+        )
+        hits = [
+            ScoredThought(
+                thought=thought_from_row(row),
+                similarity=self._similarity(float(row["rawScore"])),
+            )
+            for row in rows
+        ]
+        return [hit for hit in hits if hit.similarity >= min_similarity]
+
+    async def raw_vector_query(
+        self, namespace: str, embedding: Sequence[float], k: int
+    ) -> list[str]:
+        if not await self._namespace_searchable(namespace):
+            return []
+        rows = await self._read(
+            "thought.raw_vector_query",
+            {"embedding": list(embedding), "candidates": k},
+            namespace=namespace,
         )
         return [row["id"] for row in rows]
 
     async def fulltext_search(self, namespace: str, query: str, k: int) -> list[ScoredThought]:
         rows = await self._read(
-            "thought.fulltext_search", {"namespace": namespace, "query": query, "limit": k}
+            "thought.fulltext_search",
+            {"namespace": namespace, "query": query, "limit": k},
+            namespace=namespace,
         )
         return [
             ScoredThought(thought=thought_from_row(row), similarity=float(row["rawScore"]))
@@ -282,7 +328,9 @@ class CypherGraphStore(abc.ABC):
     async def refiners(self, namespace: str, ids: Sequence[str]) -> dict[str, list[str]]:
         if not ids:
             return {}
-        rows = await self._read("thought.refiners", {"namespace": namespace, "ids": list(ids)})
+        rows = await self._read(
+            "thought.refiners", {"namespace": namespace, "ids": list(ids)}, namespace=namespace
+        )
         # Revisions increase strictly within a namespace, so the highest is the newest.
         rows.sort(key=lambda row: int(row["revision"] or 0), reverse=True)
         found: dict[str, list[str]] = {}
@@ -291,7 +339,9 @@ class CypherGraphStore(abc.ABC):
         return found
 
     async def lineage_depths(self, namespace: str, thought_id: str) -> dict[str, int]:
-        rows = await self._read("lineage.depths", {"namespace": namespace, "id": thought_id})
+        rows = await self._read(
+            "lineage.depths", {"namespace": namespace, "id": thought_id}, namespace=namespace
+        )
         depths: dict[str, int] = {}
         for row in rows:
             depth = int(row["depth"])
@@ -304,10 +354,13 @@ class CypherGraphStore(abc.ABC):
     async def search_lineage_edges(
         self, namespace: str, embedding: Sequence[float], k: int
     ) -> list[LineageEdgeHit]:
+        if not await self._namespace_searchable(namespace):
+            return []
         candidates = max(k * OVERSAMPLE, MIN_CANDIDATES)
         rows = await self._read(
             "lineage.search_reasons",
             {"namespace": namespace, "embedding": list(embedding), "candidates": candidates},
+            namespace=namespace,
         )
         hits = [
             LineageEdgeHit(
@@ -326,7 +379,9 @@ class CypherGraphStore(abc.ABC):
 
     async def history(self, namespace: str, thought_id: str) -> list[ChangeEvent]:
         rows = await self._read(
-            "changes.history", {"namespace": namespace, "thoughtId": thought_id}
+            "changes.history",
+            {"namespace": namespace, "thoughtId": thought_id},
+            namespace=namespace,
         )
         return [event_from_row(row) for row in rows]
 
@@ -336,9 +391,10 @@ class CypherGraphStore(abc.ABC):
         rows = await self._read(
             "changes.since",
             {"namespace": namespace, "afterRevision": after_revision, "limit": limit},
+            namespace=namespace,
         )
         return [event_from_row(row) for row in rows]
 
     async def current_revision(self, namespace: str) -> int:
-        rows = await self._read("changes.revision", {"namespace": namespace})
+        rows = await self._read("changes.revision", {"namespace": namespace}, namespace=namespace)
         return int(rows[0]["revision"]) if rows else 0

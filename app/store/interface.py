@@ -82,7 +82,10 @@ class GraphStore(Protocol):
     async def vector_search(
         self, namespace: str, embedding: Sequence[float], k: int, min_similarity: float
     ) -> list[ScoredThought]:
-        """Up to k thoughts of the namespace, most similar first; similarity is cosine."""
+        """Up to k thoughts of the namespace, most similar first; similarity is cosine.
+
+        The namespace's true nearest, whatever other namespaces hold: each has its own
+        vector index, so latency depends on the namespace's own size."""
         ...
 
     async def fulltext_search(self, namespace: str, query: str, k: int) -> list[ScoredThought]: ...
@@ -107,6 +110,8 @@ class GraphStore(Protocol):
 
     async def current_revision(self, namespace: str) -> int: ...
 
-    async def raw_vector_query(self, embedding: Sequence[float], k: int) -> list[str]:
-        """The bare engine vector query (benchmark baseline)."""
+    async def raw_vector_query(
+        self, namespace: str, embedding: Sequence[float], k: int
+    ) -> list[str]:
+        """The bare engine vector query on the namespace's index (benchmark baseline)."""
         ...

@@ -1,17 +1,19 @@
 // Idempotent schema for Neo4j 5.26+ / 2025.x. $dimension comes from the embedder.
+// Thought embeddings are indexed per namespace (schema/namespace); the reason indexes on
+// edges are shared: they serve Neo4j Browser's "edges by meaning" across namespaces.
+// Quantization is off: it made scores inexact (an opposite vector scored 0.5, not 0).
 CREATE CONSTRAINT thought_id_unique IF NOT EXISTS FOR (t:Thought) REQUIRE t.id IS UNIQUE;
 CREATE CONSTRAINT change_event_id_unique IF NOT EXISTS FOR (e:ChangeEvent) REQUIRE e.id IS UNIQUE;
 CREATE CONSTRAINT change_log_namespace_unique IF NOT EXISTS FOR (l:ChangeLog) REQUIRE l.namespace IS UNIQUE;
 CREATE CONSTRAINT schema_meta_key_unique IF NOT EXISTS FOR (m:SchemaMeta) REQUIRE m.key IS UNIQUE;
 CREATE INDEX thought_namespace_created IF NOT EXISTS FOR (t:Thought) ON (t.namespace, t.createdAt);
 CREATE INDEX change_event_namespace_revision IF NOT EXISTS FOR (e:ChangeEvent) ON (e.namespace, e.revision);
-CREATE VECTOR INDEX thought_embedding IF NOT EXISTS
-FOR (t:Thought) ON (t.embedding)
-OPTIONS {indexConfig: {`vector.dimensions`: $dimension, `vector.similarity_function`: 'cosine', `vector.quantization.enabled`: false}};
 CREATE VECTOR INDEX refines_reason_embedding IF NOT EXISTS
 FOR ()-[r:REFINES]-() ON (r.reasonEmbedding)
-OPTIONS {indexConfig: {`vector.dimensions`: $dimension, `vector.similarity_function`: 'cosine', `vector.quantization.enabled`: false}};
+OPTIONS {indexConfig: {`vector.dimensions`: $dimension, `vector.similarity_function`: 'cosine',
+                       `vector.quantization.enabled`: false}};
 CREATE VECTOR INDEX consolidates_reason_embedding IF NOT EXISTS
 FOR ()-[r:CONSOLIDATES]-() ON (r.reasonEmbedding)
-OPTIONS {indexConfig: {`vector.dimensions`: $dimension, `vector.similarity_function`: 'cosine', `vector.quantization.enabled`: false}};
+OPTIONS {indexConfig: {`vector.dimensions`: $dimension, `vector.similarity_function`: 'cosine',
+                       `vector.quantization.enabled`: false}};
 CREATE FULLTEXT INDEX thought_content IF NOT EXISTS FOR (t:Thought) ON EACH [t.content];

@@ -15,6 +15,7 @@ CREATE (t:Thought {
   revision: base + i + 1,
   embedding: {{ vector(row.embedding) }}
 })
+{{ namespace_label(t) }}
 CREATE (e:ChangeEvent {
   id: row.id + ':created', namespace: $namespace, revision: base + i + 1, kind: 'created',
   thoughtId: row.id, sourceIds: [], actorId: row.agentId, actorName: row.agentName,

@@ -19,6 +19,7 @@ CREATE (t:Thought {
   tags: $tags, pheromoneWeight: $pheromoneWeight, createdAt: $createdAt,
   sourceIds: $sourceIds, revision: log.revision, embedding: {{ vector($embedding) }}
 })
+{{ namespace_label(t) }}
 FOREACH (s IN CASE WHEN $type = 'refinement' THEN sources ELSE [] END |
   CREATE (t)-[:REFINES {namespace: $namespace, reason: $reason,
                         reasonEmbedding: {{ vector($reasonEmbedding) }}, createdAt: $createdAt}]->(s)

@@ -3,6 +3,13 @@
 FalkorDB differs from Neo4j in three ways handled here: its vector score is a cosine
 *distance* (0 = same direction, 2 = opposite), unique constraints are created with the
 ``GRAPH.CONSTRAINT`` command rather than Cypher, and index creation is not idempotent.
+
+Every namespace is a graph of its own, ``<graph>:ns:<namespace>``, with its own indexes,
+created before its first write; the catalog graph ``<graph>`` holds what the store was
+built with. FalkorDB's vector index cannot filter while it searches, so one graph for all
+namespaces made a small namespace's search slower as the others grew and, past the
+candidates asked for, incomplete. Namespace names are validated upstream
+(``app.domain.validation.require_namespace``) and name a key, never statement text.
 """
 
 from __future__ import annotations
@@ -13,6 +20,7 @@ from typing import Any
 
 import structlog
 from falkordb.asyncio import FalkorDB
+from falkordb.asyncio.graph import AsyncGraph
 from redis import exceptions as redis_errors
 
 from app.domain.errors import StoreError
@@ -21,12 +29,12 @@ from app.store.cypher_store import CypherGraphStore, Row
 from app.store.falkordb.engine import EmbeddedFalkorDB
 
 # (label, property) pairs that must be unique; each needs an exact-match index first,
-# which schema.bootstrap creates.
-UNIQUE_PROPERTIES: tuple[tuple[str, str], ...] = (
+# which schema.bootstrap (catalog) and schema.namespace (each namespace) create.
+CATALOG_UNIQUE: tuple[tuple[str, str], ...] = (("SchemaMeta", "key"),)
+NAMESPACE_UNIQUE: tuple[tuple[str, str], ...] = (
     ("Thought", "id"),
     ("ChangeEvent", "id"),
     ("ChangeLog", "namespace"),
-    ("SchemaMeta", "key"),
 )
 log = structlog.get_logger(__name__)
 _ALREADY_EXISTS = ("already indexed", "already exists")
@@ -48,29 +56,53 @@ class FalkorDBGraphStore(CypherGraphStore):
         self._graph_name = graph_name
         self._embedded = embedded
         self._client = FalkorDB(unix_socket_path=socket_path)
-        self._graph = self._client.select_graph(graph_name)
+        self._catalog = self._client.select_graph(graph_name)
+        self._graphs: dict[str, AsyncGraph] = {}
+        self._prepared: set[str] = set()
+        self._namespace_locks: dict[str, asyncio.Lock] = {}
         self._recovery = asyncio.Lock()
 
+    def namespace_graph_name(self, namespace: str) -> str:
+        return f"{self._graph_name}:ns:{namespace}"
+
+    def _graph(self, namespace: str | None) -> AsyncGraph:
+        if namespace is None:
+            return self._catalog
+        graph = self._graphs.get(namespace)
+        if graph is None:
+            graph = self._graphs[namespace] = self._client.select_graph(
+                self.namespace_graph_name(namespace)
+            )
+        return graph
+
     # --- execution ---------------------------------------------------------------------
-    async def _read(self, name: str, params: Mapping[str, Any]) -> list[Row]:
-        return await self._run(name, params, read_only=True)
+    async def _read(
+        self, name: str, params: Mapping[str, Any], *, namespace: str | None
+    ) -> list[Row]:
+        return await self._run(name, params, self._graph(namespace), read_only=True)
 
-    async def _write(self, name: str, params: Mapping[str, Any]) -> list[Row]:
-        return await self._run(name, params, read_only=False)
+    async def _write(
+        self, name: str, params: Mapping[str, Any], *, namespace: str | None
+    ) -> list[Row]:
+        return await self._run(name, params, self._graph(namespace), read_only=False)
 
-    async def _run(self, name: str, params: Mapping[str, Any], *, read_only: bool) -> list[Row]:
+    async def _run(
+        self, name: str, params: Mapping[str, Any], graph: AsyncGraph, *, read_only: bool
+    ) -> list[Row]:
         text = self._statements.get(name)
         try:
-            return await self._execute(text, params, read_only=read_only)
+            return await self._execute(graph, text, params, read_only=read_only)
         except (redis_errors.ConnectionError, redis_errors.TimeoutError) as exc:
             # Every statement is safe to repeat (deterministic ids, guarded creates), so
             # after bringing a crashed engine back the statement is simply run again.
             await self._recover(exc)
-            return await self._execute(text, params, read_only=read_only)
+            return await self._execute(graph, text, params, read_only=read_only)
 
-    async def _execute(self, text: str, params: Mapping[str, Any], *, read_only: bool) -> list[Row]:
+    async def _execute(
+        self, graph: AsyncGraph, text: str, params: Mapping[str, Any], *, read_only: bool
+    ) -> list[Row]:
         try:
-            query = self._graph.ro_query if read_only else self._graph.query
+            query = graph.ro_query if read_only else graph.query
             result = await query(text, dict(params))
         except redis_errors.ResponseError as exc:
             if read_only and "empty key" in str(exc):
@@ -78,6 +110,21 @@ class FalkorDBGraphStore(CypherGraphStore):
             raise StoreError(f"FalkorDB rejected a statement: {exc}") from exc
         columns = [column[1] for column in result.header]
         return [dict(zip(columns, record, strict=True)) for record in result.result_set]
+
+    # --- namespaces --------------------------------------------------------------------
+    async def _prepare_namespace(self, namespace: str) -> None:
+        if namespace in self._prepared:
+            return
+        lock = self._namespace_locks.setdefault(namespace, asyncio.Lock())
+        async with lock:
+            if namespace in self._prepared:
+                return
+            graph = self._graph(namespace)
+            await self._create_indexes(
+                graph, "schema.namespace", {"dimension": self.embedding_dimension}
+            )
+            await self._create_unique_constraints(graph, NAMESPACE_UNIQUE)
+            self._prepared.add(namespace)
 
     async def _recover(self, cause: Exception) -> None:
         if self._embedded is None:
@@ -94,29 +141,44 @@ class FalkorDBGraphStore(CypherGraphStore):
         return 1.0 - raw_score
 
     async def _create_schema(self, dimension: int) -> None:
-        for text in self._statements.get_all("schema.bootstrap"):
+        del dimension  # vector indexes are per namespace (schema.namespace)
+        await self._create_indexes(self._catalog, "schema.bootstrap", {})
+        await self._create_unique_constraints(self._catalog, CATALOG_UNIQUE)
+
+    async def _create_indexes(
+        self, graph: AsyncGraph, statements: str, params: Mapping[str, Any]
+    ) -> None:
+        for text in self._statements.get_all(statements):
             try:
-                await self._graph.query(text, {"dimension": dimension})
+                await graph.query(text, dict(params))
             except redis_errors.ResponseError as exc:
                 if not any(marker in str(exc) for marker in _ALREADY_EXISTS):
-                    raise StoreError(f"schema bootstrap failed: {exc}") from exc
+                    raise StoreError(f"FalkorDB schema setup failed: {exc}") from exc
+
+    async def _create_unique_constraints(
+        self, graph: AsyncGraph, wanted: tuple[tuple[str, str], ...]
+    ) -> None:
         existing = {
             (c["label"], tuple(c["properties"]))
-            for c in await self._graph.list_constraints()
+            for c in await graph.list_constraints()
             if c.get("type") == "UNIQUE"
         }
-        for label, prop in UNIQUE_PROPERTIES:
+        for label, prop in wanted:
             if (label, (prop,)) in existing:
                 continue
-            await self._graph.create_node_unique_constraint(label, prop)
-        await self._await_constraints()
+            try:
+                await graph.create_node_unique_constraint(label, prop)
+            except redis_errors.ResponseError as exc:
+                if not any(marker in str(exc) for marker in _ALREADY_EXISTS):
+                    raise StoreError(f"FalkorDB constraint setup failed: {exc}") from exc
+        await self._await_constraints(graph)
 
-    async def _await_constraints(self) -> None:
+    async def _await_constraints(self, graph: AsyncGraph) -> None:
         """Unique constraints build in the background; writes must wait until they hold."""
         for _ in range(500):
             pending = [
                 c
-                for c in await self._graph.list_constraints()
+                for c in await graph.list_constraints()
                 if c.get("status") not in ("OPERATIONAL", None)
             ]
             if not pending:

@@ -3,14 +3,29 @@
 All query logic lives in ``CypherGraphStore`` and ``cypher/``; this module only knows how a
 statement reaches the server, how Neo4j scores vectors and how its schema comes online.
 Statements project plain scalars, so ``record.data()`` never carries a driver object out.
+
+Namespaces: each one's thoughts carry a label of its own (``Ns_`` + 24 hex digits of the
+namespace's SHA-256) covered by a vector index of its own (``thought_embedding_`` + the
+same digits), created before the namespace's first write; statements get both names as
+the ``$namespaceLabel`` and ``$namespaceIndex`` parameters. One shared index would make a
+small namespace's search wade through every other namespace's vectors (slower as they
+grow, and incomplete once its hits fall outside the candidates asked for).
 """
 
 from __future__ import annotations
 
+import asyncio
+import hashlib
 from collections.abc import Mapping
 from typing import Any
 
-from neo4j import AsyncDriver, AsyncGraphDatabase, AsyncManagedTransaction
+from neo4j import (
+    AsyncDriver,
+    AsyncGraphDatabase,
+    AsyncManagedTransaction,
+    NotificationDisabledClassification,
+    NotificationMinimumSeverity,
+)
 from neo4j.exceptions import (
     AuthError,
     ConstraintError,
@@ -21,7 +36,7 @@ from neo4j.exceptions import (
 )
 
 from app.domain.errors import ConfigurationError, StoreError
-from app.store.cypher import StatementLibrary
+from app.store.cypher import StatementLibrary, fill_namespace_label
 from app.store.cypher_store import CypherGraphStore, Row
 
 # Failures that mean "the store is not usable right now", as opposed to a faulty statement
@@ -32,6 +47,18 @@ _UNAVAILABLE = (DriverError, TransientError, DatabaseError)
 INDEX_ONLINE_TIMEOUT_S = 300
 # The driver's HTTP (Query API) transport is a preview without managed transactions.
 BOLT_SCHEMES = ("bolt://", "bolt+s://", "bolt+ssc://", "neo4j://", "neo4j+s://", "neo4j+ssc://")
+
+
+def namespace_digest(namespace: str) -> str:
+    return hashlib.sha256(namespace.encode("utf-8")).hexdigest()[:24]
+
+
+def namespace_label(namespace: str) -> str:
+    return f"Ns_{namespace_digest(namespace)}"
+
+
+def namespace_index(namespace: str) -> str:
+    return f"thought_embedding_{namespace_digest(namespace)}"
 
 
 class Neo4jGraphStore(CypherGraphStore):
@@ -46,6 +73,11 @@ class Neo4jGraphStore(CypherGraphStore):
         super().__init__(statements)
         self._driver = driver
         self._database = database
+        # Every session shares one bookmark manager, so a read always sees the writes
+        # acknowledged before it, also on a cluster where reads go to another member.
+        self._bookmarks = AsyncGraphDatabase.bookmark_manager()
+        self._indexed_namespaces: set[str] = set()
+        self._namespace_locks: dict[str, asyncio.Lock] = {}
 
     @classmethod
     async def connect(
@@ -61,7 +93,16 @@ class Neo4jGraphStore(CypherGraphStore):
         if not uri.startswith(BOLT_SCHEMES):
             raise StoreError(f"Neo4j URI {uri!r} must use a Bolt scheme: {', '.join(BOLT_SCHEMES)}")
         try:
-            driver = AsyncGraphDatabase.driver(uri, auth=(user, password))
+            driver = AsyncGraphDatabase.driver(
+                uri,
+                auth=(user, password),
+                # Information notices ("index already exists") and warnings about labels
+                # a fresh database has not seen yet would flood the log on every start.
+                notifications_min_severity=NotificationMinimumSeverity.WARNING,
+                notifications_disabled_classifications=[
+                    NotificationDisabledClassification.UNRECOGNIZED
+                ],
+            )
         except (ValueError, DriverError) as exc:
             raise StoreError(f"invalid Neo4j URI {uri!r}: {exc}", uri=uri) from exc
         try:
@@ -84,23 +125,81 @@ class Neo4jGraphStore(CypherGraphStore):
         return store
 
     # --- how a statement runs ------------------------------------------------------------
-    async def _read(self, name: str, params: Mapping[str, Any]) -> list[Row]:
-        return await self._run(name, params, write=False)
+    async def _read(
+        self, name: str, params: Mapping[str, Any], *, namespace: str | None
+    ) -> list[Row]:
+        return await self._run(name, self._scoped(params, namespace), write=False)
 
-    async def _write(self, name: str, params: Mapping[str, Any]) -> list[Row]:
+    async def _write(
+        self, name: str, params: Mapping[str, Any], *, namespace: str | None
+    ) -> list[Row]:
         try:
-            return await self._run(name, params, write=True)
+            return await self._run(name, self._scoped(params, namespace), write=True)
         except ConstraintError:
             # Every write statement creates only what is absent and returns no row when it
             # exists already; a unique-constraint conflict is the concurrent form of that
             # outcome (another writer got there first), and its transaction wrote nothing.
             return []
 
+    @staticmethod
+    def _scoped(params: Mapping[str, Any], namespace: str | None) -> dict[str, Any]:
+        scoped = dict(params)
+        if namespace is not None:
+            scoped["namespaceLabel"] = namespace_label(namespace)
+            scoped["namespaceIndex"] = namespace_index(namespace)
+        return scoped
+
     async def _run(self, name: str, params: Mapping[str, Any], *, write: bool) -> list[Row]:
         try:
             return await self._execute(self._statements.get(name), params, write=write)
         except _UNAVAILABLE as exc:
             raise StoreError(f"Neo4j failed running {name}: {exc}", statement=name) from exc
+
+    # --- namespaces --------------------------------------------------------------------
+    async def _prepare_namespace(self, namespace: str) -> None:
+        if namespace in self._indexed_namespaces:
+            return
+        lock = self._namespace_locks.setdefault(namespace, asyncio.Lock())
+        async with lock:
+            if namespace in self._indexed_namespaces:
+                return
+            label, index = namespace_label(namespace), namespace_index(namespace)
+            params = {
+                "indexName": index,
+                "dimension": self.embedding_dimension,
+                "timeoutSeconds": INDEX_ONLINE_TIMEOUT_S,
+            }
+            for text in self._statements.get_all("schema.namespace"):
+                statement = fill_namespace_label(text, label) if "__NAMESPACE" in text else text
+                try:
+                    await self._execute(statement, params, write=True)
+                except (DriverError, Neo4jError) as exc:
+                    # Another process may have created the same index a moment earlier.
+                    if await self._index_exists(index):
+                        continue
+                    raise StoreError(
+                        f"Neo4j could not create the vector index of namespace "
+                        f"{namespace!r}: {exc}",
+                        namespace=namespace,
+                    ) from exc
+            self._indexed_namespaces.add(namespace)
+
+    async def _namespace_searchable(self, namespace: str) -> bool:
+        if namespace in self._indexed_namespaces:
+            return True
+        if await self._index_exists(namespace_index(namespace)):
+            self._indexed_namespaces.add(namespace)
+            return True
+        return False  # never written to: nothing to find, and no index to ask
+
+    async def _index_exists(self, index: str) -> bool:
+        try:
+            rows = await self._execute(
+                self._statements.get("schema.index_state"), {"indexName": index}, write=False
+            )
+        except _UNAVAILABLE as exc:
+            raise StoreError(f"Neo4j failed looking up index {index}: {exc}") from exc
+        return bool(rows) and rows[0]["state"] == "ONLINE"
 
     async def _execute(self, text: str, params: Mapping[str, Any], *, write: bool) -> list[Row]:
         """One statement in one managed transaction, which retries transient failures.
@@ -113,7 +212,9 @@ class Neo4jGraphStore(CypherGraphStore):
             result = await tx.run(text, parameters)
             return [record.data() async for record in result]
 
-        async with self._driver.session(database=self._database) as session:
+        async with self._driver.session(
+            database=self._database, bookmark_manager=self._bookmarks
+        ) as session:
             if write:
                 return await session.execute_write(work)
             return await session.execute_read(work)

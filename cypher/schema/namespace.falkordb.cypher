@@ -1,0 +1,17 @@
+// One namespace's graph in embedded FalkorDB, created before its first write. A graph per
+// namespace gives each one its own vector indexes, so a search's latency and completeness
+// depend on its own size only. "already indexed" errors mean the index exists (success);
+// the adapter adds the unique constraints after these exact-match indexes.
+CREATE INDEX FOR (t:Thought) ON (t.id);
+CREATE INDEX FOR (t:Thought) ON (t.namespace);
+CREATE INDEX FOR (t:Thought) ON (t.createdAt);
+CREATE INDEX FOR (e:ChangeEvent) ON (e.id);
+CREATE INDEX FOR (e:ChangeEvent) ON (e.namespace);
+CREATE INDEX FOR (l:ChangeLog) ON (l.namespace);
+CREATE VECTOR INDEX FOR (t:Thought) ON (t.embedding)
+OPTIONS {dimension: $dimension, similarityFunction: 'cosine'};
+CREATE VECTOR INDEX FOR ()-[r:REFINES]-() ON (r.reasonEmbedding)
+OPTIONS {dimension: $dimension, similarityFunction: 'cosine'};
+CREATE VECTOR INDEX FOR ()-[r:CONSOLIDATES]-() ON (r.reasonEmbedding)
+OPTIONS {dimension: $dimension, similarityFunction: 'cosine'};
+CREATE FULLTEXT INDEX FOR (t:Thought) ON (t.content);
