@@ -6,6 +6,7 @@ CREATE CONSTRAINT thought_id_unique IF NOT EXISTS FOR (t:Thought) REQUIRE t.id I
 CREATE CONSTRAINT change_event_id_unique IF NOT EXISTS FOR (e:ChangeEvent) REQUIRE e.id IS UNIQUE;
 CREATE CONSTRAINT change_log_namespace_unique IF NOT EXISTS FOR (l:ChangeLog) REQUIRE l.namespace IS UNIQUE;
 CREATE CONSTRAINT schema_meta_key_unique IF NOT EXISTS FOR (m:SchemaMeta) REQUIRE m.key IS UNIQUE;
+CREATE INDEX thought_namespace IF NOT EXISTS FOR (t:Thought) ON (t.namespace);
 CREATE INDEX thought_namespace_created IF NOT EXISTS FOR (t:Thought) ON (t.namespace, t.createdAt);
 CREATE INDEX change_event_namespace_revision IF NOT EXISTS FOR (e:ChangeEvent) ON (e.namespace, e.revision);
 CREATE VECTOR INDEX refines_reason_embedding IF NOT EXISTS
