@@ -18,6 +18,7 @@ from app.llm.embedders.base import TextEmbedder
 from app.settings import EmbedderKind, Settings
 from app.store.cypher_store import CypherGraphStore
 from app.store.factory import open_store
+from tests.redis_server import RedisServer, redis_server
 from tests.store_backends import ENGINES, Neo4jTestTarget, service_settings
 from tests.support import GraphQLClient, LoopThread, serve_in_thread
 
@@ -131,6 +132,13 @@ def api(
         client = GraphQLClient(base_url, engine)
         yield client
         client.close()
+
+
+@pytest.fixture(scope="session")
+def redis(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServer]:
+    """A real redis-server for the session (Celery broker, locks), started here."""
+    with redis_server(tmp_path_factory.mktemp("redis")) as server:
+        yield server
 
 
 @pytest.fixture
