@@ -50,6 +50,15 @@ def _die_with_parent() -> None:  # runs in the child between fork and exec
         ctypes.CDLL("libc.so.6", use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
 
 
+def port_is_free(port: int) -> bool:
+    with socket.socket() as sock:
+        try:
+            sock.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+        return True
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -107,6 +116,13 @@ class DevNeo4jServer:
         self.distribution = resolve()
         self.bolt_port = self.bolt_port or free_port()
         self.http_port = self.http_port or free_port()
+        for name, port in (("Bolt", self.bolt_port), ("HTTP", self.http_port)):
+            # Otherwise the readiness check could be answered by whoever holds the port.
+            if not port_is_free(port):
+                raise EngineStartError(
+                    f"the {name} port {port} on 127.0.0.1 is in use (another Neo4j?); "
+                    "stop it or choose another port (0 picks a free one)"
+                )
         for sub in ("conf", "data", "logs", "run", "plugins", "import"):
             (self.home / sub).mkdir(parents=True, exist_ok=True)
         (self.home / "conf" / "neo4j.conf").write_text(self._config(), encoding="utf-8")
@@ -234,9 +250,20 @@ class DevNeo4jServer:
             return sock.connect_ex(("127.0.0.1", self.bolt_port)) == 0
 
     def _query_once(self) -> None:
+        """A query on the default database, answered by this server: its data directory
+        is ours (a server that started elsewhere on the port in the meantime is not)."""
         with GraphDatabase.driver(self.bolt_uri, auth=None) as driver:
-            driver.verify_connectivity()
-            driver.execute_query("RETURN 1 AS ok", database_=DEFAULT_DATABASE)
+            records, _, _ = driver.execute_query(
+                "SHOW SETTINGS YIELD name, value WHERE name = 'server.directories.data' "
+                "RETURN value",
+                database_=DEFAULT_DATABASE,
+            )
+        served_from = Path(str(records[0]["value"])).resolve() if records else None
+        if served_from != self.home / "data":
+            raise EngineStartError(
+                f"the server on {self.bolt_uri} is not this one: it keeps its data in "
+                f"{served_from}, not {self.home / 'data'}"
+            )
 
     def log_tail(self, lines: int = 20) -> str:
         parts = []
