@@ -19,6 +19,7 @@ from starlette.routing import Route
 from app.domain.errors import ThoughtgraphError
 from app.graphql.app import create_graphql_app
 from app.llm.embedders import TextEmbedder, build_embedder
+from app.neo4j_browser import neo4j_browser_files
 from app.services.container import Services
 from app.settings import Settings
 from app.store.factory import open_store
@@ -91,6 +92,7 @@ def create_app(settings: Settings, *, embedder: TextEmbedder | None = None) -> S
             Route("/", to_graphiql),
             Route("/healthz", healthz),
             Route("/graphql", create_graphql_app(settings), methods=["GET", "POST"]),
+            neo4j_browser_files(settings.cypher_dir / "browser"),
         ],
         lifespan=lifespan,
     )

@@ -1,4 +1,5 @@
-"""Every Neo4j statement in cypher/, checked by Neo4j's own Cypher front end.
+"""Every Neo4j statement in cypher/, checked by Neo4j's own Cypher front end, and every
+query of the Neo4j Browser guide in cypher/browser/.
 
 ``tests/cypher_lint/lint.mjs`` runs ``@neo4j-cypher/language-support`` (Neo4j's parser and
 semantic analysis) over each expanded statement under Cypher 5 and Cypher 25, with the
@@ -13,6 +14,7 @@ import json
 import re
 import shutil
 import subprocess
+from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +25,7 @@ from tests.store_backends import NEO4J_TEST_STATEMENTS
 
 ROOT = Path(__file__).resolve().parent.parent
 CYPHER_DIR = ROOT / "cypher"
+BROWSER_DIR = CYPHER_DIR / "browser"
 LINT_DIR = ROOT / "tests" / "cypher_lint"
 LINTER_PACKAGE = LINT_DIR / "node_modules" / "@neo4j-cypher" / "language-support"
 INSTALL_HINT = "run `npm ci --prefix tests/cypher_lint` to install the Cypher linter"
@@ -55,6 +58,57 @@ def neo4j_statements() -> list[dict[str, Any]]:
         collected.append(
             {"name": name, "text": text, "parameters": dict.fromkeys(parameters_of(text))}
         )
+    return collected
+
+
+class _RunnableBlocks(HTMLParser):
+    """The runnable blocks of a Neo4j Browser guide (``<pre class="... runnable">``), with
+    their ``data-query`` names, as Browser runs them: the element's text, trimmed."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.blocks: list[tuple[str | None, str]] = []
+        self._name: str | None = None
+        self._text: list[str] | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = dict(attrs)
+        if tag == "pre" and "runnable" in (values.get("class") or "").split():
+            self._name, self._text = values.get("data-query"), []
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "pre" and self._text is not None:
+            self.blocks.append((self._name, "".join(self._text).strip()))
+            self._text = None
+
+    def handle_data(self, data: str) -> None:
+        if self._text is not None:
+            self._text.append(data)
+
+
+def guide_blocks(path: Path) -> list[tuple[str | None, str]]:
+    parser = _RunnableBlocks()
+    parser.feed(path.read_text(encoding="utf-8"))
+    parser.close()
+    return parser.blocks
+
+
+def browser_guide_queries() -> list[dict[str, Any]]:
+    """Every Cypher query of the Browser guides, named ``<guide>:<data-query>``; Browser
+    commands (``:param``, ``:style``) are not Cypher and are left out."""
+    collected: list[dict[str, Any]] = []
+    for guide in sorted(BROWSER_DIR.glob("*.html")):
+        for name, text in guide_blocks(guide):
+            if text.startswith(":"):
+                continue
+            assert name, f"{guide.name}: a runnable query without data-query:\n{text}"
+            collected.append(
+                {
+                    "name": f"{guide.stem}:{name}",
+                    "text": text,
+                    "parameters": dict.fromkeys(parameters_of(text)),
+                }
+            )
     return collected
 
 
@@ -112,6 +166,41 @@ def test_every_neo4j_statement_is_clean() -> None:
         f"{len(problems)} Cypher diagnostic(s) from {linter['package']} {linter['version']} "
         f"({', '.join(report['cypherVersions'])}):\n" + "\n".join(problems)
     )
+
+
+_PARAM_COMMAND = re.compile(r"^:param\s+([A-Za-z_][A-Za-z0-9_]*)\s*=>")
+
+
+def test_every_browser_guide_query_is_clean() -> None:
+    queries = browser_guide_queries()
+    names = {q["name"] for q in queries}
+    assert {
+        "lineage:recent",
+        "lineage:lineage",
+        "lineage:newest",
+        "lineage:chains",
+        "lineage:similar-reasons",
+    } <= names
+    # Each parameter a query uses is set by one of the guide's :param blocks.
+    declared = {
+        match.group(1)
+        for _, text in guide_blocks(BROWSER_DIR / "lineage.html")
+        if (match := _PARAM_COMMAND.match(text))
+    }
+    undeclared = {q["name"]: set(q["parameters"]) - declared for q in queries}
+    assert not any(undeclared.values()), f"parameters no :param block sets: {undeclared}"
+    report = run_linter(queries)
+    assert len(report["results"]) == len(queries) * len(report["cypherVersions"])
+    problems = failures(report)
+    assert not problems, f"{len(problems)} Cypher diagnostic(s) in the guide:\n" + "\n".join(
+        problems
+    )
+
+
+def test_no_cypher_file_in_the_browser_folder() -> None:
+    """Every .cypher file under cypher/ is loaded as a product statement for both engines:
+    the guide's Neo4j-only queries live in the guide's HTML instead."""
+    assert not list(BROWSER_DIR.rglob("*.cypher"))
 
 
 # Mistakes the linter must report, each with a fragment of the diagnostic it must produce.

@@ -99,3 +99,14 @@ def test_source_id_checks(ids: list[str], minimum: int, error: type[Exception]) 
 def test_source_ids_are_normalised() -> None:
     upper = "AAAAAAAA-0000-4000-8000-000000000001"
     assert check.require_source_ids([upper], minimum=1) == (upper.lower(),)
+
+
+@pytest.mark.parametrize("namespace", ["nl\n", "a b", "", "-lead", "x" * 65, "tab\t"])
+def test_namespace_is_checked_whole(namespace: str) -> None:
+    # A namespace names a FalkorDB graph and a Neo4j label: no trailing newline slips by.
+    with pytest.raises(InvalidInputError):
+        check.require_namespace(namespace)
+
+
+def test_namespace_pattern_accepts_the_documented_characters() -> None:
+    assert check.require_namespace("team-a.prod:v2_x") == "team-a.prod:v2_x"

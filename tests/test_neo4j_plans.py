@@ -17,7 +17,7 @@ from neo4j import AsyncGraphDatabase, NotificationMinimumSeverity
 
 from app.settings import Settings
 from app.store.cypher import StatementLibrary
-from app.store.neo4j.adapter import namespace_index, namespace_label
+from app.store.neo4j.namespaces import namespace_index, namespace_label
 from tests.store_backends import Neo4jTestTarget
 from tests.support import LoopThread
 

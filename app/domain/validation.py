@@ -21,7 +21,7 @@ MAX_K = 100
 MAX_LINEAGE_DEPTH = 10  # seed 000 Q3; the traversal statements are bounded at depth 11
 MAX_PAGE_SIZE = 100
 
-_NAMESPACE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$")
+_NAMESPACE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}")
 
 
 def require_text(field: str, value: str, max_chars: int) -> str:
@@ -42,7 +42,9 @@ def optional_text(field: str, value: str | None, max_chars: int) -> str | None:
 
 
 def require_namespace(value: str) -> str:
-    if not _NAMESPACE.match(value):
+    # fullmatch: `$` would also accept a trailing newline, and a namespace names a graph
+    # (FalkorDB) and a label (Neo4j).
+    if not _NAMESPACE.fullmatch(value):
         raise InvalidInputError(
             "namespace must be 1-64 characters of letters, digits, '_', '.', ':' or '-'",
             field="namespace",

@@ -8,7 +8,7 @@ SET log.revision = base + size($rows)
 WITH base
 UNWIND range(0, size($rows) - 1) AS i
 WITH base, i, $rows[i] AS row
-CREATE (t:Thought {
+CREATE (t:Thought:Original {
   id: row.id, namespace: $namespace, type: 'original', content: row.content,
   agentId: row.agentId, agentName: row.agentName, context: null, sessionId: null,
   tags: row.tags, pheromoneWeight: 1.0, createdAt: row.createdAt, sourceIds: [],

@@ -20,6 +20,11 @@ CREATE (t:Thought {
   sourceIds: $sourceIds, revision: log.revision, embedding: {{ vector($embedding) }}
 })
 {{ namespace_label(t) }}
+// A label per type as well (Neo4j Browser styles by label; queries can match on it). A
+// label cannot be a parameter on FalkorDB, so each is set under its own condition.
+FOREACH (_ IN CASE WHEN $type = 'original' THEN [1] ELSE [] END | SET t:Original)
+FOREACH (_ IN CASE WHEN $type = 'refinement' THEN [1] ELSE [] END | SET t:Refinement)
+FOREACH (_ IN CASE WHEN $type = 'consolidation' THEN [1] ELSE [] END | SET t:Consolidation)
 FOREACH (s IN CASE WHEN $type = 'refinement' THEN sources ELSE [] END |
   CREATE (t)-[:REFINES {namespace: $namespace, reason: $reason,
                         reasonEmbedding: {{ vector($reasonEmbedding) }}, createdAt: $createdAt}]->(s)

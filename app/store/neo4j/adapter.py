@@ -4,9 +4,8 @@ All query logic lives in ``CypherGraphStore`` and ``cypher/``; this module only 
 statement reaches the server, how Neo4j scores vectors and how its schema comes online.
 Statements project plain scalars, so ``record.data()`` never carries a driver object out.
 
-Namespaces: each one's thoughts carry a label of its own (``Ns_`` + 24 hex digits of the
-namespace's SHA-256) covered by a vector index of its own (``thought_embedding_`` + the
-same digits), created before the namespace's first write; statements get both names as
+Namespaces: each one's thoughts carry a label of its own covered by a vector index of its
+own (see ``namespaces``), created before the namespace's first write; statements get both names as
 the ``$namespaceLabel`` and ``$namespaceIndex`` parameters. One shared index would make a
 small namespace's search wade through every other namespace's vectors (slower as they
 grow, and incomplete once its hits fall outside the candidates asked for).
@@ -15,7 +14,6 @@ grow, and incomplete once its hits fall outside the candidates asked for).
 from __future__ import annotations
 
 import asyncio
-import hashlib
 from collections.abc import Mapping
 from typing import Any
 
@@ -38,6 +36,7 @@ from neo4j.exceptions import (
 from app.domain.errors import ConfigurationError, StoreError
 from app.store.cypher import StatementLibrary, fill_namespace_label
 from app.store.cypher_store import CypherGraphStore, Row
+from app.store.neo4j.namespaces import namespace_index, namespace_label
 
 # Failures that mean "the store is not usable right now", as opposed to a faulty statement
 # (other ClientErrors), which is a bug and propagates unchanged. ServiceUnavailable and
@@ -47,18 +46,6 @@ _UNAVAILABLE = (DriverError, TransientError, DatabaseError)
 INDEX_ONLINE_TIMEOUT_S = 300
 # The driver's HTTP (Query API) transport is a preview without managed transactions.
 BOLT_SCHEMES = ("bolt://", "bolt+s://", "bolt+ssc://", "neo4j://", "neo4j+s://", "neo4j+ssc://")
-
-
-def namespace_digest(namespace: str) -> str:
-    return hashlib.sha256(namespace.encode("utf-8")).hexdigest()[:24]
-
-
-def namespace_label(namespace: str) -> str:
-    return f"Ns_{namespace_digest(namespace)}"
-
-
-def namespace_index(namespace: str) -> str:
-    return f"thought_embedding_{namespace_digest(namespace)}"
 
 
 class Neo4jGraphStore(CypherGraphStore):
