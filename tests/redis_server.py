@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from tests.support import free_port
+from tests.support import free_port, stop_process
 
 
 @dataclass(frozen=True)
@@ -65,10 +65,4 @@ def redis_server(directory: Path, timeout_s: float = 20.0) -> Iterator[RedisServ
             time.sleep(0.02)
         yield RedisServer(port=port, pid=process.pid, directory=directory)
     finally:
-        if process.poll() is None:
-            process.send_signal(signal.SIGTERM)
-            try:
-                process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+        stop_process(process, signal.SIGTERM)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import math
 import random
 import signal
@@ -141,10 +142,33 @@ def serve_process(
         yield process, client
     finally:
         client.close()
-        if process.poll() is None:
-            process.send_signal(signal.SIGINT)
-            try:
-                process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+        stop_process(process, signal.SIGINT)
+
+
+def stop_process(
+    process: subprocess.Popen[bytes], sig: signal.Signals, timeout: float = 30
+) -> None:
+    """Ask a child to stop with ``sig``; kill it if it has not within ``timeout``."""
+    if process.poll() is not None:
+        return
+    process.send_signal(sig)
+    try:
+        process.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+def run_node(
+    script: Sequence[str], *, cwd: Path, payload: object, timeout: float
+) -> subprocess.CompletedProcess[str]:
+    """Run a Node.js tool of the tests with ``payload`` as JSON on stdin."""
+    return subprocess.run(
+        list(script),
+        cwd=cwd,
+        input=json.dumps(payload),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )

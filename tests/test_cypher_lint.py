@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import subprocess
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -22,6 +21,7 @@ import pytest
 
 from app.store.cypher import StatementLibrary
 from tests.store_backends import NEO4J_TEST_STATEMENTS
+from tests.support import run_node
 
 ROOT = Path(__file__).resolve().parent.parent
 CYPHER_DIR = ROOT / "cypher"
@@ -118,15 +118,7 @@ def run_linter(statements: list[dict[str, Any]]) -> dict[str, Any]:
     node = shutil.which("node")
     if node is None:
         pytest.fail("node is not on PATH: the Cypher linter needs Node.js", pytrace=False)
-    completed = subprocess.run(
-        [node, "lint.mjs"],
-        cwd=LINT_DIR,
-        input=json.dumps(statements),
-        capture_output=True,
-        text=True,
-        timeout=180,
-        check=False,
-    )
+    completed = run_node([node, "lint.mjs"], cwd=LINT_DIR, payload=statements, timeout=180)
     if completed.returncode != 0:
         pytest.fail(
             f"the Cypher linter failed (exit {completed.returncode}):\n{completed.stderr}",

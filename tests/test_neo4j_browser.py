@@ -20,7 +20,6 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -37,7 +36,7 @@ from app.main import create_app
 from app.settings import EmbedderKind, Settings
 from app.store.neo4j.namespaces import namespace_label
 from tests.store_backends import Neo4jTestTarget, running_in_ci, service_settings
-from tests.support import GraphQLClient, serve_in_thread
+from tests.support import GraphQLClient, run_node, serve_in_thread
 from tests.test_api_lineage import contribute, refine
 from tests.test_cypher_lint import BROWSER_DIR, guide_blocks
 
@@ -276,15 +275,7 @@ def test_neo4j_browser_shows_the_lineage_through_the_guide(
         "timeoutMs": 60_000,
     }
     started = time.monotonic()
-    completed = subprocess.run(
-        browser_driver,
-        cwd=DRIVER_DIR,
-        input=json.dumps(config),
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+    completed = run_node(browser_driver, cwd=DRIVER_DIR, payload=config, timeout=300)
     elapsed = time.monotonic() - started
     try:
         report: dict[str, Any] = json.loads(completed.stdout)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import httpx
 
-from tests.support import free_port
+from tests.support import free_port, serve_process
 
 THOUGHTGRAPH = [sys.executable, "-m", "app.cli"]
 CONTRIBUTE = """
@@ -37,33 +37,16 @@ def service_env(data_dir: Path, port: int) -> dict[str, str]:
 
 
 @contextmanager
-def running_service(data_dir: Path) -> Iterator[tuple[subprocess.Popen[str], httpx.Client]]:
+def running_service(
+    data_dir: Path,
+) -> Iterator[tuple[subprocess.Popen[bytes], httpx.Client, Path]]:
+    """`thoughtgraph serve` on a free port until healthy; yields it, a client, its log."""
     port = free_port()
-    process = subprocess.Popen(
-        [*THOUGHTGRAPH, "serve"],
-        env=service_env(data_dir, port),
-        text=True,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-    )
-    client = httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30)
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            assert process.poll() is None, process.stdout.read() if process.stdout else ""
-            try:
-                if client.get("/healthz").status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert time.monotonic() < deadline, "service did not become healthy"
-            time.sleep(0.1)
-        yield process, client
-    finally:
-        client.close()
-        if process.poll() is None:
-            process.send_signal(signal.SIGINT)
-            process.wait(timeout=30)
+    log = data_dir.parent / f"serve-{port}.log"
+    command = [*THOUGHTGRAPH, "serve"]
+    env = service_env(data_dir, port)
+    with serve_process(command, port=port, env=env, log=log) as (process, client):
+        yield process, client, log
 
 
 def post(client: httpx.Client, query: str, **variables: object) -> dict[str, object]:
@@ -103,7 +86,7 @@ def pid_alive(pid: int) -> bool:
 
 def test_acknowledged_writes_survive_sigkill_of_the_engine(data_dir: Path) -> None:
     acknowledged: dict[str, str] = {}
-    with running_service(data_dir) as (_process, client):
+    with running_service(data_dir) as (_process, client, _log):
         for i in range(40):
             content = f"durable thought {i}"
             data = post(
@@ -119,7 +102,7 @@ def test_acknowledged_writes_survive_sigkill_of_the_engine(data_dir: Path) -> No
         assert engine_pid(data_dir) != killed
         # Kill the engine once more and stop the service: a fresh start recovers from disk.
         os.kill(engine_pid(data_dir), signal.SIGKILL)
-    with running_service(data_dir) as (_process, client):
+    with running_service(data_dir) as (_process, client, _log):
         for thought_id, content in acknowledged.items():
             assert post(client, GET, id=thought_id)["thought"] == {
                 "id": thought_id,
@@ -130,7 +113,7 @@ def test_acknowledged_writes_survive_sigkill_of_the_engine(data_dir: Path) -> No
 
 
 def test_second_serve_on_the_same_data_dir_fails_clearly(data_dir: Path) -> None:
-    with running_service(data_dir) as (process, client):
+    with running_service(data_dir) as (process, client, _log):
         second = serve_once(data_dir)
         assert second.returncode == 2
         assert "DATA_DIR_LOCKED" in second.stderr
@@ -139,11 +122,11 @@ def test_second_serve_on_the_same_data_dir_fails_clearly(data_dir: Path) -> None
 
 
 def test_ctrl_c_stops_service_and_engine(data_dir: Path) -> None:
-    with running_service(data_dir) as (process, _client):
+    with running_service(data_dir) as (process, _client, log):
         engine = engine_pid(data_dir)
         process.send_signal(signal.SIGINT)
         assert process.wait(timeout=30) == 0
-        output = process.stdout.read() if process.stdout else ""
+        output = log.read_text()
     deadline = time.monotonic() + 10
     while pid_alive(engine) and time.monotonic() < deadline:
         time.sleep(0.05)
@@ -199,8 +182,6 @@ def test_settings_read_a_dotenv_file(tmp_path: Path) -> None:
 
 
 def test_serve_flags_win_over_the_environment(data_dir: Path, tmp_path: Path) -> None:
-    from tests.support import serve_process
-
     flag_port, flag_dir = free_port(), tmp_path / "flag-data"
     env = service_env(data_dir, free_port())  # TG_API_PORT and TG_DATA_DIR: both overridden
     env["TG_API_HOST"] = "192.0.2.1"  # not an address of this machine: binding it would fail

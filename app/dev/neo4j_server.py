@@ -9,7 +9,6 @@ for a developer's own machine or a test run, never for data that matters.
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import signal
 import socket
 import subprocess
@@ -21,6 +20,7 @@ from typing import IO
 from neo4j import GraphDatabase
 from neo4j.exceptions import DriverError, Neo4jError
 
+from app.child_process import OwnedProcess
 from app.dev.neo4j_dist import Neo4jDistribution, resolve
 from app.domain.errors import EngineStartError
 
@@ -42,12 +42,6 @@ JVM_OPTIONS = [
     "--enable-native-access=ALL-UNNAMED",
 ]
 DEFAULT_DATABASE = "neo4j"
-_PR_SET_PDEATHSIG = 1
-
-
-def _die_with_parent() -> None:  # runs in the child between fork and exec
-    with contextlib.suppress(Exception):
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
 
 
 def port_is_free(port: int) -> bool:
@@ -65,7 +59,7 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-class DevNeo4jServer:
+class DevNeo4jServer(OwnedProcess):
     """One Neo4j server process for one home directory. Constructing it does no I/O."""
 
     def __init__(
@@ -101,13 +95,6 @@ class DevNeo4jServer:
     def browser_url(self) -> str:
         return f"{self.http_url}/browser/"
 
-    @property
-    def pid(self) -> int | None:
-        return self._process.pid if self._process else None
-
-    def is_running(self) -> bool:
-        return self._process is not None and self._process.poll() is None
-
     # --- lifecycle ---------------------------------------------------------------------
     def start(self) -> None:
         """Resolve the jars, write the configuration, start the server and wait until
@@ -129,19 +116,12 @@ class DevNeo4jServer:
         command = self.distribution.command(home=self.home, heap=self.heap, jvm_options=JVM_OPTIONS)
         self._console = self.console_log.open("ab")
         try:
-            self._process = subprocess.Popen(
-                command,
-                stdin=subprocess.DEVNULL,
-                stdout=self._console,
-                stderr=subprocess.STDOUT,
-                cwd=self.home,
-                # Own session: Ctrl-C reaches the parent, which stops the server in order.
-                start_new_session=True,
-                preexec_fn=_die_with_parent,
+            self._spawn_child(
+                command, what="Neo4j", stdout=self._console, stderr=subprocess.STDOUT, cwd=self.home
             )
-        except OSError as exc:
+        except EngineStartError:
             self._close_console()
-            raise EngineStartError(f"cannot start Neo4j: {exc}") from exc
+            raise
         try:
             self._wait_until_ready()
         except BaseException:

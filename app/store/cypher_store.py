@@ -13,6 +13,7 @@ namespace's search never depends on what the others hold.
 from __future__ import annotations
 
 import abc
+import asyncio
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -84,6 +85,8 @@ class CypherGraphStore(abc.ABC):
     def __init__(self, statements: StatementLibrary) -> None:
         self._statements = statements
         self._schema: SchemaState | None = None
+        self._prepared_namespaces: set[str] = set()
+        self._namespace_locks: dict[str, asyncio.Lock] = {}
 
     # --- what an adapter supplies ------------------------------------------------------
     @abc.abstractmethod
@@ -99,9 +102,19 @@ class CypherGraphStore(abc.ABC):
         """Run a write statement in a namespace's scope (None: the store-wide catalog)."""
 
     @abc.abstractmethod
+    async def _create_namespace_schema(self, namespace: str) -> None:
+        """Create the namespace's own indexes if they do not exist yet (idempotent: another
+        process may be doing the same)."""
+
     async def _prepare_namespace(self, namespace: str) -> None:
-        """Create the namespace's own indexes if they do not exist yet; idempotent and
-        cheap once done. Runs before every write to the namespace."""
+        """Before every write to a namespace: its schema, created once per process."""
+        if namespace in self._prepared_namespaces:
+            return
+        lock = self._namespace_locks.setdefault(namespace, asyncio.Lock())
+        async with lock:
+            if namespace not in self._prepared_namespaces:
+                await self._create_namespace_schema(namespace)
+                self._prepared_namespaces.add(namespace)
 
     async def _namespace_searchable(self, namespace: str) -> bool:
         """False when the namespace has no vector index yet (it was never written to)."""

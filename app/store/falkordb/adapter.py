@@ -58,8 +58,6 @@ class FalkorDBGraphStore(CypherGraphStore):
         self._client = FalkorDB(unix_socket_path=socket_path)
         self._catalog = self._client.select_graph(graph_name)
         self._graphs: dict[str, AsyncGraph] = {}
-        self._prepared: set[str] = set()
-        self._namespace_locks: dict[str, asyncio.Lock] = {}
         self._recovery = asyncio.Lock()
 
     def namespace_graph_name(self, namespace: str) -> str:
@@ -112,19 +110,12 @@ class FalkorDBGraphStore(CypherGraphStore):
         return [dict(zip(columns, record, strict=True)) for record in result.result_set]
 
     # --- namespaces --------------------------------------------------------------------
-    async def _prepare_namespace(self, namespace: str) -> None:
-        if namespace in self._prepared:
-            return
-        lock = self._namespace_locks.setdefault(namespace, asyncio.Lock())
-        async with lock:
-            if namespace in self._prepared:
-                return
-            graph = self._graph(namespace)
-            await self._create_indexes(
-                graph, "schema.namespace", {"dimension": self.embedding_dimension}
-            )
-            await self._create_unique_constraints(graph, NAMESPACE_UNIQUE)
-            self._prepared.add(namespace)
+    async def _create_namespace_schema(self, namespace: str) -> None:
+        graph = self._graph(namespace)
+        await self._create_indexes(
+            graph, "schema.namespace", {"dimension": self.embedding_dimension}
+        )
+        await self._create_unique_constraints(graph, NAMESPACE_UNIQUE)
 
     async def _recover(self, cause: Exception) -> None:
         if self._embedded is None:

@@ -10,7 +10,6 @@ anyway is found through its pid file and stopped on the next start.
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import fcntl
 import hashlib
 import os
@@ -22,17 +21,12 @@ import time
 from pathlib import Path
 from typing import IO
 
+from app.child_process import OwnedProcess
 from app.domain.errors import DataDirLockedError, EngineStartError
 from app.settings import FsyncPolicy
 
-_PR_SET_PDEATHSIG = 1
 # sockaddr_un.sun_path is 108 bytes on Linux, including the terminating NUL.
 _MAX_SOCKET_PATH = 100
-
-
-def _die_with_parent() -> None:  # runs in the child between fork and exec
-    with contextlib.suppress(Exception):
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
 
 
 def _binaries() -> tuple[Path, Path]:
@@ -57,7 +51,7 @@ def _pid_alive(pid: int) -> bool:
     return True
 
 
-class EmbeddedFalkorDB:
+class EmbeddedFalkorDB(OwnedProcess):
     """Lifecycle of one engine process for one data dir. Constructing it does no I/O."""
 
     def __init__(
@@ -87,13 +81,6 @@ class EmbeddedFalkorDB:
         return Path(tempfile.gettempdir()) / f"thoughtgraph-{digest}.sock"
 
     # --- public ------------------------------------------------------------------------
-    @property
-    def pid(self) -> int | None:
-        return self._process.pid if self._process else None
-
-    def is_running(self) -> bool:
-        return self._process is not None and self._process.poll() is None
-
     def start(self) -> None:
         """Take the data dir lock, start the engine and wait until it serves queries.
 
@@ -216,18 +203,12 @@ class EmbeddedFalkorDB:
     def _spawn(self) -> None:
         with contextlib.suppress(FileNotFoundError):
             self.socket_path.unlink()
-        try:
-            self._process = subprocess.Popen(
-                self._command(),
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.PIPE,
-                # Own process group: Ctrl-C reaches the service, which stops the engine in order.
-                start_new_session=True,
-                preexec_fn=_die_with_parent,
-            )
-        except OSError as exc:
-            raise EngineStartError(f"cannot start the embedded engine: {exc}") from exc
+        self._spawn_child(
+            self._command(),
+            what="the embedded engine",
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
 
     def _wait_until_ready(self) -> None:
         deadline = time.monotonic() + self.start_timeout_s

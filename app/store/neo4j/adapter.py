@@ -13,7 +13,6 @@ grow, and incomplete once its hits fall outside the candidates asked for).
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Mapping
 from typing import Any
 
@@ -34,7 +33,7 @@ from neo4j.exceptions import (
 )
 
 from app.domain.errors import ConfigurationError, StoreError
-from app.store.cypher import StatementLibrary, fill_namespace_label
+from app.store.cypher import NAMESPACE_LABEL_SLOT, StatementLibrary, fill_namespace_label
 from app.store.cypher_store import CypherGraphStore, Row
 from app.store.neo4j.namespaces import namespace_index, namespace_label
 
@@ -63,8 +62,6 @@ class Neo4jGraphStore(CypherGraphStore):
         # Every session shares one bookmark manager, so a read always sees the writes
         # acknowledged before it, also on a cluster where reads go to another member.
         self._bookmarks = AsyncGraphDatabase.bookmark_manager()
-        self._indexed_namespaces: set[str] = set()
-        self._namespace_locks: dict[str, asyncio.Lock] = {}
 
     @classmethod
     async def connect(
@@ -143,39 +140,31 @@ class Neo4jGraphStore(CypherGraphStore):
             raise StoreError(f"Neo4j failed running {name}: {exc}", statement=name) from exc
 
     # --- namespaces --------------------------------------------------------------------
-    async def _prepare_namespace(self, namespace: str) -> None:
-        if namespace in self._indexed_namespaces:
-            return
-        lock = self._namespace_locks.setdefault(namespace, asyncio.Lock())
-        async with lock:
-            if namespace in self._indexed_namespaces:
-                return
-            label, index = namespace_label(namespace), namespace_index(namespace)
-            params = {
-                "indexName": index,
-                "dimension": self.embedding_dimension,
-                "timeoutSeconds": INDEX_ONLINE_TIMEOUT_S,
-            }
-            for text in self._statements.get_all("schema.namespace"):
-                statement = fill_namespace_label(text, label) if "__NAMESPACE" in text else text
-                try:
-                    await self._execute(statement, params, write=True)
-                except (DriverError, Neo4jError) as exc:
-                    # Another process may have created the same index a moment earlier.
-                    if await self._index_exists(index):
-                        continue
-                    raise StoreError(
-                        f"Neo4j could not create the vector index of namespace "
-                        f"{namespace!r}: {exc}",
-                        namespace=namespace,
-                    ) from exc
-            self._indexed_namespaces.add(namespace)
+    async def _create_namespace_schema(self, namespace: str) -> None:
+        label, index = namespace_label(namespace), namespace_index(namespace)
+        params = {
+            "indexName": index,
+            "dimension": self.embedding_dimension,
+            "timeoutSeconds": INDEX_ONLINE_TIMEOUT_S,
+        }
+        for text in self._statements.get_all("schema.namespace"):
+            statement = fill_namespace_label(text, label) if NAMESPACE_LABEL_SLOT in text else text
+            try:
+                await self._execute(statement, params, write=True)
+            except (DriverError, Neo4jError) as exc:
+                # Another process may have created the same index a moment earlier.
+                if await self._index_exists(index):
+                    continue
+                raise StoreError(
+                    f"Neo4j could not create the vector index of namespace {namespace!r}: {exc}",
+                    namespace=namespace,
+                ) from exc
 
     async def _namespace_searchable(self, namespace: str) -> bool:
-        if namespace in self._indexed_namespaces:
+        if namespace in self._prepared_namespaces:
             return True
         if await self._index_exists(namespace_index(namespace)):
-            self._indexed_namespaces.add(namespace)
+            self._prepared_namespaces.add(namespace)
             return True
         return False  # never written to: nothing to find, and no index to ask
 

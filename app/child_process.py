@@ -1,0 +1,59 @@
+"""Child processes the service starts and owns: the embedded engine, the dev Neo4j server."""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import signal
+import subprocess
+from collections.abc import Sequence
+from pathlib import Path
+from typing import IO
+
+from app.domain.errors import EngineStartError
+
+_PR_SET_PDEATHSIG = 1
+
+
+def die_with_parent() -> None:
+    """``preexec_fn`` for a child: the kernel sends it SIGTERM when the spawning thread
+    exits, so a killed parent leaves no orphan behind. Runs between fork and exec."""
+    with contextlib.suppress(Exception):
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+
+
+class OwnedProcess:
+    """What every owner of one child process can tell about it."""
+
+    _process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def pid(self) -> int | None:
+        return self._process.pid if self._process else None
+
+    def is_running(self) -> bool:
+        return self._process is not None and self._process.poll() is None
+
+    def _spawn_child(
+        self,
+        command: Sequence[str],
+        *,
+        what: str,
+        stdout: IO[bytes] | int,
+        stderr: IO[bytes] | int,
+        cwd: Path | None = None,
+    ) -> None:
+        """Start the child in a session of its own (Ctrl-C reaches the parent, which stops
+        the child in order) that dies with its parent; ``EngineStartError`` if it cannot."""
+        try:
+            self._process = subprocess.Popen(
+                list(command),
+                stdin=subprocess.DEVNULL,
+                stdout=stdout,
+                stderr=stderr,
+                cwd=cwd,
+                start_new_session=True,
+                preexec_fn=die_with_parent,
+            )
+        except OSError as exc:
+            raise EngineStartError(f"cannot start {what}: {exc}") from exc
