@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 import redis
+from falkordb import FalkorDB
 
-from app.domain.errors import DataDirLockedError, EngineStartError
+from app.domain.errors import DataDirLockedError, EngineStartError, SchemaMismatchError
 from app.domain.models import ThoughtRecord
 from app.settings import FsyncPolicy, Settings
 from app.store import falkordb as falkordb_package
@@ -167,3 +168,30 @@ def test_an_orphaned_engine_from_a_killed_service_is_stopped_first(data_dir: Pat
         assert not Path(f"/proc/{orphan_pid}").exists()
     finally:
         engine.stop()
+
+
+def test_a_store_of_the_shared_index_layout_is_refused_clearly(data_dir: Path) -> None:
+    """Schema version 1 kept every namespace in one graph and one vector index; this release
+    cannot read it and says so rather than serving half of it."""
+    engine = EmbeddedFalkorDB(data_dir)
+    engine.start()
+    try:
+        client = FalkorDB(unix_socket_path=str(engine.socket_path))
+        client.select_graph("thoughtgraph").query(
+            "CREATE (:SchemaMeta {key: 'schema', embeddingDimension: 8, embedder: 'old',"
+            " schemaVersion: 1, createdAt: 1})"
+        )
+        client.close()
+    finally:
+        engine.stop()
+    loop = LoopThread()
+    stack = contextlib.AsyncExitStack()
+    try:
+        store = loop.run(stack.enter_async_context(open_store(Settings(data_dir=data_dir))))
+        with pytest.raises(SchemaMismatchError) as caught:
+            loop.run(store.bootstrap(embedding_dimension=8, embedder="test"))
+        assert caught.value.code == "SCHEMA_MISMATCH"
+        assert "schema version 1" in caught.value.message
+    finally:
+        loop.run(stack.aclose())
+        loop.close()
