@@ -10,10 +10,8 @@ import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import numpy as np
 import pytest
 
-from app.bench.data import BenchThought
 from app.domain.errors import SchemaMismatchError
 from app.domain.models import (
     ChangeKind,
@@ -29,12 +27,12 @@ from tests.conftest import CONTRACT_DIMENSION
 from tests.support import LoopThread, axis, mix, unit_vector
 
 D = CONTRACT_DIMENSION
-_clock = [1_700_000_000_000]
+CLOCK = [1_700_000_000_000]
 
 
-def _next_ms() -> int:
-    _clock[0] += 7
-    return _clock[0]
+def next_ms() -> int:
+    CLOCK[0] += 7
+    return CLOCK[0]
 
 
 def make_thought(
@@ -56,7 +54,7 @@ def make_thought(
         agent_name=agent.title(),
         tags=tuple(tags),
         pheromone_weight=weight,
-        created_at_ms=_next_ms(),
+        created_at_ms=next_ms(),
         source_ids=tuple(sources),
     )
 
@@ -195,66 +193,6 @@ def test_namespaces_never_leak(loop: LoopThread, store: CypherGraphStore, ns: st
     assert loop.run(store.search_lineage_edges(ns, vector, 10)) == []
     assert loop.run(store.fulltext_search(ns, "theirs", 10)) == []
     assert loop.run(store.current_revision(ns)) == 1
-
-
-# More than the old shared index's widest candidate list (10,000): with one vector index
-# for every namespace, the small namespace below got no hits at all.
-CROWD_SIZE = 12_000
-SMALL_SIZE = 40
-
-
-def test_small_namespace_beside_a_much_larger_one_gets_its_exact_top_k(
-    loop: LoopThread, store: CypherGraphStore, ns: str
-) -> None:
-    """Each namespace searches its own vector index: a small namespace gets exactly its
-    brute-force top k even when a much larger one sits nearer to every query."""
-    rng = np.random.default_rng(11)
-    queries = unit_vectors(rng, 5)
-    # The crowd hugs the queries (cosine ~0.9 to one of them); the small namespace is
-    # spread at random, so every one of its vectors is farther from every query.
-    crowd_vectors = (
-        unit_vectors(rng, CROWD_SIZE) * 0.45 + queries[rng.integers(0, len(queries), CROWD_SIZE)]
-    )
-    crowd_vectors /= np.linalg.norm(crowd_vectors, axis=1, keepdims=True)
-    crowd = synthetic(crowd_vectors)
-    for start in range(0, CROWD_SIZE, 2_000):
-        batch = crowd[start : start + 2_000]
-        assert loop.run(store.bulk_create_originals(ns + "-crowd", batch), 300) == len(batch)
-    small_vectors = unit_vectors(rng, SMALL_SIZE)
-    small = synthetic(small_vectors)
-    assert loop.run(store.bulk_create_originals(ns, small)) == SMALL_SIZE
-    for query in queries:
-        similarities = small_vectors @ query
-        expected = [small[int(i)].id for i in np.argsort(-similarities)[:10]]
-        hits = loop.run(store.vector_search(ns, query.tolist(), 10, -1.0))
-        assert [hit.thought.id for hit in hits] == expected
-        for hit in hits:
-            index = next(i for i, t in enumerate(small) if t.id == hit.thought.id)
-            assert hit.similarity == pytest.approx(float(similarities[index]), abs=1e-4)
-    crowd_hits = loop.run(store.vector_search(ns + "-crowd", queries[0].tolist(), 10, -1.0))
-    assert len(crowd_hits) == 10 and all(hit.similarity > 0.8 for hit in crowd_hits)
-
-
-def unit_vectors(rng: np.random.Generator, count: int) -> np.ndarray:
-    matrix = rng.standard_normal((count, D))
-    normalized: np.ndarray = matrix / np.linalg.norm(matrix, axis=1, keepdims=True)
-    return normalized
-
-
-def synthetic(vectors: np.ndarray) -> list[BenchThought]:
-    base = _next_ms()
-    return [
-        BenchThought(
-            id=new_thought_id(),
-            content=f"synthetic {i}",
-            agent_id="bulk",
-            agent_name="Bulk",
-            tags=(),
-            created_at_ms=base + i,
-            embedding=row,
-        )
-        for i, row in enumerate(vectors.tolist())
-    ]
 
 
 def test_refiners_are_batched_and_newest_first(
@@ -419,7 +357,7 @@ def test_bulk_load_creates_thoughts_with_events(
             "bulk",
             "Bulk",
             ("b",),
-            _next_ms(),
+            next_ms(),
             unit_vector(D, seed=i),
         )
         for i in range(25)

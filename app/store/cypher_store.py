@@ -20,7 +20,6 @@ from typing import Any
 from app.domain.errors import SchemaMismatchError, StoreError
 from app.domain.models import (
     ChangeEvent,
-    ChangeKind,
     LineageEdgeHit,
     LineageRelation,
     PageCursor,
@@ -31,11 +30,11 @@ from app.domain.models import (
     ThoughtFilter,
     ThoughtPage,
     ThoughtRecord,
-    ThoughtType,
     now_ms,
 )
 from app.store.cypher import StatementLibrary
 from app.store.interface import SyntheticThought
+from app.store.rows import event_from_row, thought_from_row
 
 Row = dict[str, Any]
 
@@ -45,38 +44,6 @@ SCHEMA_VERSION = 2
 # raises recall. The namespace's own index holds only its thoughts, so no widening loop.
 OVERSAMPLE = 4
 MIN_CANDIDATES = 40
-
-
-def thought_from_row(row: Mapping[str, Any]) -> Thought:
-    return Thought(
-        id=row["id"],
-        namespace=row["namespace"],
-        type=ThoughtType(row["type"]),
-        content=row["content"],
-        agent_id=row["agentId"],
-        agent_name=row["agentName"],
-        context=row.get("context"),
-        session_id=row.get("sessionId"),
-        tags=tuple(row.get("tags") or ()),
-        pheromone_weight=float(row["pheromoneWeight"]),
-        created_at_ms=int(row["createdAt"]),
-        source_ids=tuple(row.get("sourceIds") or ()),
-        revision=int(row.get("revision") or 0),
-    )
-
-
-def event_from_row(row: Mapping[str, Any]) -> ChangeEvent:
-    return ChangeEvent(
-        id=row["id"],
-        namespace=row["namespace"],
-        revision=int(row["revision"]),
-        kind=ChangeKind(row["kind"]),
-        thought_id=row["thoughtId"],
-        source_ids=tuple(row.get("sourceIds") or ()),
-        actor_id=row["actorId"],
-        actor_name=row["actorName"],
-        at_ms=int(row["at"]),
-    )
 
 
 class CypherGraphStore(abc.ABC):
