@@ -12,12 +12,14 @@ from typing import Any
 
 import structlog
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from app.domain.errors import ThoughtgraphError
 from app.graphql.app import create_graphql_app
+from app.http_limits import BodySizeLimit
 from app.llm.embedders import TextEmbedder, build_embedder
 from app.neo4j_browser import neo4j_browser_files
 from app.services.container import Services
@@ -88,6 +90,7 @@ def create_app(settings: Settings, *, embedder: TextEmbedder | None = None) -> S
                 log.info("service.stopping", engine=store.engine)
 
     return Starlette(
+        middleware=[Middleware(BodySizeLimit, max_bytes=settings.max_request_bytes)],
         routes=[
             Route("/", to_graphiql),
             Route("/healthz", healthz),

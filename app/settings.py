@@ -75,7 +75,8 @@ class Settings(BaseSettings):
     log_level: str = "INFO"
     log_format: str = "console"  # console | json
 
-    # GraphQL guards.
+    # Request and GraphQL guards.
+    max_request_bytes: int = 1_000_000
     max_query_depth: int = 12
     max_aliases: int = 30
     max_tokens: int = 2000

@@ -67,7 +67,12 @@ class GraphQLClient:
         self.http = httpx.Client(base_url=base_url, timeout=60)
 
     def execute(self, document: str, /, **variables: Any) -> dict[str, Any]:
-        response = self.http.post("/graphql", json={"query": document, "variables": variables})
+        # json.dumps escapes non-ASCII, so a lone surrogate travels as a JSON escape, the way
+        # a hostile client sends one (httpx's json= would fail to encode it).
+        payload = json.dumps({"query": document, "variables": variables})
+        response = self.http.post(
+            "/graphql", content=payload, headers={"content-type": "application/json"}
+        )
         assert response.status_code == 200, response.text
         body: dict[str, Any] = response.json()
         return body

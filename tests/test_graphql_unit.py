@@ -19,7 +19,13 @@ from starlette.requests import Request
 from starlette.responses import Response
 from structlog.testing import capture_logs
 
-from app.domain.errors import InvalidInputError, StoreError, ThoughtNotFoundError
+from app.domain.errors import (
+    EmbeddingError,
+    InvalidInputError,
+    StoreError,
+    ThoughtgraphError,
+    ThoughtNotFoundError,
+)
 from app.graphql.app import ThoughtgraphGraphQL, create_graphql_app
 from app.graphql.context import GraphQLContext
 from app.graphql.schema import build_schema
@@ -305,7 +311,6 @@ SEARCH = '{ search(query: "anything") { id } }'
             {"code": "VALIDATION_ERROR", "field": "k"},
         ),
         (ThoughtNotFoundError([UNKNOWN_ID]), {"code": "THOUGHT_NOT_FOUND", "ids": [UNKNOWN_ID]}),
-        (StoreError("the engine is not answering"), {"code": "STORE_UNAVAILABLE"}),
     ],
 )
 def test_service_errors_keep_message_and_code(
@@ -317,6 +322,27 @@ def test_service_errors_keep_message_and_code(
     assert formatted["message"] == str(error)
     assert formatted["extensions"] == extensions
     assert formatted["path"] == ["search"]
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        StoreError("FalkorDB rejected a statement: errMsg: Invalid input at 12", statement="x"),
+        EmbeddingError("litellm: 401 from https://api.example.com key sk-123", model="m"),
+    ],
+)
+def test_engine_and_model_words_never_reach_the_client(
+    schema: strawberry.Schema, error: ThoughtgraphError
+) -> None:
+    with capture_logs() as logs:
+        body = run(schema, SEARCH, raising_context(error))
+    [formatted] = body["errors"]
+    assert formatted["message"] == error.public_message
+    assert formatted["extensions"] == {"code": error.code}
+    assert error.message not in repr(body)
+    [entry] = [log for log in logs if log["event"] == "graphql.infrastructure_error"]
+    assert entry["error"] == error.message  # the operator sees what the client does not
+    assert entry["log_level"] == "warning"
 
 
 def test_unexpected_errors_are_masked_and_logged(schema: strawberry.Schema) -> None:

@@ -14,6 +14,9 @@ from typing import Any, ClassVar
 
 class ThoughtgraphError(Exception):
     code: ClassVar[str] = "INTERNAL_ERROR"
+    # What a client is told instead of ``message`` (and with no details), where the message
+    # carries what only the operator should see: an engine's or a model's own words.
+    public_message: ClassVar[str | None] = None
 
     def __init__(self, message: str, **details: Any) -> None:
         super().__init__(message)
@@ -54,6 +57,7 @@ class ThoughtNotFoundError(ThoughtgraphError):
 
 class StoreError(ThoughtgraphError):
     code = "STORE_UNAVAILABLE"
+    public_message = "The graph store could not answer; the request wrote nothing. Try again."
 
 
 class EngineStartError(StoreError):
@@ -70,6 +74,7 @@ class SchemaMismatchError(StoreError):
 
 class EmbeddingError(ThoughtgraphError):
     code = "EMBEDDING_FAILED"
+    public_message = "The embedding model could not embed the text; nothing was written."
 
 
 class ConfigurationError(ThoughtgraphError):

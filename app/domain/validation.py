@@ -1,4 +1,17 @@
-"""Input limits and checks. Every check runs before any write, so bad input writes nothing."""
+"""Input limits and checks. Every check runs before any write, so bad input writes nothing.
+
+The rules, which README documents:
+
+* Free text (content, context, reason, queries) may hold any character except those no
+  engine or embedder can take: NUL and the other C0 controls except tab, newline and
+  carriage return, DEL, lone UTF-16 surrogates (not encodable as UTF-8) and the
+  noncharacters U+FFFE and U+FFFF. (FalkorDB's client writes parameters into the query
+  text, where a NUL ends it; a lone surrogate fails every encoder.)
+* Names (agentName) are one line of such text: no tab, newline or carriage return either.
+* Identifiers are ASCII: namespaces ``[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}``, agent and
+  session ids ``[A-Za-z0-9][A-Za-z0-9_.:@-]{0,127}``, thought ids UUIDs.
+* Tags are a word character and then up to 63 word characters, spaces or ``.:/#+-``.
+"""
 
 from __future__ import annotations
 
@@ -21,7 +34,25 @@ MAX_K = 100
 MAX_LINEAGE_DEPTH = 10  # seed 000 Q3; the traversal statements are bounded at depth 11
 MAX_PAGE_SIZE = 100
 
+MAX_IDENTIFIER_CHARS = 128
+MAX_CURSOR_CHARS = 256
+
+# Patterns are used with fullmatch: `$` would also accept a trailing newline.
 _NAMESPACE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}")
+_IDENTIFIER = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:@-]{0,127}")
+_TAG = re.compile(r"\w[\w .:/#+-]{0,63}")
+_FORBIDDEN_IN_TEXT = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff\ufffe\uffff]")
+_FORBIDDEN_IN_NAME = re.compile("[\x00-\x1f\x7f\ud800-\udfff\ufffe\uffff]")
+
+
+def _refuse_characters(field: str, text: str, forbidden: re.Pattern[str]) -> None:
+    found = forbidden.search(text)
+    if found is not None:
+        raise InvalidInputError(
+            f"{field} holds a character the service cannot store: "
+            f"U+{ord(found.group()):04X} at position {found.start()}",
+            field=field,
+        )
 
 
 def require_text(field: str, value: str, max_chars: int) -> str:
@@ -31,6 +62,40 @@ def require_text(field: str, value: str, max_chars: int) -> str:
     if len(text) > max_chars:
         raise InvalidInputError(
             f"{field} is {len(text)} characters; the limit is {max_chars}", field=field
+        )
+    _refuse_characters(field, text, _FORBIDDEN_IN_TEXT)
+    return text
+
+
+def require_name(field: str, value: str, max_chars: int = MAX_NAME_CHARS) -> str:
+    text = require_text(field, value, max_chars)
+    _refuse_characters(field, text, _FORBIDDEN_IN_NAME)
+    return text
+
+
+def require_identifier(field: str, value: str) -> str:
+    if not _IDENTIFIER.fullmatch(value):
+        raise InvalidInputError(
+            f"{field} must be 1-{MAX_IDENTIFIER_CHARS} characters of ASCII letters, digits, "
+            "'_', '.', ':', '@' or '-', starting with a letter or digit",
+            field=field,
+        )
+    return value
+
+
+def optional_identifier(field: str, value: str | None) -> str | None:
+    if value is None or not value.strip():
+        return None
+    return require_identifier(field, value.strip())
+
+
+def require_tag(field: str, value: str) -> str:
+    text = value.strip()
+    if not _TAG.fullmatch(text):
+        raise InvalidInputError(
+            f"{field} must be 1-{MAX_TAG_CHARS} characters: a letter, digit or '_', then "
+            "letters, digits, spaces or '_.:/#+-'",
+            field=field,
         )
     return text
 
@@ -67,7 +132,7 @@ def require_tags(tags: Sequence[str]) -> tuple[str, ...]:
         raise InvalidInputError(f"at most {MAX_TAGS} tags are allowed", field="tags")
     cleaned: list[str] = []
     for tag in tags:
-        text = require_text("tags", tag, MAX_TAG_CHARS)
+        text = require_tag("tags", tag)
         if text not in cleaned:
             cleaned.append(text)
     return tuple(cleaned)

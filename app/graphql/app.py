@@ -1,17 +1,41 @@
-"""The ASGI app mounted at /graphql: one schema, a fresh context per request."""
+"""The ASGI app mounted at /graphql: one schema, a fresh context per request.
+
+A request the server cannot read as GraphQL (a body that is not UTF-8, not JSON, not a
+JSON object, nested deeper than a parser can follow, or an unsupported method) gets a
+400-class answer in GraphQL's own error shape, with a code, instead of plain text or a 500.
+"""
 
 from __future__ import annotations
 
-from cross_web import HTTPException
+from typing import Any
+
+from cross_web import AsyncHTTPRequestAdapter, HTTPException
 from starlette.requests import Request
-from starlette.responses import Response
+from starlette.responses import JSONResponse, Response
 from starlette.websockets import WebSocket
 from strawberry.asgi import GraphQL
+from strawberry.http import GraphQLRequestData
+from strawberry.types.unset import UNSET
 
 from app.graphql.context import GraphQLContext
 from app.graphql.schema import build_schema
 from app.services.container import Services
 from app.settings import Settings
+
+HTTP_CODES = {
+    400: "BAD_REQUEST",
+    404: "NOT_FOUND",
+    405: "METHOD_NOT_ALLOWED",
+    413: "REQUEST_TOO_LARGE",
+    415: "UNSUPPORTED_MEDIA_TYPE",
+    503: "SERVICE_UNAVAILABLE",
+}
+
+
+def coded_http_error(status: int, message: str) -> JSONResponse:
+    code = HTTP_CODES.get(status, "BAD_REQUEST")
+    body = {"data": None, "errors": [{"message": message, "extensions": {"code": code}}]}
+    return JSONResponse(body, status_code=status)
 
 
 class ThoughtgraphGraphQL(GraphQL[GraphQLContext, None]):
@@ -23,6 +47,28 @@ class ThoughtgraphGraphQL(GraphQL[GraphQLContext, None]):
             # Outside the lifespan (starting or stopping): nothing to serve with.
             raise HTTPException(503, "The service is not ready.")
         return GraphQLContext.for_services(services, request, response)
+
+    async def run(  # type: ignore[override]
+        self, request: Request | WebSocket, context: Any = UNSET, root_value: Any = UNSET
+    ) -> Response | WebSocket:
+        try:
+            return await super().run(request, context, root_value)
+        except HTTPException as exc:
+            return coded_http_error(exc.status_code, exc.reason)
+
+    async def parse_http_body(
+        self, request: AsyncHTTPRequestAdapter
+    ) -> GraphQLRequestData | list[GraphQLRequestData]:
+        try:
+            return await super().parse_http_body(request)
+        except UnicodeError as exc:  # before ValueError: UnicodeDecodeError is one
+            raise HTTPException(400, "The request body is not valid UTF-8.") from exc
+        except RecursionError as exc:
+            raise HTTPException(400, "The request body is nested too deeply.") from exc
+        except ValueError as exc:  # JSON the decoder refused (JSONDecodeError is one)
+            raise HTTPException(400, "Unable to parse request body as JSON.") from exc
+        except AttributeError as exc:  # `123`, `null`, `"text"`: no .get on a non-object
+            raise HTTPException(400, "The request body must be a JSON object.") from exc
 
 
 def create_graphql_app(settings: Settings) -> GraphQL[GraphQLContext, None]:

@@ -22,7 +22,7 @@ from strawberry.extensions import MaskErrors, SchemaExtension
 from strawberry.types import ExecutionContext
 from strawberry.types import ExecutionResult as StrawberryExecutionResult
 
-from app.domain.errors import StoreError, ThoughtgraphError
+from app.domain.errors import ThoughtgraphError
 
 log = structlog.get_logger(__name__)
 
@@ -45,19 +45,35 @@ def is_expected(error: GraphQLError) -> bool:
     return _code(error) in _REQUEST_CODES
 
 
+def _public_message(error: GraphQLError) -> str | None:
+    original = error.original_error
+    if isinstance(original, ThoughtgraphError):
+        return original.public_message
+    return None
+
+
 def should_mask_error(error: GraphQLError) -> bool:
-    return not is_expected(error)
+    """Unexpected errors, and expected ones whose own words are for the operator only."""
+    return not is_expected(error) or _public_message(error) is not None
 
 
 class MaskUnexpectedErrors(MaskErrors):
-    """``MaskErrors`` that leaves expected errors alone and codes what it masks."""
+    """``MaskErrors`` that leaves expected errors alone and codes what it masks: an
+    infrastructure error keeps its code with its public message, anything else becomes
+    ``INTERNAL_ERROR``. What was masked is in the log (``log_errors``)."""
 
     def __init__(self) -> None:
         super().__init__(should_mask_error=should_mask_error, error_message=MASKED_MESSAGE)
 
     def anonymise_error(self, error: GraphQLError) -> GraphQLError:
         masked = super().anonymise_error(error)
-        masked.extensions = {"code": INTERNAL_ERROR}
+        original = error.original_error
+        public = _public_message(error)
+        if public is not None and isinstance(original, ThoughtgraphError):
+            masked.message = public
+            masked.extensions = {"code": original.code}
+        else:
+            masked.extensions = {"code": INTERNAL_ERROR}
         return masked
 
 
@@ -107,9 +123,13 @@ def log_errors(errors: Iterable[GraphQLError], context: ExecutionContext | None)
     for error in errors:
         original = error.original_error
         path = ".".join(str(part) for part in error.path) if error.path else None
-        if isinstance(original, StoreError):
+        if isinstance(original, ThoughtgraphError) and original.public_message is not None:
             log.warning(
-                "graphql.store_error", code=original.code, error=original.message, path=path
+                "graphql.infrastructure_error",
+                code=original.code,
+                error=original.message,
+                path=path,
+                **{k: str(v) for k, v in original.details.items()},
             )
         elif isinstance(original, ThoughtgraphError):
             log.info("graphql.error", code=original.code, error=original.message, path=path)

@@ -17,12 +17,32 @@ def encode_cursor(thought: Thought) -> str:
     return base64.urlsafe_b64encode(raw.encode()).decode()
 
 
+MAX_CURSOR_MS = 2**53  # a JSON number every client reads exactly
+
+
 def decode_cursor(cursor: str) -> PageCursor:
+    """The (createdAt, id) a cursor of ``encode_cursor`` holds; anything else, however
+    malformed (bad base64 or UTF-8, not JSON, wrong types, out of range), is a
+    ``VALIDATION_ERROR`` naming ``after``."""
+    refused = InvalidInputError("after is not a cursor this service issued", field="after")
+    if len(cursor) > check.MAX_CURSOR_CHARS:
+        raise refused
     try:
-        data = json.loads(base64.urlsafe_b64decode(cursor.encode()))
-        return PageCursor(created_at_ms=int(data["c"]), thought_id=str(data["i"]))
-    except (ValueError, KeyError, TypeError, binascii.Error) as exc:
-        raise InvalidInputError("after is not a cursor this service issued", field="after") from exc
+        data = json.loads(base64.urlsafe_b64decode(cursor.encode("ascii")))
+    except (ValueError, binascii.Error, RecursionError) as exc:  # UnicodeError is a ValueError
+        raise refused from exc
+    if not isinstance(data, dict) or set(data) != {"c", "i"}:
+        raise refused
+    created, thought_id = data["c"], data["i"]
+    if type(created) is not int or not 0 <= created <= MAX_CURSOR_MS:
+        raise refused
+    if not isinstance(thought_id, str):
+        raise refused
+    try:
+        checked_id = check.require_thought_id("after", thought_id)
+    except InvalidInputError as exc:
+        raise refused from exc
+    return PageCursor(created_at_ms=created, thought_id=checked_id)
 
 
 class BrowseService:
@@ -34,5 +54,14 @@ class BrowseService:
     ) -> ThoughtPage:
         check.require_namespace(namespace)
         check.require_int_range("first", first, 1, check.MAX_PAGE_SIZE)
+        filter = ThoughtFilter(
+            type=filter.type,
+            tag=check.require_tag("filter.tag", filter.tag) if filter.tag is not None else None,
+            agent_id=(
+                check.require_identifier("filter.agentId", filter.agent_id)
+                if filter.agent_id is not None
+                else None
+            ),
+        )
         cursor = decode_cursor(after) if after else None
         return await self._store.list_thoughts(namespace, filter, cursor, first)

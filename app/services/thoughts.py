@@ -54,11 +54,11 @@ class _Validated:
 def _validate(data: ThoughtInput, reason: str | None) -> _Validated:
     return _Validated(
         content=check.require_text("content", data.content, check.MAX_CONTENT_CHARS),
-        agent_id=check.require_text("agentId", data.agent_id, check.MAX_NAME_CHARS),
-        agent_name=check.require_text("agentName", data.agent_name, check.MAX_NAME_CHARS),
+        agent_id=check.require_identifier("agentId", data.agent_id.strip()),
+        agent_name=check.require_name("agentName", data.agent_name),
         namespace=check.require_namespace(data.namespace),
         context=check.optional_text("context", data.context, check.MAX_CONTEXT_CHARS),
-        session_id=check.optional_text("sessionId", data.session_id, check.MAX_NAME_CHARS),
+        session_id=check.optional_identifier("sessionId", data.session_id),
         tags=check.require_tags(data.tags),
         reason=check.optional_text("reason", reason, check.MAX_REASON_CHARS),
     )
