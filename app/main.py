@@ -19,7 +19,7 @@ from starlette.routing import Route
 
 from app.domain.errors import ThoughtgraphError
 from app.graphql.app import create_graphql_app
-from app.http_limits import BodySizeLimit
+from app.http_limits import BodySizeLimit, CancelOnDisconnect
 from app.llm.embedders import TextEmbedder, build_embedder
 from app.neo4j_browser import neo4j_browser_files
 from app.services.container import Services
@@ -90,7 +90,10 @@ def create_app(settings: Settings, *, embedder: TextEmbedder | None = None) -> S
                 log.info("service.stopping", engine=store.engine)
 
     return Starlette(
-        middleware=[Middleware(BodySizeLimit, max_bytes=settings.max_request_bytes)],
+        middleware=[
+            Middleware(BodySizeLimit, max_bytes=settings.max_request_bytes),
+            Middleware(CancelOnDisconnect),
+        ],
         routes=[
             Route("/", to_graphiql),
             Route("/healthz", healthz),

@@ -75,11 +75,16 @@ class Settings(BaseSettings):
     log_level: str = "INFO"
     log_format: str = "console"  # console | json
 
+    # Every engine statement is stopped after this long (both engines).
+    statement_timeout_s: float = 10.0
+
     # Request and GraphQL guards.
     max_request_bytes: int = 1_000_000
     max_query_depth: int = 12
     max_aliases: int = 30
     max_tokens: int = 2000
+    max_query_cost: int = 10_000
+    max_response_bytes: int = 5_000_000
 
     @field_validator("data_dir", "cypher_dir")
     @classmethod

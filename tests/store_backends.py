@@ -137,7 +137,12 @@ def service_settings(
     )
 
 
-async def open_neo4j_store(target: Neo4jTestTarget) -> Neo4jGraphStore:
+async def open_neo4j_store(
+    target: Neo4jTestTarget,
+    *,
+    statements: StatementLibrary | None = None,
+    statement_timeout_s: float = 10.0,
+) -> Neo4jGraphStore:
     """A connected (not yet bootstrapped) store; ``StoreError`` if the server cannot be
     used: a configured Neo4j that does not answer is a failure, not a skip."""
     return await Neo4jGraphStore.connect(
@@ -145,7 +150,8 @@ async def open_neo4j_store(target: Neo4jTestTarget) -> Neo4jGraphStore:
         user=target.user,
         password=target.password,
         database=target.database,
-        statements=StatementLibrary.load(CYPHER_DIR, "neo4j"),
+        statements=statements or StatementLibrary.load(CYPHER_DIR, "neo4j"),
+        statement_timeout_s=statement_timeout_s,
     )
 
 

@@ -142,7 +142,7 @@ def test_retrying_a_create_never_duplicates(
     assert write(loop, store, thought) == 1
     assert write(loop, store, thought) is None
     assert loop.run(store.current_revision(ns)) == 1
-    assert len(loop.run(store.history(ns, thought.id))) == 1
+    assert len(loop.run(store.history(ns, thought.id, 500))) == 1
 
 
 def test_vector_similarity_is_cosine_on_every_engine(
@@ -187,8 +187,8 @@ def test_namespaces_never_leak(loop: LoopThread, store: CypherGraphStore, ns: st
     assert loop.run(store.get_thoughts(ns, [theirs.id])) == {}
     page = loop.run(store.list_thoughts(ns, ThoughtFilter(), None, 50))
     assert [t.id for t in page.thoughts] == [mine.id]
-    assert loop.run(store.history(ns, theirs.id)) == []
-    assert loop.run(store.lineage_depths(ns, theirs.id)) == {}
+    assert loop.run(store.history(ns, theirs.id, 500)) == []
+    assert loop.run(store.lineage_walk(ns, theirs.id, max_depth=10, max_nodes=10)).depths == {}
     assert loop.run(store.refiners(ns, [theirs.id])) == {}
     assert loop.run(store.search_lineage_edges(ns, vector, 10)) == []
     assert loop.run(store.fulltext_search(ns, "theirs", 10)) == []
@@ -210,7 +210,7 @@ def test_refiners_are_batched_and_newest_first(
     assert found == {a.id: [merged.id, second.id, first.id], b.id: [merged.id]}
 
 
-def test_lineage_depths_are_signed_and_bounded(
+def test_lineage_walk_is_signed_and_bounded_by_depth(
     loop: LoopThread, store: CypherGraphStore, ns: str
 ) -> None:
     chain = [make_thought(ns, "c0")]
@@ -219,14 +219,44 @@ def test_lineage_depths_are_signed_and_bounded(
         step = make_thought(ns, f"c{i}", kind=ThoughtType.REFINEMENT, sources=[chain[-1].id])
         write(loop, store, step)
         chain.append(step)
-    from_middle = loop.run(store.lineage_depths(ns, chain[3].id))
-    assert from_middle[chain[0].id] == -3
-    assert from_middle[chain[2].id] == -1
-    assert from_middle[chain[4].id] == 1
-    assert from_middle[chain[13].id] == 10
-    from_root = loop.run(store.lineage_depths(ns, chain[0].id))
-    assert max(from_root.values()) == 11  # bounded one past the deepest allowed maxDepth
-    assert chain[12].id not in from_root
+    from_middle = loop.run(store.lineage_walk(ns, chain[3].id, max_depth=10, max_nodes=200))
+    assert from_middle.depths[chain[0].id] == -3
+    assert from_middle.depths[chain[2].id] == -1
+    assert from_middle.depths[chain[4].id] == 1
+    assert from_middle.depths[chain[13].id] == 10
+    assert from_middle.truncated is False  # exactly 10 refinements follow c3
+    from_root = loop.run(store.lineage_walk(ns, chain[0].id, max_depth=10, max_nodes=200))
+    assert max(from_root.depths.values()) == 10
+    assert chain[11].id not in from_root.depths
+    assert from_root.truncated is True  # c11.. lie beyond
+
+
+def test_lineage_walk_visits_thoughts_not_paths(
+    loop: LoopThread, store: CypherGraphStore, ns: str
+) -> None:
+    """A DAG of consolidations 5 wide and 12 layers has 5**12 paths from its top to its
+    bottom; the walk visits each thought once and stops at the node budget."""
+    layer = [make_thought(ns, f"base {i}") for i in range(5)]
+    for thought in layer:
+        write(loop, store, thought)
+    for depth in range(1, 12):
+        sources = [t.id for t in layer]
+        layer = [
+            make_thought(ns, f"l{depth}-{i}", kind=ThoughtType.CONSOLIDATION, sources=sources)
+            for i in range(5)
+        ]
+        for thought in layer:
+            write(loop, store, thought)
+    top = layer[0].id
+    whole = loop.run(store.lineage_walk(ns, top, max_depth=11, max_nodes=200))
+    assert len(whole.depths) == 55  # the other 55 thoughts of 60, each once
+    assert sorted(set(whole.depths.values())) == list(range(-11, 0))
+    assert whole.truncated is False
+    shallow = loop.run(store.lineage_walk(ns, top, max_depth=1, max_nodes=200))
+    assert set(shallow.depths.values()) == {-1} and len(shallow.depths) == 5
+    assert shallow.truncated is True
+    budgeted = loop.run(store.lineage_walk(ns, top, max_depth=11, max_nodes=12))
+    assert len(budgeted.depths) == 12 and budgeted.truncated is True
 
 
 def test_lineage_edges_are_found_by_reason(
@@ -296,7 +326,7 @@ def test_change_log_revisions_and_history(
     write(loop, store, a)
     r = make_thought(ns, "r", kind=ThoughtType.REFINEMENT, sources=[a.id], agent="agent-9")
     write(loop, store, r)
-    history = loop.run(store.history(ns, a.id))
+    history = loop.run(store.history(ns, a.id, 500))
     assert [(e.revision, e.kind, e.thought_id) for e in history] == [
         (1, ChangeKind.CREATED, a.id),
         (2, ChangeKind.REFINED, r.id),

@@ -60,6 +60,14 @@ class StoreError(ThoughtgraphError):
     public_message = "The graph store could not answer; the request wrote nothing. Try again."
 
 
+class StoreTimeoutError(StoreError):
+    code = "STORE_TIMEOUT"
+    public_message = (
+        "The query ran longer than the service allows and was stopped; nothing was written. "
+        "Ask for less."
+    )
+
+
 class EngineStartError(StoreError):
     code = "ENGINE_START_FAILED"
 

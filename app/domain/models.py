@@ -130,6 +130,14 @@ class LineageNode(_Frozen):
     depth: int  # sources negative, refinements positive, the queried thought 0
 
 
+class LineageWalk(_Frozen):
+    """Signed distances from one thought (sources negative, refinements positive), found
+    breadth-first; ``truncated`` when lineage goes on past the depth or the node budget."""
+
+    depths: dict[str, int]
+    truncated: bool
+
+
 class Lineage(_Frozen):
     thought_id: str
     chain: tuple[LineageNode, ...]

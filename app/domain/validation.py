@@ -33,6 +33,10 @@ MIN_CONSOLIDATION_SOURCES = 2
 MAX_K = 100
 MAX_LINEAGE_DEPTH = 10  # seed 000 Q3; the traversal statements are bounded at depth 11
 MAX_PAGE_SIZE = 100
+MAX_CHANGES = 500
+MAX_REFINEMENTS = 50  # a thought's `refinements` lists its newest 50
+MAX_HISTORY = 500  # `history` lists a thought's first 500 events
+MAX_LINEAGE_NODES = 200  # `lineage` stops, truncated, after this many thoughts
 
 MAX_IDENTIFIER_CHARS = 128
 MAX_CURSOR_CHARS = 256

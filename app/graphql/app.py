@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import structlog
 from cross_web import AsyncHTTPRequestAdapter, HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -21,6 +22,8 @@ from app.graphql.context import GraphQLContext
 from app.graphql.schema import build_schema
 from app.services.container import Services
 from app.settings import Settings
+
+log = structlog.get_logger(__name__)
 
 HTTP_CODES = {
     400: "BAD_REQUEST",
@@ -39,6 +42,31 @@ def coded_http_error(status: int, message: str) -> JSONResponse:
 
 
 class ThoughtgraphGraphQL(GraphQL[GraphQLContext, None]):
+    def __init__(self, *args: Any, max_response_bytes: int, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.max_response_bytes = max_response_bytes
+
+    def encode_json(self, data: object) -> str | bytes:
+        """The response, unless it is larger than the cap: then a coded error instead. The
+        cost limit refuses most such operations before they run; this is the backstop for
+        what a cost cannot see (long texts)."""
+        encoded = super().encode_json(data)
+        if len(encoded) <= self.max_response_bytes:
+            return encoded
+        log.warning("graphql.response_too_large", size=len(encoded), limit=self.max_response_bytes)
+        message = (
+            f"The response would be {len(encoded):,} bytes; the limit is "
+            f"{self.max_response_bytes:,}. Ask for fewer items or fields."
+        )
+        error = {
+            "code": "RESPONSE_TOO_LARGE",
+            "size": len(encoded),
+            "limit": self.max_response_bytes,
+        }
+        return super().encode_json(
+            {"data": None, "errors": [{"message": message, "extensions": error}]}
+        )
+
     async def get_context(
         self, request: Request | WebSocket, response: Response | WebSocket
     ) -> GraphQLContext:
@@ -72,4 +100,8 @@ class ThoughtgraphGraphQL(GraphQL[GraphQLContext, None]):
 
 
 def create_graphql_app(settings: Settings) -> GraphQL[GraphQLContext, None]:
-    return ThoughtgraphGraphQL(build_schema(settings), graphql_ide="graphiql")
+    return ThoughtgraphGraphQL(
+        build_schema(settings),
+        graphql_ide="graphiql",
+        max_response_bytes=settings.max_response_bytes,
+    )

@@ -6,16 +6,12 @@ from typing import Any
 
 import strawberry
 from graphql.error import GraphQLError
-from strawberry.extensions import (
-    MaxAliasesLimiter,
-    MaxTokensLimiter,
-    QueryDepthLimiter,
-    ValidationCache,
-)
+from strawberry.extensions import MaxTokensLimiter, ValidationCache
 from strawberry.types import ExecutionContext
 
 from app.graphql.changes.queries import ChangeQuery
 from app.graphql.errors import MaskUnexpectedErrors, RequestErrorCodes, log_errors
+from app.graphql.guards import QueryGuard
 from app.graphql.lineage.queries import LineageQuery
 from app.graphql.parsing import CachedParser
 from app.graphql.thoughts.mutations import ThoughtMutation
@@ -48,8 +44,13 @@ def build_schema(settings: Settings) -> strawberry.Schema:
         # Results are cached per document text, rejections included, so limits still hold.
         CachedParser(maxsize=256),
         ValidationCache(maxsize=256),
-        QueryDepthLimiter(max_depth=settings.max_query_depth),
-        MaxAliasesLimiter(max_alias_count=settings.max_aliases),
+        # Depth, aliases and cost in one pass that measures each fragment once; strawberry's
+        # own depth and alias limiters walk every fragment expansion (exponential).
+        QueryGuard(
+            max_depth=settings.max_query_depth,
+            max_aliases=settings.max_aliases,
+            max_cost=settings.max_query_cost,
+        ),
         MaxTokensLimiter(max_token_count=settings.max_tokens),
         RequestErrorCodes(),
         MaskUnexpectedErrors(),

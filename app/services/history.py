@@ -7,18 +7,17 @@ from app.domain.errors import ThoughtNotFoundError
 from app.domain.models import ChangeEvent
 from app.store.interface import GraphStore
 
-MAX_CHANGES = 500
-
 
 class HistoryService:
     def __init__(self, store: GraphStore) -> None:
         self._store = store
 
     async def history(self, namespace: str, thought_id: str) -> list[ChangeEvent]:
-        """Creation of the thought and every refinement or consolidation of it, in order."""
+        """Creation of the thought and every refinement or consolidation of it, in order
+        (the first ``MAX_HISTORY``)."""
         check.require_namespace(namespace)
         tid = check.require_thought_id("thoughtId", thought_id)
-        events = await self._store.history(namespace, tid)
+        events = await self._store.history(namespace, tid, check.MAX_HISTORY)
         # Every thought's creation event concerns it, so no events means no such thought:
         # one query answers both questions.
         if not events:
@@ -30,7 +29,7 @@ class HistoryService:
     ) -> list[ChangeEvent]:
         check.require_namespace(namespace)
         check.require_int_range("afterRevision", after_revision, 0, 2**53)
-        check.require_int_range("limit", limit, 1, MAX_CHANGES)
+        check.require_int_range("limit", limit, 1, check.MAX_CHANGES)
         return await self._store.changes_since(namespace, after_revision, limit)
 
     async def revision(self, namespace: str) -> int:

@@ -30,14 +30,18 @@ class LineageService:
     ) -> Lineage:
         """Sources at negative depths, refinements at positive ones, the thought itself at 0.
 
-        ``truncated`` is true when some lineage lies beyond ``max_depth`` in either direction.
+        ``truncated`` is true when some lineage lies beyond ``max_depth`` in either direction
+        or beyond the ``MAX_LINEAGE_NODES`` nearest thoughts (a walk visits thoughts, never
+        paths, so a wide DAG of consolidations costs what it holds).
         """
         check.require_namespace(namespace)
         tid = check.require_thought_id("id", thought_id)
         check.require_int_range("maxDepth", max_depth, 1, check.MAX_LINEAGE_DEPTH)
-        depths = await self._store.lineage_depths(namespace, tid)
-        within = {other: d for other, d in depths.items() if abs(d) <= max_depth}
-        truncated = len(within) < len(depths)
+        walk = await self._store.lineage_walk(
+            namespace, tid, max_depth=max_depth, max_nodes=check.MAX_LINEAGE_NODES
+        )
+        within = dict(walk.depths)
+        truncated = walk.truncated
         thoughts = await self._store.get_thoughts(namespace, [tid, *within])
         if tid not in thoughts:
             raise ThoughtNotFoundError([tid])

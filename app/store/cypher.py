@@ -240,6 +240,10 @@ class StatementLibrary:
             raise ConfigurationError(f"no Cypher statements named {name!r} for {self.engine}")
         return [statement.text for statement in found]
 
+    def by_name(self) -> dict[str, list[Statement]]:
+        """Every statement, by name (a copy: a caller may extend it into a new library)."""
+        return {name: list(found) for name, found in self._statements.items()}
+
     def names(self) -> list[str]:
         return sorted(self._statements)
 

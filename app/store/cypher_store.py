@@ -22,6 +22,7 @@ from app.domain.models import (
     ChangeEvent,
     LineageEdgeHit,
     LineageRelation,
+    LineageWalk,
     PageCursor,
     SchemaState,
     ScoredThought,
@@ -318,18 +319,31 @@ class CypherGraphStore(abc.ABC):
             found.setdefault(row["thoughtId"], []).append(row["refinerId"])
         return found
 
-    async def lineage_depths(self, namespace: str, thought_id: str) -> dict[str, int]:
-        rows = await self._read(
-            "lineage.depths", {"namespace": namespace, "id": thought_id}, namespace=namespace
-        )
+    async def lineage_walk(
+        self, namespace: str, thought_id: str, *, max_depth: int, max_nodes: int
+    ) -> LineageWalk:
         depths: dict[str, int] = {}
-        for row in rows:
-            depth = int(row["depth"])
-            # A thought on both sides cannot happen in a DAG, but keep the nearest if it did.
-            current = depths.get(row["id"])
-            if current is None or abs(depth) < abs(current):
-                depths[row["id"]] = depth
-        return depths
+        down, up = [thought_id], [thought_id]  # frontiers: toward sources, toward refinements
+        truncated = False
+        for step in range(1, max_depth + 2):
+            if not down and not up:
+                break
+            rows = await self._read(
+                "lineage.step",
+                {"namespace": namespace, "down": down, "up": up, "limit": max_nodes + 1},
+                namespace=namespace,
+            )
+            down, up = [], []
+            for row in rows:
+                found, direction = row["id"], int(row["direction"])
+                if found == thought_id or found in depths:
+                    continue  # reached already, at a smaller or equal distance
+                if step > max_depth or len(depths) >= max_nodes:
+                    truncated = True  # lineage goes on past the depth or the budget
+                    continue
+                depths[found] = direction * step
+                (down if direction < 0 else up).append(found)
+        return LineageWalk(depths=depths, truncated=truncated)
 
     async def search_lineage_edges(
         self, namespace: str, embedding: Sequence[float], k: int
@@ -357,10 +371,10 @@ class CypherGraphStore(abc.ABC):
         hits.sort(key=lambda hit: hit.similarity, reverse=True)
         return hits[:k]
 
-    async def history(self, namespace: str, thought_id: str) -> list[ChangeEvent]:
+    async def history(self, namespace: str, thought_id: str, limit: int) -> list[ChangeEvent]:
         rows = await self._read(
             "changes.history",
-            {"namespace": namespace, "thoughtId": thought_id},
+            {"namespace": namespace, "thoughtId": thought_id, "limit": limit},
             namespace=namespace,
         )
         return [event_from_row(row) for row in rows]

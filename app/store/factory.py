@@ -36,6 +36,7 @@ async def open_store(settings: Settings) -> AsyncIterator[CypherGraphStore]:
             password=settings.neo4j_password.get_secret_value(),
             database=settings.neo4j_database,
             statements=statements,
+            statement_timeout_s=settings.statement_timeout_s,
         )
         log.info("store.opened", engine="neo4j", uri=settings.neo4j_uri)
         try:
@@ -63,6 +64,7 @@ async def open_store(settings: Settings) -> AsyncIterator[CypherGraphStore]:
         socket_path=str(engine.socket_path),
         graph_name=settings.falkordb_graph,
         embedded=engine,
+        statement_timeout_s=settings.statement_timeout_s,
     )
     try:
         yield store

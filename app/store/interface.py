@@ -6,12 +6,13 @@ scalar projections: no driver object leaves an adapter.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
 from app.domain.models import (
     ChangeEvent,
     LineageEdgeHit,
+    LineageWalk,
     PageCursor,
     SchemaState,
     ScoredThought,
@@ -94,15 +95,18 @@ class GraphStore(Protocol):
         """For each id, the ids of thoughts that refine or consolidate it, newest first."""
         ...
 
-    async def lineage_depths(self, namespace: str, thought_id: str) -> Mapping[str, int]:
-        """Signed shortest distance to every thought within 11 hops of lineage."""
+    async def lineage_walk(
+        self, namespace: str, thought_id: str, *, max_depth: int, max_nodes: int
+    ) -> LineageWalk:
+        """Breadth-first signed distances to the thought's lineage, at most ``max_depth``
+        steps each way and ``max_nodes`` thoughts; ``truncated`` if it goes on."""
         ...
 
     async def search_lineage_edges(
         self, namespace: str, embedding: Sequence[float], k: int
     ) -> list[LineageEdgeHit]: ...
 
-    async def history(self, namespace: str, thought_id: str) -> list[ChangeEvent]: ...
+    async def history(self, namespace: str, thought_id: str, limit: int) -> list[ChangeEvent]: ...
 
     async def changes_since(
         self, namespace: str, after_revision: int, limit: int

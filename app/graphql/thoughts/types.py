@@ -8,6 +8,7 @@ from datetime import datetime
 import strawberry
 
 from app.domain import models
+from app.domain.validation import MAX_REFINEMENTS
 from app.graphql.context import Info
 from app.graphql.enums import ThoughtType
 from app.services.browse import encode_cursor
@@ -35,7 +36,7 @@ async def resolve_sources(root: Thought, info: Info) -> list[Thought]:
 
 async def resolve_refinements(root: Thought, info: Info) -> list[Thought]:
     refiner_ids = await info.context.loaders.refiners.load((root.namespace, root.id))
-    return await load_thoughts(info, root.namespace, refiner_ids)
+    return await load_thoughts(info, root.namespace, refiner_ids[:MAX_REFINEMENTS])
 
 
 async def resolve_refined_by(root: Thought, info: Info) -> Thought | None:
@@ -71,7 +72,10 @@ class Thought:
     )
     refinements = strawberry.field(
         resolver=resolve_refinements,
-        description="Thoughts refining or consolidating this one, newest first.",
+        description=(
+            f"Thoughts refining or consolidating this one, newest first (at most "
+            f"{MAX_REFINEMENTS})."
+        ),
     )
     refined_by = strawberry.field(
         resolver=resolve_refined_by,

@@ -23,7 +23,7 @@ from falkordb.asyncio import FalkorDB
 from falkordb.asyncio.graph import AsyncGraph
 from redis import exceptions as redis_errors
 
-from app.domain.errors import StoreError
+from app.domain.errors import StoreError, StoreTimeoutError
 from app.store.cypher import StatementLibrary
 from app.store.cypher_store import CypherGraphStore, Row
 from app.store.falkordb.engine import EmbeddedFalkorDB
@@ -50,8 +50,10 @@ class FalkorDBGraphStore(CypherGraphStore):
         socket_path: str,
         graph_name: str,
         embedded: EmbeddedFalkorDB | None = None,
+        statement_timeout_s: float = 10.0,
     ) -> None:
         super().__init__(statements)
+        self._timeout_ms = max(1, int(statement_timeout_s * 1000))
         self._socket_path = socket_path
         self._graph_name = graph_name
         self._embedded = embedded
@@ -101,10 +103,14 @@ class FalkorDBGraphStore(CypherGraphStore):
     ) -> list[Row]:
         try:
             query = graph.ro_query if read_only else graph.query
-            result = await query(text, dict(params))
+            result = await query(text, dict(params), timeout=self._timeout_ms)
         except redis_errors.ResponseError as exc:
             if read_only and "empty key" in str(exc):
                 return []  # the graph does not exist until its first write
+            if "timed out" in str(exc).lower():
+                raise StoreTimeoutError(
+                    f"FalkorDB stopped a statement after {self._timeout_ms} ms: {exc}"
+                ) from exc
             raise StoreError(f"FalkorDB rejected a statement: {exc}") from exc
         columns = [column[1] for column in result.header]
         return [dict(zip(columns, record, strict=True)) for record in result.result_set]

@@ -22,9 +22,11 @@ from neo4j import (
     AsyncManagedTransaction,
     NotificationDisabledClassification,
     NotificationMinimumSeverity,
+    unit_of_work,
 )
 from neo4j.exceptions import (
     AuthError,
+    ClientError,
     ConstraintError,
     DatabaseError,
     DriverError,
@@ -32,7 +34,7 @@ from neo4j.exceptions import (
     TransientError,
 )
 
-from app.domain.errors import ConfigurationError, StoreError
+from app.domain.errors import ConfigurationError, StoreError, StoreTimeoutError
 from app.store.cypher import NAMESPACE_LABEL_SLOT, StatementLibrary, fill_namespace_label
 from app.store.cypher_store import CypherGraphStore, Row
 from app.store.neo4j.namespaces import namespace_index, namespace_label
@@ -43,6 +45,8 @@ from app.store.neo4j.namespaces import namespace_index, namespace_label
 # transaction's retries are exhausted.
 _UNAVAILABLE = (DriverError, TransientError, DatabaseError)
 INDEX_ONLINE_TIMEOUT_S = 300
+# Schema commands wait for index population: they get the population's own timeout.
+SCHEMA_TIMEOUT_S = INDEX_ONLINE_TIMEOUT_S + 30
 # The driver's HTTP (Query API) transport is a preview without managed transactions.
 BOLT_SCHEMES = ("bolt://", "bolt+s://", "bolt+ssc://", "neo4j://", "neo4j+s://", "neo4j+ssc://")
 
@@ -50,7 +54,14 @@ BOLT_SCHEMES = ("bolt://", "bolt+s://", "bolt+ssc://", "neo4j://", "neo4j+s://",
 class Neo4jGraphStore(CypherGraphStore):
     engine = "neo4j"
 
-    def __init__(self, driver: AsyncDriver, *, database: str, statements: StatementLibrary) -> None:
+    def __init__(
+        self,
+        driver: AsyncDriver,
+        *,
+        database: str,
+        statements: StatementLibrary,
+        statement_timeout_s: float = 10.0,
+    ) -> None:
         """Wrap a driver; no I/O here. Use ``connect`` to build and check one."""
         if statements.engine != self.engine:
             raise ConfigurationError(
@@ -59,6 +70,7 @@ class Neo4jGraphStore(CypherGraphStore):
         super().__init__(statements)
         self._driver = driver
         self._database = database
+        self._timeout_s = statement_timeout_s
         # Every session shares one bookmark manager, so a read always sees the writes
         # acknowledged before it, also on a cluster where reads go to another member.
         self._bookmarks = AsyncGraphDatabase.bookmark_manager()
@@ -72,6 +84,7 @@ class Neo4jGraphStore(CypherGraphStore):
         password: str,
         database: str,
         statements: StatementLibrary,
+        statement_timeout_s: float = 10.0,
     ) -> Neo4jGraphStore:
         """Build the driver and prove the database answers; ``StoreError`` if it does not."""
         if not uri.startswith(BOLT_SCHEMES):
@@ -90,7 +103,12 @@ class Neo4jGraphStore(CypherGraphStore):
         except (ValueError, DriverError) as exc:
             raise StoreError(f"invalid Neo4j URI {uri!r}: {exc}", uri=uri) from exc
         try:
-            store = cls(driver, database=database, statements=statements)
+            store = cls(
+                driver,
+                database=database,
+                statements=statements,
+                statement_timeout_s=statement_timeout_s,
+            )
             await driver.verify_connectivity()
             # A real read proves the database exists and the user may read it.
             await store._execute(statements.get("schema.meta_read"), {}, write=False)
@@ -136,6 +154,12 @@ class Neo4jGraphStore(CypherGraphStore):
     async def _run(self, name: str, params: Mapping[str, Any], *, write: bool) -> list[Row]:
         try:
             return await self._execute(self._statements.get(name), params, write=write)
+        except ClientError as exc:
+            if "TransactionTimedOut" in (exc.code or ""):
+                raise StoreTimeoutError(
+                    f"Neo4j stopped {name} after {self._timeout_s} s: {exc}", statement=name
+                ) from exc
+            raise
         except _UNAVAILABLE as exc:
             raise StoreError(f"Neo4j failed running {name}: {exc}", statement=name) from exc
 
@@ -150,7 +174,7 @@ class Neo4jGraphStore(CypherGraphStore):
         for text in self._statements.get_all("schema.namespace"):
             statement = fill_namespace_label(text, label) if NAMESPACE_LABEL_SLOT in text else text
             try:
-                await self._execute(statement, params, write=True)
+                await self._execute(statement, params, write=True, timeout_s=SCHEMA_TIMEOUT_S)
             except (DriverError, Neo4jError) as exc:
                 # Another process may have created the same index a moment earlier.
                 if await self._index_exists(index):
@@ -177,13 +201,22 @@ class Neo4jGraphStore(CypherGraphStore):
             raise StoreError(f"Neo4j failed looking up index {index}: {exc}") from exc
         return bool(rows) and rows[0]["state"] == "ONLINE"
 
-    async def _execute(self, text: str, params: Mapping[str, Any], *, write: bool) -> list[Row]:
+    async def _execute(
+        self,
+        text: str,
+        params: Mapping[str, Any],
+        *,
+        write: bool,
+        timeout_s: float | None = None,
+    ) -> list[Row]:
         """One statement in one managed transaction, which retries transient failures.
 
         ``text`` comes from the files in cypher/, never from input (see app.store.cypher).
         """
         parameters = dict(params)
 
+        # The server stops the transaction after the timeout (TransactionTimedOut).
+        @unit_of_work(timeout=timeout_s or self._timeout_s)
         async def work(tx: AsyncManagedTransaction) -> list[Row]:
             result = await tx.run(text, parameters)
             return [record.data() async for record in result]
@@ -214,7 +247,7 @@ class Neo4jGraphStore(CypherGraphStore):
         )
         for text, params in steps:
             try:
-                await self._execute(text, params, write=True)
+                await self._execute(text, params, write=True, timeout_s=SCHEMA_TIMEOUT_S)
             except (DriverError, Neo4jError) as exc:
                 raise StoreError(
                     f"Neo4j schema setup failed: {exc}", statement=text.splitlines()[0]

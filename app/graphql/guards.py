@@ -1,0 +1,56 @@
+"""Refuses an operation that is too deep, has too many aliases or would cost too much,
+before graphql-core validates it further and before anything runs (see ``cost``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from graphql.error import GraphQLError
+from strawberry.extensions import SchemaExtension
+
+from app.graphql.cost import measure_operation
+
+QUERY_TOO_COMPLEX = "QUERY_TOO_COMPLEX"
+VALIDATION_FAILED = "GRAPHQL_VALIDATION_FAILED"
+
+
+class QueryGuard(SchemaExtension):
+    def __init__(self, *, max_depth: int, max_aliases: int, max_cost: int) -> None:
+        super().__init__()
+        self.max_depth = max_depth
+        self.max_aliases = max_aliases
+        self.max_cost = max_cost
+
+    def on_validate(self) -> Iterator[None]:
+        context = self.execution_context
+        document = context.graphql_document
+        # Runs before graphql-core's own validation (the code after `yield` would be too
+        # late to refuse); a document already refused is left as it is.
+        if document is not None and not context.pre_execution_errors:
+            measured = measure_operation(
+                context.schema._schema, document, context.operation_name, context.variables
+            )
+            if measured is not None:
+                refusal = self._refusal(measured.depth, measured.aliases, measured.cost)
+                if refusal is not None:
+                    context.pre_execution_errors = [refusal]
+        yield
+
+    def _refusal(self, depth: int, aliases: int, cost: int) -> GraphQLError | None:
+        if depth > self.max_depth:
+            return GraphQLError(
+                f"The query depth is {depth}; the limit is {self.max_depth}.",
+                extensions={"code": VALIDATION_FAILED},
+            )
+        if aliases > self.max_aliases:
+            return GraphQLError(
+                f"The query has {aliases} aliases; the limit is {self.max_aliases}.",
+                extensions={"code": VALIDATION_FAILED},
+            )
+        if cost > self.max_cost:
+            return GraphQLError(
+                f"The query would cost {cost:,}; the limit is {self.max_cost:,}. Ask for "
+                "fewer items (first, k, limit) or fewer nested lists.",
+                extensions={"code": QUERY_TOO_COMPLEX, "cost": cost, "limit": self.max_cost},
+            )
+        return None
