@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import os
 import signal
 import subprocess
 from collections.abc import Sequence
@@ -20,6 +21,12 @@ def die_with_parent() -> None:
     exits, so a killed parent leaves no orphan behind. Runs between fork and exec."""
     with contextlib.suppress(Exception):
         ctypes.CDLL("libc.so.6", use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+
+
+def die_with_parent_privately() -> None:
+    """``die_with_parent``, and every file the child creates private to this user."""
+    os.umask(0o077)
+    die_with_parent()
 
 
 class OwnedProcess:
@@ -42,9 +49,11 @@ class OwnedProcess:
         stdout: IO[bytes] | int,
         stderr: IO[bytes] | int,
         cwd: Path | None = None,
+        private_files: bool = False,
     ) -> None:
         """Start the child in a session of its own (Ctrl-C reaches the parent, which stops
-        the child in order) that dies with its parent; ``EngineStartError`` if it cannot."""
+        the child in order) that dies with its parent, with files private to this user if
+        asked; ``EngineStartError`` if it cannot."""
         try:
             self._process = subprocess.Popen(
                 list(command),
@@ -53,7 +62,7 @@ class OwnedProcess:
                 stderr=stderr,
                 cwd=cwd,
                 start_new_session=True,
-                preexec_fn=die_with_parent,
+                preexec_fn=die_with_parent_privately if private_files else die_with_parent,
             )
         except OSError as exc:
             raise EngineStartError(f"cannot start {what}: {exc}") from exc

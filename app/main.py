@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
 
 import structlog
 from starlette.applications import Starlette
@@ -31,21 +30,43 @@ log = structlog.get_logger(__name__)
 
 
 async def healthz(request: Request) -> Response:
+    """Liveness: the service is up and serving requests. It does not ask the engine (a
+    restarting engine is not a reason to restart the service) and shows no paths or pids."""
     services: Services | None = getattr(request.app.state, "services", None)
     if services is None:
         return JSONResponse({"status": "starting"}, status_code=503)
-    store = await services.store.health()
-    body: dict[str, Any] = {
-        "status": "ok" if store.ok and store.schema_ready else "degraded",
-        "engine": store.engine,
-        "store": {"ok": store.ok, "detail": store.detail},
-        "schema": {
-            "ready": store.schema_ready,
-            "embeddingDimension": store.embedding_dimension,
-        },
-        "embedder": {"name": services.embedder.name, "dimension": services.embedder.dimension},
+    schema = services.store.schema
+    return JSONResponse(
+        {
+            "status": "ok",
+            "engine": services.store.engine,
+            "schema": {
+                "ready": schema is not None,
+                "embeddingDimension": schema.embedding_dimension if schema else None,
+            },
+            "embedder": {"name": services.embedder.name, "dimension": services.embedder.dimension},
+        }
+    )
+
+
+async def readyz(request: Request) -> Response:
+    """Readiness: the engine answers, the schema is built and every index is usable, so a
+    request now will be served; 503 until then (after an engine restart, until it has
+    rebuilt its indexes). ``writable`` is false while writes are refused (a full disk)."""
+    services: Services | None = getattr(request.app.state, "services", None)
+    if services is None:
+        return JSONResponse({"status": "starting", "ready": False}, status_code=503)
+    health = await services.store.health()
+    if not health.ready:
+        log.info("service.not_ready", reason=health.reason, detail=health.detail)
+    body = {
+        "status": "ready" if health.ready else "not_ready",
+        "ready": health.ready,
+        "writable": health.writable,
+        "engine": health.engine,
+        "reason": health.reason,
     }
-    return JSONResponse(body, status_code=200 if body["status"] == "ok" else 503)
+    return JSONResponse(body, status_code=200 if health.ready else 503)
 
 
 async def to_graphiql(request: Request) -> Response:
@@ -97,6 +118,7 @@ def create_app(settings: Settings, *, embedder: TextEmbedder | None = None) -> S
         routes=[
             Route("/", to_graphiql),
             Route("/healthz", healthz),
+            Route("/readyz", readyz),
             Route("/graphql", create_graphql_app(settings), methods=["GET", "POST"]),
             neo4j_browser_files(settings.cypher_dir / "browser"),
         ],

@@ -58,6 +58,11 @@ class Settings(BaseSettings):
     falkordb_graph: str = "thoughtgraph"
     falkordb_fsync: FsyncPolicy = FsyncPolicy.EVERYSEC
     falkordb_start_timeout_s: float = 20.0
+    # Writes are refused (STORE_FULL) while the data dir's disk has less free space than
+    # this, so the engine never meets a full disk mid-write.
+    min_free_disk_bytes: int = 64 * 1024 * 1024
+    # How often the service looks at its engine process, restarting it if it died.
+    engine_watch_interval_s: float = 0.5
 
     embedder: EmbedderKind = EmbedderKind.LOCAL
     embedding_model: str | None = None  # litellm model name; ignored by `local`

@@ -123,8 +123,8 @@ def serve_process(
     cwd: Path | None = None,
     timeout: float = 60,
 ) -> Iterator[tuple[subprocess.Popen[bytes], httpx.Client]]:
-    """Start ``command`` (a ``thoughtgraph serve``), wait until /healthz on ``port`` reports
-    ok, yield the process and a client; SIGINT stops it afterwards unless the test has.
+    """Start ``command`` (a ``thoughtgraph serve``), wait until /readyz on ``port`` reports
+    ready, yield the process and a client; SIGINT stops it afterwards unless the test has.
 
     Output goes to ``log``, not to a pipe that nobody reads while the service runs."""
     with log.open("wb") as output:
@@ -138,8 +138,7 @@ def serve_process(
             if process.poll() is not None:
                 raise AssertionError(f"exited with {process.returncode}:\n{log.read_text()}")
             with contextlib.suppress(httpx.TransportError):
-                health = client.get("/healthz")
-                if health.status_code == 200 and health.json().get("status") == "ok":
+                if client.get("/readyz").status_code == 200:
                     break
             if time.monotonic() > deadline:
                 raise AssertionError(f"not healthy after {timeout} s:\n{log.read_text()}")

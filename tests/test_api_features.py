@@ -132,10 +132,23 @@ def test_healthz_reports_engine_embedder_and_schema(api: GraphQLClient) -> None:
     body = response.json()
     assert body["status"] == "ok"
     assert body["engine"] == api.engine
-    assert body["store"]["ok"] is True
     assert body["schema"] == {"ready": True, "embeddingDimension": 384}
     assert body["embedder"]["name"].startswith("local:")
     assert body["embedder"]["dimension"] == 384
+    # Liveness tells no paths or process ids.
+    assert "/" not in response.text.replace("local:", "") and "pid" not in response.text
+
+
+def test_readyz_reports_a_ready_writable_store(api: GraphQLClient) -> None:
+    response = api.http.get("/readyz")
+    assert response.status_code == 200
+    assert response.json() == {
+        "status": "ready",
+        "ready": True,
+        "writable": True,
+        "engine": api.engine,
+        "reason": None,
+    }
 
 
 def test_graphiql_is_served(api: GraphQLClient) -> None:

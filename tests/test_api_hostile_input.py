@@ -16,8 +16,7 @@ NUL, SURROGATE = "\x00", "\ud800"
 
 
 def healthy(api: GraphQLClient) -> bool:
-    response = api.http.get("/healthz")
-    return response.status_code == 200 and response.json()["status"] == "ok"
+    return api.http.get("/readyz").status_code == 200
 
 
 def error(body: dict[str, object]) -> dict[str, object]:

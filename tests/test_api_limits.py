@@ -183,7 +183,7 @@ def test_a_request_is_cancelled_when_its_client_disconnects() -> None:
         routes=[
             Route("/slow", slow, methods=["POST"]),
             Route("/quick", quick, methods=["POST"]),
-            Route("/healthz", healthz),
+            Route("/readyz", healthz),
         ],
         middleware=[Middleware(CancelOnDisconnect)],
     )

@@ -77,7 +77,7 @@ def test_a_binary_that_cannot_start_gives_a_clear_error(
     assert "exited during start-up" in caught.value.message
     # A failed start releases the lock.
     monkeypatch.undo()
-    EmbeddedFalkorDB(data_dir).check_not_locked()
+    EmbeddedFalkorDB(data_dir).check_available()
 
 
 def test_a_missing_binary_gives_a_clear_error(

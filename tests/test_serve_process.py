@@ -143,9 +143,10 @@ def test_engine_that_cannot_start_is_reported(data_dir: Path, tmp_path: Path) ->
     data_dir.mkdir(parents=True)
     (data_dir / "falkordb").write_text("a file where the engine dir should be")
     result = serve_once(data_dir)
-    assert result.returncode == 1
-    assert "the service did not start: [ENGINE_START_FAILED]" in result.stderr
-    assert "cannot create the engine directory" in result.stderr
+    # Found before the model loads or a port is bound: a clear error, exit 2.
+    assert result.returncode == 2
+    assert "thoughtgraph: error [ENGINE_START_FAILED]: cannot create the data dir" in result.stderr
+    assert "Traceback" not in result.stderr
 
 
 def test_config_prints_effective_settings_with_secrets_masked(data_dir: Path) -> None:

@@ -77,7 +77,7 @@ class ServiceThread:
         self._loop.close()
 
     def start(self, timeout_s: float = 120.0) -> None:
-        """Start serving and wait until ``/healthz`` answers 200."""
+        """Start serving and wait until ``/readyz`` answers 200."""
         self._thread.start()
         deadline = time.monotonic() + timeout_s
         with httpx.Client(base_url=self.base_url, timeout=5.0) as client:
@@ -87,7 +87,7 @@ class ServiceThread:
                     raise BenchSetupError(f"the service did not start{detail}")
                 if self._server.started:
                     with contextlib.suppress(httpx.HTTPError):
-                        if client.get("/healthz").status_code == 200:
+                        if client.get("/readyz").status_code == 200:
                             return
                 time.sleep(0.05)
         raise BenchSetupError(f"the service was not healthy within {timeout_s:.0f} s")

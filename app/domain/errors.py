@@ -68,6 +68,14 @@ class StoreTimeoutError(StoreError):
     )
 
 
+class StoreFullError(StoreError):
+    code = "STORE_FULL"
+    public_message = (
+        "The store's disk is full: writes are refused until space is freed (reads still "
+        "work); nothing was written."
+    )
+
+
 class EngineStartError(StoreError):
     code = "ENGINE_START_FAILED"
 

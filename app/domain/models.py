@@ -194,7 +194,10 @@ class SchemaState(_Frozen):
 
 class StoreHealth(_Frozen):
     engine: str
-    ok: bool
-    detail: str = ""
+    ok: bool  # the engine answers
+    ready: bool = False  # it answers, the schema is built and every index is usable
+    writable: bool = False  # ready, and writes are accepted (the disk has room)
+    reason: str | None = None  # why it is not ready or not writable (no paths, no pids)
+    detail: str = ""  # where it runs: for logs and operators, never for clients
     schema_ready: bool = False
     embedding_dimension: int | None = None

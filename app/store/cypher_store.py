@@ -102,6 +102,11 @@ class CypherGraphStore(abc.ABC):
         """Create the store-wide schema (catalog, shared indexes) idempotently."""
 
     @property
+    def schema(self) -> SchemaState | None:
+        """What the store was built with, once ``bootstrap`` ran."""
+        return self._schema
+
+    @property
     def embedding_dimension(self) -> int:
         if self._schema is None:
             raise StoreError("the store is not bootstrapped yet")
@@ -161,17 +166,40 @@ class CypherGraphStore(abc.ABC):
         return self._schema
 
     async def health(self) -> StoreHealth:
+        """Whether the engine answers, is ready to serve (schema built, every index
+        usable) and accepts writes; never raises."""
+        base = {"engine": self.engine, "schema_ready": self._schema is not None}
+        if self._schema is not None:
+            base["embedding_dimension"] = self._schema.embedding_dimension
         try:
             detail = await self._ping()
         except Exception as exc:  # health must report, never raise
-            return StoreHealth(engine=self.engine, ok=False, detail=str(exc))
+            return StoreHealth(
+                **base, ok=False, reason="the engine does not answer", detail=str(exc)
+            )
+        if self._schema is None:
+            return StoreHealth(**base, ok=True, reason="the schema is not built yet", detail=detail)
+        try:
+            pending = await self._indexes_not_ready()
+        except Exception as exc:
+            return StoreHealth(
+                **base, ok=True, reason="the indexes cannot be checked", detail=f"{detail}; {exc}"
+            )
+        if pending:
+            reason = f"{len(pending)} index(es) are being built"
+            return StoreHealth(**base, ok=True, reason=reason, detail=f"{detail}; {pending}")
+        refusal = self._write_refusal()
         return StoreHealth(
-            engine=self.engine,
-            ok=True,
-            detail=detail,
-            schema_ready=self._schema is not None,
-            embedding_dimension=self._schema.embedding_dimension if self._schema else None,
+            **base, ok=True, ready=True, writable=refusal is None, reason=refusal, detail=detail
         )
+
+    async def _indexes_not_ready(self) -> list[str]:
+        """Indexes that exist but cannot answer yet (being built or rebuilt)."""
+        return []
+
+    def _write_refusal(self) -> str | None:
+        """Why writes are refused right now, if they are."""
+        return None
 
     # --- writes ------------------------------------------------------------------------
     async def create_thought(

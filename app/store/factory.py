@@ -17,10 +17,11 @@ log = structlog.get_logger(__name__)
 
 
 def check_store_available(settings: Settings) -> None:
-    """Raise now if the configured store certainly cannot be opened (a locked data dir),
-    so a service fails before it loads models or binds ports."""
+    """Raise now if the configured store certainly cannot be opened (a data dir that
+    cannot be written, or is locked), so a service fails before it loads models or binds
+    ports."""
     if not settings.neo4j_uri:
-        EmbeddedFalkorDB(settings.data_dir).check_not_locked()
+        EmbeddedFalkorDB(settings.data_dir).check_available()
 
 
 @asynccontextmanager
@@ -65,7 +66,9 @@ async def open_store(settings: Settings) -> AsyncIterator[CypherGraphStore]:
         graph_name=settings.falkordb_graph,
         embedded=engine,
         statement_timeout_s=settings.statement_timeout_s,
+        min_free_disk_bytes=settings.min_free_disk_bytes,
     )
+    store.start_supervision(settings.engine_watch_interval_s)
     try:
         yield store
     finally:

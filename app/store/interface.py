@@ -47,6 +47,11 @@ class SyntheticThought(Protocol):
 class GraphStore(Protocol):
     engine: str
 
+    @property
+    def schema(self) -> SchemaState | None:
+        """What the store was built with, once ``bootstrap`` ran; no I/O."""
+        ...
+
     async def bootstrap(self, *, embedding_dimension: int, embedder: str) -> SchemaState:
         """Create constraints and indexes idempotently; refuse a store built for another
         embedding dimension with ``SchemaMismatchError``."""

@@ -23,10 +23,11 @@ from falkordb.asyncio import FalkorDB
 from falkordb.asyncio.graph import AsyncGraph
 from redis import exceptions as redis_errors
 
-from app.domain.errors import StoreError, StoreTimeoutError
+from app.domain.errors import StoreError, StoreFullError, StoreTimeoutError
 from app.store.cypher import StatementLibrary
 from app.store.cypher_store import CypherGraphStore, Row
 from app.store.falkordb.engine import EmbeddedFalkorDB
+from app.store.falkordb.supervisor import EngineSupervisor
 
 # (label, property) pairs that must be unique; each needs an exact-match index first,
 # which schema.bootstrap (catalog) and schema.namespace (each namespace) create.
@@ -38,6 +39,9 @@ NAMESPACE_UNIQUE: tuple[tuple[str, str], ...] = (
 )
 log = structlog.get_logger(__name__)
 _ALREADY_EXISTS = ("already indexed", "already exists")
+_LOST = (redis_errors.ConnectionError, redis_errors.TimeoutError)
+# How long a statement waits for a restarting engine (loading a large log takes seconds).
+RESTART_WAIT_S = 60.0
 
 
 class FalkorDBGraphStore(CypherGraphStore):
@@ -51,6 +55,7 @@ class FalkorDBGraphStore(CypherGraphStore):
         graph_name: str,
         embedded: EmbeddedFalkorDB | None = None,
         statement_timeout_s: float = 10.0,
+        min_free_disk_bytes: int = 0,
     ) -> None:
         super().__init__(statements)
         self._timeout_ms = max(1, int(statement_timeout_s * 1000))
@@ -60,7 +65,21 @@ class FalkorDBGraphStore(CypherGraphStore):
         self._client = FalkorDB(unix_socket_path=socket_path)
         self._catalog = self._client.select_graph(graph_name)
         self._graphs: dict[str, AsyncGraph] = {}
-        self._recovery = asyncio.Lock()
+        self._supervisor = (
+            EngineSupervisor(
+                embedded,
+                min_free_bytes=min_free_disk_bytes,
+                reconnect=self._reconnect,
+                wait_for_indexes=self._wait_for_indexes,
+            )
+            if embedded is not None
+            else None
+        )
+
+    def start_supervision(self, interval_s: float) -> None:
+        """Watch the engine process and restart it when it dies (needs a running loop)."""
+        if self._supervisor is not None:
+            self._supervisor.start_watching(interval_s)
 
     def namespace_graph_name(self, namespace: str) -> str:
         return f"{self._graph_name}:ns:{namespace}"
@@ -84,19 +103,47 @@ class FalkorDBGraphStore(CypherGraphStore):
     async def _write(
         self, name: str, params: Mapping[str, Any], *, namespace: str | None
     ) -> list[Row]:
-        return await self._run(name, params, self._graph(namespace), read_only=False)
+        # Data writes (a namespace's) keep to the disk reserve; the catalog's schema record,
+        # written once and a no-op after, does not (a full disk must not stop a start).
+        guard_disk = namespace is not None
+        return await self._run(
+            name, params, self._graph(namespace), read_only=False, guard_disk=guard_disk
+        )
 
     async def _run(
-        self, name: str, params: Mapping[str, Any], graph: AsyncGraph, *, read_only: bool
+        self,
+        name: str,
+        params: Mapping[str, Any],
+        graph: AsyncGraph,
+        *,
+        read_only: bool,
+        guard_disk: bool = False,
     ) -> list[Row]:
         text = self._statements.get(name)
+        supervisor = self._supervisor
+        if supervisor is not None:
+            await supervisor.until_serving(RESTART_WAIT_S)
+            if guard_disk:
+                supervisor.refuse_write_if_full()
         try:
             return await self._execute(graph, text, params, read_only=read_only)
-        except (redis_errors.ConnectionError, redis_errors.TimeoutError) as exc:
+        except _LOST as exc:
             # Every statement is safe to repeat (deterministic ids, guarded creates), so
-            # after bringing a crashed engine back the statement is simply run again.
-            await self._recover(exc)
-            return await self._execute(graph, text, params, read_only=read_only)
+            # after bringing a crashed engine back the statement is simply run again;
+            # a write that met a full disk is not (it would crash the engine again).
+            if supervisor is None:
+                raise StoreError(f"FalkorDB is unreachable: {exc}") from exc
+            try:
+                if read_only:
+                    await supervisor.recover(exc)
+                else:
+                    await supervisor.recover_from_failed_write(exc)
+            except _LOST as again:  # the engine died again while coming back
+                raise StoreError(f"FalkorDB is not coming back: {again}") from again
+            try:
+                return await self._execute(graph, text, params, read_only=read_only)
+            except _LOST as again:
+                raise StoreError(f"FalkorDB failed twice running {name}: {again}") from again
 
     async def _execute(
         self, graph: AsyncGraph, text: str, params: Mapping[str, Any], *, read_only: bool
@@ -107,6 +154,8 @@ class FalkorDBGraphStore(CypherGraphStore):
         except redis_errors.ResponseError as exc:
             if read_only and "empty key" in str(exc):
                 return []  # the graph does not exist until its first write
+            if str(exc).startswith("MISCONF"):  # the engine cannot write its log: disk full
+                raise StoreFullError(f"FalkorDB refused a write: {exc}") from exc
             if "timed out" in str(exc).lower():
                 raise StoreTimeoutError(
                     f"FalkorDB stopped a statement after {self._timeout_ms} ms: {exc}"
@@ -117,20 +166,44 @@ class FalkorDBGraphStore(CypherGraphStore):
 
     # --- namespaces --------------------------------------------------------------------
     async def _create_namespace_schema(self, namespace: str) -> None:
+        if self._supervisor is not None:  # creating indexes appends to the log too
+            self._supervisor.refuse_write_if_full()
         graph = self._graph(namespace)
-        await self._create_indexes(
-            graph, "schema.namespace", {"dimension": self.embedding_dimension}
-        )
-        await self._create_unique_constraints(graph, NAMESPACE_UNIQUE)
+        try:
+            await self._create_indexes(
+                graph, "schema.namespace", {"dimension": self.embedding_dimension}
+            )
+            await self._create_unique_constraints(graph, NAMESPACE_UNIQUE)
+        except _LOST as exc:
+            # Not retried here: the next write prepares the namespace again (idempotent).
+            raise StoreError(f"FalkorDB was lost creating namespace {namespace!r}: {exc}") from exc
 
-    async def _recover(self, cause: Exception) -> None:
-        if self._embedded is None:
-            raise StoreError(f"FalkorDB is unreachable: {cause}") from cause
-        async with self._recovery:
-            # Blocking the loop is right here: nothing can be served until it is back.
-            if self._embedded.ensure_running():
-                log.warning("engine.restarted", cause=str(cause), pid=self._embedded.pid)
-            await self._client.connection.connection_pool.disconnect()
+    # --- supervision ------------------------------------------------------------------
+    async def _reconnect(self) -> None:
+        await self._client.connection.connection_pool.disconnect()
+
+    async def _indexes_not_ready(self) -> list[str]:
+        pending: list[str] = []
+        text = self._statements.get("schema.index_states")
+        for name in await self._client.list_graphs():
+            graph = self._client.select_graph(name)
+            result = await graph.ro_query(text, timeout=self._timeout_ms)
+            pending += [
+                f"{name}:{label}" for label, status in result.result_set if status != "OPERATIONAL"
+            ]
+        return pending
+
+    async def _wait_for_indexes(self) -> None:
+        """After a restart the engine answers before its indexes are usable (it rebuilds
+        them from the log): a search then would fail. Wait for them."""
+        deadline = asyncio.get_running_loop().time() + RESTART_WAIT_S
+        while await self._indexes_not_ready():
+            if asyncio.get_running_loop().time() > deadline:
+                raise StoreError("FalkorDB's indexes did not come back in time")
+            await asyncio.sleep(0.05)
+
+    def _write_refusal(self) -> str | None:
+        return self._supervisor.write_refusal() if self._supervisor is not None else None
 
     # --- engine specifics --------------------------------------------------------------
     def _engine_similarity(self, raw_score: float) -> float:
@@ -195,4 +268,6 @@ class FalkorDBGraphStore(CypherGraphStore):
         return {"socket": self._socket_path}
 
     async def close(self) -> None:
+        if self._supervisor is not None:
+            await self._supervisor.stop_watching()
         await self._client.aclose()

@@ -9,10 +9,12 @@ anyway is found through its pid file and stopped on the next start.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import fcntl
 import hashlib
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -25,6 +27,8 @@ from app.child_process import OwnedProcess
 from app.domain.errors import DataDirLockedError, EngineStartError
 from app.settings import FsyncPolicy
 
+# What the engine logs when it cannot append to its log (disk full, in practice).
+_APPEND_FAILURES = ("AOF write error", "No space left on device", "Short write while writing")
 # sockaddr_un.sun_path is 108 bytes on Linux, including the terminating NUL.
 _MAX_SOCKET_PATH = 100
 
@@ -87,12 +91,7 @@ class EmbeddedFalkorDB(OwnedProcess):
         Call from the main thread: PR_SET_PDEATHSIG fires when the *thread* that
         spawned the child exits.
         """
-        try:
-            self.engine_dir.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise EngineStartError(
-                f"cannot create the engine directory {self.engine_dir}: {exc}"
-            ) from exc
+        self._prepare_directories()
         if self._lock_file is None:
             self._acquire_lock()
         try:
@@ -104,8 +103,74 @@ class EmbeddedFalkorDB(OwnedProcess):
             self._release_lock()
             raise
 
-    def check_not_locked(self) -> None:
-        """Raise DataDirLockedError if another process holds this data dir; hold nothing."""
+    def _prepare_directories(self) -> None:
+        """The data dir and the engine's own directory, private to this user (0700), and
+        a clear error when they cannot be created or written."""
+        try:
+            self.data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+            self.engine_dir.mkdir(mode=0o700, exist_ok=True)
+            os.chmod(self.engine_dir, 0o700)
+        except OSError as exc:
+            raise EngineStartError(
+                f"cannot create the data dir {self.engine_dir}: {exc.strerror or exc}; "
+                "choose a TG_DATA_DIR this user can write",
+                data_dir=str(self.data_dir),
+            ) from None
+        for directory in (self.data_dir, self.engine_dir):
+            if not os.access(directory, os.W_OK | os.X_OK):
+                raise EngineStartError(
+                    f"the data dir {directory} is not writable by this user; choose a "
+                    "TG_DATA_DIR this user can write",
+                    data_dir=str(self.data_dir),
+                )
+
+    def died_of_full_disk(self) -> bool:
+        """Whether the engine's log says its current run could not append to its log
+        (with fsync always it then exits: "Can't recover from AOF write error"), which on
+        a data dir is a full disk in practice."""
+        try:
+            tail = self.log_path.read_text(errors="replace")[-4000:]
+        except OSError:
+            return False
+        since_start = tail[max(tail.rfind("Server initialized"), 0) :]
+        return any(marker in since_start for marker in _APPEND_FAILURES)
+
+    def free_bytes(self) -> int:
+        """Free space on the data dir's filesystem, for this user."""
+        return shutil.disk_usage(self.engine_dir).free
+
+    async def ensure_running_async(self, grace_s: float = 3.0) -> bool:
+        """``ensure_running`` without blocking the event loop while the engine loads its
+        log (seconds for a large store); still spawned from the calling (loop) thread,
+        which lives as long as the service, so PR_SET_PDEATHSIG stays tied to it."""
+        deadline = time.monotonic() + grace_s
+        while self.is_running() and time.monotonic() < deadline:
+            if self._answers_ping():
+                return False
+            await asyncio.sleep(0.02)
+        process, self._process = self._process, None
+        if process is not None and process.poll() is None:
+            process.kill()  # not answering within the grace period: it is not coming back
+        if process is not None:
+            await asyncio.to_thread(process.wait)  # a killed process is reaped at once
+            if process.stderr is not None:
+                process.stderr.close()
+        self._spawn()
+        deadline = time.monotonic() + self.start_timeout_s
+        while not self._answers_ping():
+            if self._process is None or self._process.poll() is not None:
+                raise EngineStartError(
+                    "the embedded engine exited while restarting: " + self._failure_detail()
+                )
+            if time.monotonic() > deadline:
+                raise EngineStartError("the embedded engine did not come back in time")
+            await asyncio.sleep(0.05)
+        return True
+
+    def check_available(self) -> None:
+        """Raise now if the data dir cannot be written or another process holds it; hold
+        nothing."""
+        self._prepare_directories()
         if not self.lock_path.exists():
             return
         self._acquire_lock()
@@ -133,7 +198,8 @@ class EmbeddedFalkorDB(OwnedProcess):
 
     # --- lock --------------------------------------------------------------------------
     def _acquire_lock(self) -> None:
-        handle = self.lock_path.open("a+")
+        fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT, 0o600)
+        handle = os.fdopen(fd, "a+")
         try:
             fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -208,6 +274,7 @@ class EmbeddedFalkorDB(OwnedProcess):
             what="the embedded engine",
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
+            private_files=True,  # the append-only file holds every thought
         )
 
     def _wait_until_ready(self) -> None:

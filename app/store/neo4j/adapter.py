@@ -192,6 +192,10 @@ class Neo4jGraphStore(CypherGraphStore):
             return True
         return False  # never written to: nothing to find, and no index to ask
 
+    async def _indexes_not_ready(self) -> list[str]:
+        rows = await self._execute(self._statements.get("schema.indexes_pending"), {}, write=False)
+        return [f"{row['name']} ({row['state']})" for row in rows]
+
     async def _index_exists(self, index: str) -> bool:
         try:
             rows = await self._execute(
