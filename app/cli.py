@@ -9,7 +9,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from app.domain.errors import ThoughtgraphError
+from app import cli_keys
+from app.domain.errors import ConfigurationError, ThoughtgraphError
 from app.logging import configure_logging
 from app.settings import Settings
 
@@ -22,6 +23,7 @@ def _serve(settings: Settings) -> int:
 
     # Fail fast with a clear message before the model loads and uvicorn starts.
     check_store_available(settings)
+    refuse_open_exposure(settings)
     app = create_app(settings)
     config = uvicorn.Config(
         app,
@@ -46,6 +48,20 @@ def _serve(settings: Settings) -> int:
         print(f"thoughtgraph: error: the service did not start: {reason}", file=sys.stderr)
         return 1
     return 0
+
+
+def refuse_open_exposure(settings: Settings) -> None:
+    """An open service (no API keys) may only listen on loopback."""
+    from app.access import AccessPolicy, is_loopback
+
+    if is_loopback(settings.api_host) or AccessPolicy.from_settings(settings).keys_required:
+        return
+    raise ConfigurationError(
+        f"refusing to listen on {settings.api_host} without API keys: anyone who can reach "
+        "it could read and write every namespace. Create a key first (`thoughtgraph keys "
+        "create --name ... --namespace ... --agent-id ...`, or TG_REQUIRE_KEYS=true), or "
+        "listen on 127.0.0.1"
+    )
 
 
 def _config(settings: Settings) -> int:
@@ -103,6 +119,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--sizes", default="1000,10000,100000", help="thought counts to load")
     bench.add_argument("--queries", type=int, default=200, help="timed queries per measurement")
     bench.add_argument("--sentences", type=int, default=512, help="sentences for the embedder")
+    cli_keys.add_parser(commands)
     neo4j = commands.add_parser(
         "dev-neo4j",
         help="run a local Neo4j Community server from Maven Central (needs Java 17+, Maven)",
@@ -129,6 +146,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _config(settings)
         if args.command == "dev-neo4j":
             return _dev_neo4j(settings, args)
+        if args.command == "keys":
+            return cli_keys.run(settings, args)
         return _bench(settings, args)
     except ThoughtgraphError as exc:
         print(f"thoughtgraph: error [{exc.code}]: {exc.message}", file=sys.stderr)

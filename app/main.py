@@ -12,10 +12,13 @@ from contextlib import asynccontextmanager
 import structlog
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
+from starlette.middleware.cors import CORSMiddleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
+from app.access import AccessPolicy
 from app.domain.errors import ThoughtgraphError
 from app.graphql.app import create_graphql_app
 from app.http_limits import BodySizeLimit, CancelOnDisconnect
@@ -73,6 +76,37 @@ async def to_graphiql(request: Request) -> Response:
     return RedirectResponse("/graphql")
 
 
+def trusted_hosts(settings: Settings) -> list[str]:
+    """The Host names requests may carry (DNS rebinding): the configured ones, or the
+    loopback names and the address the service listens on."""
+    if settings.trusted_hosts:
+        return [host.strip() for host in settings.trusted_hosts.split(",") if host.strip()]
+    hosts = ["localhost", "127.0.0.1", "[::1]"]
+    if settings.api_host not in ("0.0.0.0", "::", *hosts):
+        hosts.append(settings.api_host)
+    return hosts
+
+
+def request_middleware(settings: Settings) -> list[Middleware]:
+    middleware = [
+        Middleware(TrustedHostMiddleware, allowed_hosts=trusted_hosts(settings)),
+        Middleware(BodySizeLimit, max_bytes=settings.max_request_bytes),
+        Middleware(CancelOnDisconnect),
+    ]
+    if settings.cors_origins:  # off unless configured
+        origins = [origin.strip() for origin in settings.cors_origins.split(",")]
+        middleware.insert(
+            1,
+            Middleware(
+                CORSMiddleware,
+                allow_origins=origins,
+                allow_methods=["GET", "POST"],
+                allow_headers=["authorization", "content-type", "x-api-key"],
+            ),
+        )
+    return middleware
+
+
 def create_app(settings: Settings, *, embedder: TextEmbedder | None = None) -> Starlette:
     """Build the service. ``embedder`` lets a caller share an already loaded model."""
 
@@ -96,6 +130,12 @@ def create_app(settings: Settings, *, embedder: TextEmbedder | None = None) -> S
                 embedding_dimension=chosen.dimension, embedder=chosen.name
             )
             app.state.services = Services.build(store, chosen)
+            if not access.keys_required:
+                log.warning(
+                    "service.open",
+                    note="no API keys: anyone who can reach this address can read and write",
+                    host=settings.api_host,
+                )
             log.info(
                 "service.ready",
                 engine=store.engine,
@@ -110,16 +150,14 @@ def create_app(settings: Settings, *, embedder: TextEmbedder | None = None) -> S
                 app.state.services = None
                 log.info("service.stopping", engine=store.engine)
 
+    access = AccessPolicy.from_settings(settings)
     return Starlette(
-        middleware=[
-            Middleware(BodySizeLimit, max_bytes=settings.max_request_bytes),
-            Middleware(CancelOnDisconnect),
-        ],
+        middleware=request_middleware(settings),
         routes=[
             Route("/", to_graphiql),
             Route("/healthz", healthz),
             Route("/readyz", readyz),
-            Route("/graphql", create_graphql_app(settings), methods=["GET", "POST"]),
+            Route("/graphql", create_graphql_app(settings, access), methods=["GET", "POST"]),
             neo4j_browser_files(settings.cypher_dir / "browser"),
         ],
         lifespan=lifespan,

@@ -77,6 +77,15 @@ class Settings(BaseSettings):
 
     api_host: str = "127.0.0.1"
     api_port: int = 8000
+
+    # Access. API keys live in keys_file (default: <data_dir>/keys.json). With none, a
+    # loopback-bound service is open; require_keys forces keys even there.
+    keys_file: Path | None = None
+    require_keys: bool = False
+    trusted_hosts: str | None = None  # comma-separated Host names; default: loopback + api_host
+    cors_origins: str | None = None  # comma-separated origins; CORS is off without it
+    graphiql: bool | None = None  # default: on while the service is open, off with keys
+    introspection: bool | None = None  # default: as graphiql
     log_level: str = "INFO"
     log_format: str = "console"  # console | json
 
@@ -95,6 +104,10 @@ class Settings(BaseSettings):
     @classmethod
     def _expand(cls, value: Path) -> Path:
         return value.expanduser().resolve()
+
+    @property
+    def key_file_path(self) -> Path:
+        return (self.keys_file or self.data_dir / "keys.json").expanduser().resolve()
 
     @property
     def engine(self) -> str:

@@ -19,6 +19,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 from structlog.testing import capture_logs
 
+from app.access import AccessPolicy
+from app.domain.access import Principal
 from app.domain.errors import (
     EmbeddingError,
     InvalidInputError,
@@ -62,7 +64,9 @@ class RaisingSearch:
 
 
 def raising_context(error: Exception) -> Any:
-    return SimpleNamespace(services=SimpleNamespace(search=RaisingSearch(error)))
+    return SimpleNamespace(
+        services=SimpleNamespace(search=RaisingSearch(error)), principal=Principal.anyone()
+    )
 
 
 def run(
@@ -381,7 +385,7 @@ def _request(services: Any) -> Request:
 
 @pytest.fixture
 def graphql_app(settings: Settings) -> ThoughtgraphGraphQL:
-    app = create_graphql_app(settings)
+    app = create_graphql_app(settings, AccessPolicy.from_settings(settings))
     assert isinstance(app, ThoughtgraphGraphQL)
     return app
 

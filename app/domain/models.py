@@ -86,6 +86,7 @@ class ThoughtRecord(_Frozen):
     embedding: tuple[float, ...]
     reason: str | None = None
     reason_embedding: tuple[float, ...] | None = None
+    actor_key_id: str | None = None  # the API key that wrote it (None: open local mode)
 
 
 class ScoredThought(_Frozen):
@@ -165,6 +166,7 @@ class ChangeEvent(_Frozen):
     actor_id: str
     actor_name: str
     at_ms: int
+    actor_key_id: str | None = None
 
 
 class ThoughtFilter(_Frozen):

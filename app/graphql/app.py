@@ -18,6 +18,7 @@ from strawberry.asgi import GraphQL
 from strawberry.http import GraphQLRequestData
 from strawberry.types.unset import UNSET
 
+from app.access import AccessPolicy
 from app.graphql.context import GraphQLContext
 from app.graphql.schema import build_schema
 from app.services.container import Services
@@ -27,6 +28,7 @@ log = structlog.get_logger(__name__)
 
 HTTP_CODES = {
     400: "BAD_REQUEST",
+    401: "UNAUTHENTICATED",
     404: "NOT_FOUND",
     405: "METHOD_NOT_ALLOWED",
     413: "REQUEST_TOO_LARGE",
@@ -42,9 +44,25 @@ def coded_http_error(status: int, message: str) -> JSONResponse:
 
 
 class ThoughtgraphGraphQL(GraphQL[GraphQLContext, None]):
-    def __init__(self, *args: Any, max_response_bytes: int, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        max_response_bytes: int,
+        access: AccessPolicy,
+        graphiql: bool | None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.max_response_bytes = max_response_bytes
+        self.access = access
+        self.graphiql = graphiql
+
+    async def render_graphql_ide(self, request: Request) -> Response:
+        """GraphiQL, unless switched off: by default it is off once keys are required."""
+        enabled = self.graphiql if self.graphiql is not None else not self.access.keys_required
+        if not enabled:
+            raise HTTPException(404, "GraphiQL is switched off (TG_GRAPHIQL).")
+        return await super().render_graphql_ide(request)
 
     def encode_json(self, data: object) -> str | bytes:
         """The response, unless it is larger than the cap: then a coded error instead. The
@@ -74,7 +92,14 @@ class ThoughtgraphGraphQL(GraphQL[GraphQLContext, None]):
         if services is None:
             # Outside the lifespan (starting or stopping): nothing to serve with.
             raise HTTPException(503, "The service is not ready.")
-        return GraphQLContext.for_services(services, request, response)
+        principal = self.access.principal_for(request.headers)
+        if principal is None:
+            raise HTTPException(
+                401,
+                "An API key is required: send it as `Authorization: Bearer <key>` "
+                "(or `X-API-Key`); it was missing, unknown or revoked.",
+            )
+        return GraphQLContext.for_services(services, request, response, principal)
 
     async def run(  # type: ignore[override]
         self, request: Request | WebSocket, context: Any = UNSET, root_value: Any = UNSET
@@ -99,9 +124,11 @@ class ThoughtgraphGraphQL(GraphQL[GraphQLContext, None]):
             raise HTTPException(400, "The request body must be a JSON object.") from exc
 
 
-def create_graphql_app(settings: Settings) -> GraphQL[GraphQLContext, None]:
+def create_graphql_app(settings: Settings, access: AccessPolicy) -> GraphQL[GraphQLContext, None]:
     return ThoughtgraphGraphQL(
-        build_schema(settings),
+        build_schema(settings, access),
         graphql_ide="graphiql",
         max_response_bytes=settings.max_response_bytes,
+        access=access,
+        graphiql=settings.graphiql,
     )

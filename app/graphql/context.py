@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TypeAlias
 
 import strawberry
@@ -10,6 +10,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.websockets import WebSocket
 
+from app.domain.access import Principal
 from app.graphql.dataloaders import Loaders
 from app.services.container import Services
 
@@ -22,6 +23,7 @@ class GraphQLContext:
     loaders: Loaders
     request: Request | WebSocket | None = None
     response: Response | WebSocket | None = None
+    principal: Principal = field(default_factory=Principal.anyone)
 
     @classmethod
     def for_services(
@@ -29,6 +31,7 @@ class GraphQLContext:
         services: Services,
         request: Request | WebSocket | None = None,
         response: Response | WebSocket | None = None,
+        principal: Principal | None = None,
     ) -> GraphQLContext:
         """A context with new, empty loaders: never share one between requests."""
         return cls(
@@ -36,6 +39,7 @@ class GraphQLContext:
             loaders=Loaders.build(services.store),
             request=request,
             response=response,
+            principal=principal or Principal.anyone(),
         )
 
 

@@ -9,6 +9,8 @@ from graphql.error import GraphQLError
 from strawberry.extensions import MaxTokensLimiter, ValidationCache
 from strawberry.types import ExecutionContext
 
+from app.access import AccessPolicy
+from app.graphql.auth import IntrospectionSwitch
 from app.graphql.changes.queries import ChangeQuery
 from app.graphql.errors import MaskUnexpectedErrors, RequestErrorCodes, log_errors
 from app.graphql.guards import QueryGuard
@@ -38,7 +40,7 @@ class ThoughtgraphSchema(strawberry.Schema):
         log_errors(errors, execution_context)
 
 
-def build_schema(settings: Settings) -> strawberry.Schema:
+def build_schema(settings: Settings, access: AccessPolicy | None = None) -> strawberry.Schema:
     extensions: list[Any] = [
         # Agents send the same few documents over and over: parse and validate each once.
         # Results are cached per document text, rejections included, so limits still hold.
@@ -52,6 +54,12 @@ def build_schema(settings: Settings) -> strawberry.Schema:
             max_cost=settings.max_query_cost,
         ),
         MaxTokensLimiter(max_token_count=settings.max_tokens),
+        IntrospectionSwitch(
+            enabled=settings.introspection
+            if settings.introspection is not None
+            else settings.graphiql,
+            access=access or AccessPolicy.from_settings(settings),
+        ),
         RequestErrorCodes(),
         MaskUnexpectedErrors(),
     ]

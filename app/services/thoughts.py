@@ -37,6 +37,7 @@ class ThoughtInput:
     context: str | None = None
     session_id: str | None = None
     tags: Sequence[str] = ()
+    key_id: str | None = None  # the API key that wrote it, for the change log
 
 
 @dataclass(frozen=True)
@@ -49,6 +50,7 @@ class _Validated:
     session_id: str | None
     tags: tuple[str, ...]
     reason: str | None
+    key_id: str | None
 
 
 def _validate(data: ThoughtInput, reason: str | None) -> _Validated:
@@ -61,6 +63,7 @@ def _validate(data: ThoughtInput, reason: str | None) -> _Validated:
         session_id=check.optional_identifier("sessionId", data.session_id),
         tags=check.require_tags(data.tags),
         reason=check.optional_text("reason", reason, check.MAX_REASON_CHARS),
+        key_id=data.key_id,
     )
 
 
@@ -151,6 +154,7 @@ class ThoughtService:
             embedding=tuple(embedding),
             reason=data.reason,
             reason_embedding=tuple(vectors[1]) if data.reason is not None else None,
+            actor_key_id=data.key_id,
         )
         change = CHANGE_FOR_TYPE[kind]
         revision = await self._store.create_thought(

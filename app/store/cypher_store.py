@@ -229,6 +229,7 @@ class CypherGraphStore(abc.ABC):
                 ),
                 "eventId": event_id,
                 "eventKind": event_kind,
+                "actorKeyId": record.actor_key_id,
             },
             namespace=t.namespace,
         )

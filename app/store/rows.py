@@ -37,4 +37,5 @@ def event_from_row(row: Mapping[str, Any]) -> ChangeEvent:
         actor_id=row["actorId"],
         actor_name=row["actorName"],
         at_ms=int(row["at"]),
+        actor_key_id=row.get("actorKeyId"),
     )

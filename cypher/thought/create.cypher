@@ -36,7 +36,7 @@ FOREACH (s IN CASE WHEN $type = 'consolidation' THEN sources ELSE [] END |
 CREATE (e:ChangeEvent {
   id: $eventId, namespace: $namespace, revision: log.revision, kind: $eventKind,
   thoughtId: $id, sourceIds: $sourceIds, actorId: $agentId, actorName: $agentName,
-  at: $createdAt
+  actorKeyId: $actorKeyId, at: $createdAt
 })
 CREATE (e)-[:CONCERNS]->(t)
 FOREACH (s IN sources | CREATE (e)-[:CONCERNS]->(s))

@@ -29,7 +29,7 @@ const PROPERTY_KEYS = [
   // REFINES / CONSOLIDATES
   'reason', 'reasonEmbedding',
   // ChangeEvent
-  'revision', 'kind', 'thoughtId', 'actorId', 'actorName', 'at',
+  'revision', 'kind', 'thoughtId', 'actorId', 'actorName', 'actorKeyId', 'at',
   // ChangeLog
   'lock',
   // SchemaMeta

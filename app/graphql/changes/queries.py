@@ -5,6 +5,7 @@ from __future__ import annotations
 import strawberry
 
 from app.domain.models import DEFAULT_NAMESPACE
+from app.graphql.auth import CanRead
 from app.graphql.changes.types import ChangeEvent, ChangesPage
 from app.graphql.context import Info
 
@@ -39,6 +40,7 @@ async def resolve_changes(
 @strawberry.type
 class ChangeQuery:
     history = strawberry.field(
+        permission_classes=[CanRead],
         resolver=resolve_history,
         description=(
             "The thought's creation and every refinement or consolidation of it, in order;"
@@ -46,6 +48,7 @@ class ChangeQuery:
         ),
     )
     changes = strawberry.field(
+        permission_classes=[CanRead],
         resolver=resolve_changes,
         description=(
             "Events with a revision above afterRevision, oldest first (limit 1 to 500)."

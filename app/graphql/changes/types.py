@@ -19,6 +19,9 @@ class ChangeEvent:
     source_ids: list[strawberry.ID]
     actor_id: str
     actor_name: str
+    key_id: str | None = strawberry.field(
+        description="The API key that made the change; null in open local mode."
+    )
     at: datetime
 
     @classmethod
@@ -31,6 +34,7 @@ class ChangeEvent:
             source_ids=[strawberry.ID(sid) for sid in event.source_ids],
             actor_id=event.actor_id,
             actor_name=event.actor_name,
+            key_id=event.actor_key_id,
             at=models.ms_to_datetime(event.at_ms),
         )
 

@@ -6,6 +6,7 @@ import strawberry
 
 from app.domain.models import DEFAULT_NAMESPACE
 from app.domain.validation import MAX_LINEAGE_DEPTH
+from app.graphql.auth import CanRead
 from app.graphql.context import Info
 from app.graphql.lineage.types import ChangeHit, LineageResult
 
@@ -34,6 +35,7 @@ async def resolve_search_changes(
 @strawberry.type
 class LineageQuery:
     lineage = strawberry.field(
+        permission_classes=[CanRead],
         resolver=resolve_lineage,
         description=(
             "Sources (negative depths) and refinements (positive depths) of a thought,"
@@ -41,6 +43,7 @@ class LineageQuery:
         ),
     )
     search_changes = strawberry.field(
+        permission_classes=[CanRead],
         resolver=resolve_search_changes,
         description="Refinements and consolidations whose reason best matches the query.",
     )

@@ -2,16 +2,34 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import strawberry
 
+from app.graphql.auth import CanWrite
 from app.graphql.context import Info
 from app.graphql.thoughts.inputs import ConsolidateInput, ContributeInput, RefineInput
 from app.graphql.thoughts.types import ContributionPayload
+from app.services.thoughts import ThoughtInput
+
+
+def as_caller(info: Info, data: ThoughtInput) -> ThoughtInput:
+    """A write through an API key is the key's agent's, and the change log names the key;
+    the agentId and agentName the input carries count only in open local mode."""
+    principal = info.context.principal
+    if principal.key_id is None or principal.agent_id is None:
+        return data
+    return replace(
+        data,
+        agent_id=principal.agent_id,
+        agent_name=principal.agent_name or principal.agent_id,
+        key_id=principal.key_id,
+    )
 
 
 async def resolve_contribute(info: Info, input: ContributeInput) -> ContributionPayload:
     contribution = await info.context.services.thoughts.contribute(
-        input.to_thought_input(),
+        as_caller(info, input.to_thought_input()),
         refines=input.refines,
         consolidates=input.consolidates,
         reason=input.reason,
@@ -21,14 +39,14 @@ async def resolve_contribute(info: Info, input: ContributeInput) -> Contribution
 
 async def resolve_refine(info: Info, input: RefineInput) -> ContributionPayload:
     contribution = await info.context.services.thoughts.refine(
-        input.to_thought_input(), input.source_id, reason=input.reason
+        as_caller(info, input.to_thought_input()), input.source_id, reason=input.reason
     )
     return ContributionPayload.from_domain(contribution)
 
 
 async def resolve_consolidate(info: Info, input: ConsolidateInput) -> ContributionPayload:
     contribution = await info.context.services.thoughts.consolidate(
-        input.to_thought_input(), input.source_ids, reason=input.reason
+        as_caller(info, input.to_thought_input()), input.source_ids, reason=input.reason
     )
     return ContributionPayload.from_domain(contribution)
 
@@ -36,6 +54,7 @@ async def resolve_consolidate(info: Info, input: ConsolidateInput) -> Contributi
 @strawberry.type
 class ThoughtMutation:
     contribute = strawberry.mutation(
+        permission_classes=[CanWrite],
         resolver=resolve_contribute,
         description=(
             "Store a thought; with `refines` or `consolidates` it becomes a refinement or"
@@ -43,10 +62,12 @@ class ThoughtMutation:
         ),
     )
     refine = strawberry.mutation(
+        permission_classes=[CanWrite],
         resolver=resolve_refine,
         description="Store a thought that refines (supersedes) `sourceId`.",
     )
     consolidate = strawberry.mutation(
+        permission_classes=[CanWrite],
         resolver=resolve_consolidate,
         description="Store a thought that consolidates `sourceIds` (2 or more).",
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import strawberry
 
 from app.domain.models import DEFAULT_NAMESPACE
+from app.graphql.auth import CanRead
 from app.graphql.context import Info
 from app.graphql.thoughts.inputs import ThoughtFilterInput
 from app.graphql.thoughts.types import SearchHit, Thought, ThoughtConnection
@@ -56,14 +57,17 @@ async def resolve_search(
 @strawberry.type
 class ThoughtQuery:
     thought = strawberry.field(
+        permission_classes=[CanRead],
         resolver=resolve_thought,
         description="One thought, or null when the namespace has no such id.",
     )
     thoughts = strawberry.field(
+        permission_classes=[CanRead],
         resolver=resolve_thoughts,
         description="Thoughts newest first, optionally filtered; `first` is 1 to 100.",
     )
     search = strawberry.field(
+        permission_classes=[CanRead],
         resolver=resolve_search,
         description=(
             "The k thoughts closest in meaning to the query; superseded ones are marked"

@@ -1,0 +1,113 @@
+"""Who may do what: API keys, their roles and namespaces, and the caller of a request.
+
+A key is bound to one or more namespaces (``*``: all of them), to one agent identity
+(the agent its writes are attributed to) and to one role. The secret is shown once, when
+the key is created; only its SHA-256 is kept (the secret is 32 random bytes, so a slow
+hash adds nothing).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+import secrets
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict
+
+ALL_NAMESPACES = "*"
+KEY_PREFIX = "tgk"
+_KEY = re.compile(rf"{KEY_PREFIX}_([0-9a-f]{{12}})_([A-Za-z0-9_-]{{20,128}})")
+
+
+class Action(StrEnum):
+    READ = "read"
+    WRITE = "write"
+    ADMIN = "admin"
+
+
+class Role(StrEnum):
+    READER = "reader"  # queries
+    WRITER = "writer"  # queries and contributions
+    ADMIN = "admin"  # everything, including what operates the service
+
+    @property
+    def actions(self) -> frozenset[Action]:
+        return {
+            Role.READER: frozenset({Action.READ}),
+            Role.WRITER: frozenset({Action.READ, Action.WRITE}),
+            Role.ADMIN: frozenset(Action),
+        }[self]
+
+
+class ApiKey(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    key_id: str
+    name: str
+    secret_sha256: str
+    namespaces: tuple[str, ...]
+    agent_id: str
+    agent_name: str
+    role: Role
+    created_at_ms: int
+    revoked_at_ms: int | None = None
+
+    @property
+    def active(self) -> bool:
+        return self.revoked_at_ms is None
+
+    def matches(self, secret: str) -> bool:
+        return hmac.compare_digest(self.secret_sha256, sha256(secret))
+
+
+class Principal(BaseModel):
+    """The caller of one request: a key's identity, or anyone (open local mode)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    key_id: str | None = None
+    agent_id: str | None = None
+    agent_name: str | None = None
+    role: Role = Role.ADMIN
+    namespaces: tuple[str, ...] = (ALL_NAMESPACES,)
+
+    @classmethod
+    def anyone(cls) -> Principal:
+        """Open local mode: no keys are configured and the service listens on loopback."""
+        return cls()
+
+    @classmethod
+    def of(cls, key: ApiKey) -> Principal:
+        return cls(
+            key_id=key.key_id,
+            agent_id=key.agent_id,
+            agent_name=key.agent_name,
+            role=key.role,
+            namespaces=key.namespaces,
+        )
+
+    def may(self, action: Action, namespace: str | None) -> bool:
+        if action not in self.role.actions:
+            return False
+        if namespace is None:
+            return True
+        return ALL_NAMESPACES in self.namespaces or namespace in self.namespaces
+
+
+def sha256(secret: str) -> str:
+    return hashlib.sha256(secret.encode("utf-8")).hexdigest()
+
+
+def new_key_material() -> tuple[str, str, str]:
+    """A new key's id, secret and the text the caller is shown once."""
+    key_id = secrets.token_hex(6)
+    secret = secrets.token_urlsafe(32)
+    return key_id, secret, f"{KEY_PREFIX}_{key_id}_{secret}"
+
+
+def parse_key(text: str) -> tuple[str, str] | None:
+    """The key id and secret of a presented key, or None when it is not one."""
+    found = _KEY.fullmatch(text.strip())
+    return (found.group(1), found.group(2)) if found else None
