@@ -120,6 +120,15 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--queries", type=int, default=200, help="timed queries per measurement")
     bench.add_argument("--sentences", type=int, default=512, help="sentences for the embedder")
     cli_keys.add_parser(commands)
+    load = commands.add_parser(
+        "loadtest", help="open-loop mixed load against a real service; prints a table"
+    )
+    load.add_argument("--rate", type=float, default=100.0, help="requests offered per second")
+    load.add_argument("--duration", type=float, default=300.0, help="seconds of load")
+    load.add_argument(
+        "--isolation", type=float, default=30.0, help="seconds per write-isolation phase (0: skip)"
+    )
+    load.add_argument("--url", help="an already running service (default: start one)")
     neo4j = commands.add_parser(
         "dev-neo4j",
         help="run a local Neo4j Community server from Maven Central (needs Java 17+, Maven)",
@@ -148,6 +157,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _dev_neo4j(settings, args)
         if args.command == "keys":
             return cli_keys.run(settings, args)
+        if args.command == "loadtest":
+            from app.loadtest import run_loadtest
+
+            return run_loadtest(
+                settings,
+                rate=args.rate,
+                duration_s=args.duration,
+                isolation_s=args.isolation,
+                url=args.url,
+            )
         return _bench(settings, args)
     except ThoughtgraphError as exc:
         print(f"thoughtgraph: error [{exc.code}]: {exc.message}", file=sys.stderr)

@@ -6,6 +6,7 @@ nothing here runs at import time.
 
 from __future__ import annotations
 
+import os
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
@@ -98,6 +99,12 @@ class Settings(BaseSettings):
     max_aliases: int = 30
     max_tokens: int = 2000
     max_query_cost: int = 10_000
+    # Operations costing this much or more run a few at a time (see app.graphql.guards).
+    heavy_query_cost: int = 200
+    max_concurrent_heavy_queries: int = Field(
+        default_factory=lambda: max(1, (os.cpu_count() or 2) // 2)
+    )
+    max_waiting_heavy_queries: int = 64  # beyond: TOO_BUSY
     max_response_bytes: int = 5_000_000
 
     @field_validator("data_dir", "cypher_dir")

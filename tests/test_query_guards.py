@@ -97,3 +97,54 @@ def test_ordinary_operations_pass_the_guard(schema: strawberry.Schema) -> None:
         body = run(schema, document, Untouchable())
         assert "QUERY_TOO_COMPLEX" not in codes(body), (document, body)
         assert "GRAPHQL_VALIDATION_FAILED" not in codes(body), (document, body)
+
+
+def test_heavy_operations_take_turns_and_are_refused_when_too_many_wait(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """One heavy slot, nobody may wait: while one heavy search runs, a second heavy one is
+    refused with TOO_BUSY, a cheap one runs, and the slot is free again afterwards."""
+    import asyncio
+    from types import SimpleNamespace
+
+    from app.domain.access import Principal
+    from app.graphql.context import GraphQLContext
+
+    settings = Settings(
+        data_dir=tmp_path_factory.mktemp("gate"),
+        heavy_query_cost=100,
+        max_concurrent_heavy_queries=1,
+        max_waiting_heavy_queries=0,
+    )
+    schema = build_schema(settings)
+    release = asyncio.Event()
+    entered = asyncio.Event()
+
+    class HeldSearch:
+        async def search(self, *args: Any, **kwargs: Any) -> list[Any]:
+            entered.set()
+            await release.wait()
+            return []
+
+    def context() -> Any:
+        services = SimpleNamespace(search=HeldSearch())
+        return GraphQLContext(services=services, loaders=None, principal=Principal.anyone())  # type: ignore[arg-type]
+
+    heavy = '{ search(query: "x", k: 100) { thought { content } } }'  # cost 110
+    cheap = '{ search(query: "x", k: 1) { id } }'  # cost 10
+
+    async def scenario() -> tuple[Any, Any, Any]:
+        first = asyncio.create_task(schema.execute(heavy, context_value=context()))
+        await entered.wait()
+        refused = await schema.execute(heavy, context_value=context())
+        entered.clear()
+        cheap_run = asyncio.create_task(schema.execute(cheap, context_value=context()))
+        await entered.wait()  # the cheap one is not held back by the heavy slot
+        release.set()
+        return await first, refused, await cheap_run
+
+    first, refused, cheap_result = asyncio.run(scenario())
+    assert first.errors is None and cheap_result.errors is None
+    assert [e.extensions["code"] for e in refused.errors] == ["TOO_BUSY"]
+    again = asyncio.run(schema.execute(heavy, context_value=context()))
+    assert again.errors is None  # the slot was released

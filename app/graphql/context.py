@@ -24,6 +24,7 @@ class GraphQLContext:
     request: Request | WebSocket | None = None
     response: Response | WebSocket | None = None
     principal: Principal = field(default_factory=Principal.anyone)
+    query_cost: int = 0  # what the query guard computed for this operation
 
     @classmethod
     def for_services(

@@ -13,7 +13,7 @@ from app.access import AccessPolicy
 from app.graphql.auth import IntrospectionSwitch
 from app.graphql.changes.queries import ChangeQuery
 from app.graphql.errors import MaskUnexpectedErrors, RequestErrorCodes, log_errors
-from app.graphql.guards import QueryGuard
+from app.graphql.guards import HeavyOperationGate, QueryGuard
 from app.graphql.lineage.queries import LineageQuery
 from app.graphql.parsing import CachedParser
 from app.graphql.thoughts.mutations import ThoughtMutation
@@ -52,6 +52,11 @@ def build_schema(settings: Settings, access: AccessPolicy | None = None) -> stra
             max_depth=settings.max_query_depth,
             max_aliases=settings.max_aliases,
             max_cost=settings.max_query_cost,
+        ),
+        HeavyOperationGate(
+            heavy_cost=settings.heavy_query_cost,
+            max_heavy=settings.max_concurrent_heavy_queries,
+            max_waiting=settings.max_waiting_heavy_queries,
         ),
         MaxTokensLimiter(max_token_count=settings.max_tokens),
         IntrospectionSwitch(
