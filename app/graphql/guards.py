@@ -16,6 +16,7 @@ from collections.abc import AsyncIterator, Iterator
 from graphql.error import GraphQLError
 from strawberry.extensions import SchemaExtension
 
+from app.graphql.context import GraphQLContext
 from app.graphql.cost import measure_operation
 
 QUERY_TOO_COMPLEX = "QUERY_TOO_COMPLEX"
@@ -42,7 +43,7 @@ class QueryGuard(SchemaExtension):
                 refusal = self._refusal(measured.depth, measured.aliases, measured.cost)
                 if refusal is not None:
                     context.pre_execution_errors = [refusal]
-                elif hasattr(context.context, "query_cost"):
+                elif isinstance(context.context, GraphQLContext):
                     context.context.query_cost = measured.cost
         yield
 
@@ -80,7 +81,8 @@ class HeavyOperationGate(SchemaExtension):
         self._waiting = 0
 
     async def on_execute(self) -> AsyncIterator[None]:
-        cost = getattr(self.execution_context.context, "query_cost", 0)
+        context = self.execution_context.context
+        cost = context.query_cost if isinstance(context, GraphQLContext) else 0
         if cost < self.heavy_cost:
             yield
             return
