@@ -29,7 +29,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import pytest
 from neo4j import AsyncGraphDatabase
 
 from app.dev.neo4j_dist import DevToolMissingError
@@ -37,7 +36,7 @@ from app.dev.neo4j_server import DevNeo4jServer
 from app.settings import Settings
 from app.store.cypher import StatementLibrary
 from app.store.neo4j import Neo4jGraphStore
-from tests.support import LoopThread
+from tests.support import LoopThread, skip_or_fail
 
 CYPHER_DIR = Path(__file__).resolve().parent.parent / "cypher"
 ENGINES = ("falkordb", "neo4j")
@@ -70,10 +69,6 @@ class Neo4jTestTarget:
     http_url: str | None = None
 
 
-def running_in_ci() -> bool:
-    return os.environ.get("CI", "").strip().lower() in ("1", "true", "yes")
-
-
 def neo4j_target_from_env() -> Neo4jTestTarget | None:
     uri = os.environ.get("TG_TEST_NEO4J_URI", "").strip()
     if not uri:
@@ -102,10 +97,7 @@ def neo4j_for_session(loop: LoopThread, home: Path) -> Iterator[Neo4jTestTarget]
     try:
         server.start()
     except DevToolMissingError as exc:
-        reason = f"the Neo4j half of the suite cannot run here: {exc.message}"
-        if running_in_ci():
-            pytest.fail(f"CI=true: {reason}", pytrace=False)
-        pytest.skip(reason)
+        skip_or_fail(f"the Neo4j half of the suite cannot run here: {exc.message}")
     try:
         yield Neo4jTestTarget(
             uri=server.bolt_uri,

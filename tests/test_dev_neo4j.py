@@ -16,7 +16,7 @@ import pytest
 from neo4j import GraphDatabase
 
 from app.dev.neo4j_dist import DevToolMissingError, find_java, find_maven
-from tests.store_backends import running_in_ci
+from tests.support import skip_or_fail
 from tests.test_serve_process import pid_alive
 
 THOUGHTGRAPH = [sys.executable, "-m", "app.cli", "dev-neo4j"]
@@ -51,7 +51,7 @@ def test_without_java_it_says_so(tmp_path: Path) -> None:
 
 def test_without_maven_it_says_so(tmp_path: Path) -> None:
     if shutil.which("java") is None:
-        pytest.skip("needs java on PATH to get as far as Maven")
+        skip_or_fail("needs java on PATH to get as far as Maven")
     done = run_without(tmp_path, keep=["java"])
     assert done.returncode == 2
     assert "[DEV_TOOL_MISSING]" in done.stderr
@@ -63,9 +63,7 @@ def tools_or_skip() -> None:
         find_java()
         find_maven()
     except DevToolMissingError as exc:
-        if running_in_ci():
-            pytest.fail(f"CI=true: {exc.message}", pytrace=False)
-        pytest.skip(exc.message)
+        skip_or_fail(exc.message)
 
 
 def wait_for_line(process: subprocess.Popen[bytes], output: Path, marker: str) -> str:

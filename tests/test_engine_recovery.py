@@ -20,8 +20,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.store_backends import running_in_ci
-from tests.support import free_port, serve_process
+from tests.support import free_port, serve_process, skip_or_fail
 from tests.test_serve_process import (
     CONTRIBUTE,
     GET,
@@ -110,10 +109,7 @@ def mounted_tmpfs(path: Path, size: str, *, read_only: bool = False) -> Iterator
         check=False,
     )
     if done.returncode != 0:
-        reason = f"cannot mount a tmpfs here ({done.stderr.strip() or done.returncode})"
-        if running_in_ci():
-            pytest.fail(f"CI=true: {reason}", pytrace=False)
-        pytest.skip(reason)
+        skip_or_fail(f"cannot mount a tmpfs here ({done.stderr.strip() or done.returncode})")
     try:
         yield path
     finally:

@@ -35,8 +35,8 @@ from app.llm.embedders.base import TextEmbedder
 from app.main import create_app
 from app.settings import EmbedderKind, Settings
 from app.store.neo4j.namespaces import namespace_label
-from tests.store_backends import Neo4jTestTarget, running_in_ci, service_settings
-from tests.support import GraphQLClient, run_node, serve_in_thread
+from tests.store_backends import Neo4jTestTarget, service_settings
+from tests.support import GraphQLClient, run_node, serve_in_thread, skip_or_fail
 from tests.test_api_lineage import contribute, refine
 from tests.test_cypher_lint import BROWSER_DIR, guide_blocks
 
@@ -63,12 +63,6 @@ class Chain:
     namespace: str
     ids: list[str]
     contents: list[str]
-
-
-def skip_or_fail(reason: str) -> None:
-    if running_in_ci():
-        pytest.fail(f"CI=true: {reason}", pytrace=False)
-    pytest.skip(reason)
 
 
 def guide_query(name: str) -> str:
@@ -236,7 +230,7 @@ def test_every_guide_query_answers_on_neo4j(neo4j_target: Neo4jTestTarget, chain
 def browser_driver(neo4j_target: Neo4jTestTarget) -> list[str]:
     """The command that runs the driver; skips (fails under CI=true) without the tools."""
     if neo4j_target.http_url is None:
-        pytest.skip(
+        skip_or_fail(
             "TG_TEST_NEO4J_URI is set without TG_TEST_NEO4J_HTTP_URL: no Neo4j Browser to open"
         )
     if not os.access(CHROMIUM, os.X_OK):
