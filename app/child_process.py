@@ -1,4 +1,6 @@
-"""Child processes the service starts and owns: the embedded engine, the dev Neo4j server."""
+"""Child processes the service and its tools start and own (the embedded engine, the dev
+Neo4j server, a service under load), the loopback ports they listen on, and waiting for a
+started service to be ready."""
 
 from __future__ import annotations
 
@@ -6,14 +8,52 @@ import contextlib
 import ctypes
 import os
 import signal
+import socket
 import subprocess
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import IO
 
+import httpx
+
 from app.domain.errors import EngineStartError
 
 _PR_SET_PDEATHSIG = 1
+
+
+def free_port() -> int:
+    """A loopback port nothing listens on right now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def port_is_free(port: int) -> bool:
+    with socket.socket() as sock:
+        try:
+            sock.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+        return True
+
+
+def wait_until_ready(
+    process: subprocess.Popen[bytes], base_url: str, timeout_s: float
+) -> str | None:
+    """Poll a started ``thoughtgraph serve`` until ``/readyz`` answers 200; None when it
+    did, else why it never will (it exited, or the time ran out)."""
+    deadline = time.monotonic() + timeout_s
+    with httpx.Client(base_url=base_url, timeout=5) as client:
+        while True:
+            if process.poll() is not None:
+                return f"the service exited with {process.returncode}"
+            with contextlib.suppress(httpx.TransportError):
+                if client.get("/readyz").status_code == 200:
+                    return None
+            if time.monotonic() > deadline:
+                return f"the service was not ready after {timeout_s:.0f} s"
+            time.sleep(0.1)
 
 
 def die_with_parent() -> None:

@@ -9,10 +9,8 @@ import math
 import os
 import random
 import signal
-import socket
 import subprocess
 import threading
-import time
 from collections.abc import Coroutine, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NoReturn, TypeVar
@@ -22,6 +20,8 @@ import pytest
 from starlette.applications import Starlette
 
 from app.bench.service import ServiceThread
+from app.child_process import free_port as free_port  # tests import it from here
+from app.child_process import wait_until_ready
 
 T = TypeVar("T")
 
@@ -53,12 +53,6 @@ def skip_or_fail(reason: str) -> NoReturn:
     if running_in_ci():
         pytest.fail(f"CI=true: {reason}", pytrace=False)
     pytest.skip(reason)
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 @contextlib.contextmanager
@@ -145,18 +139,12 @@ def serve_process(
         process = subprocess.Popen(
             list(command), env=dict(env), cwd=cwd, stdout=output, stderr=subprocess.STDOUT
         )
-    client = httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30)
+    base_url = f"http://127.0.0.1:{port}"
+    client = httpx.Client(base_url=base_url, timeout=30)
     try:
-        deadline = time.monotonic() + timeout
-        while True:
-            if process.poll() is not None:
-                raise AssertionError(f"exited with {process.returncode}:\n{log.read_text()}")
-            with contextlib.suppress(httpx.TransportError):
-                if client.get("/readyz").status_code == 200:
-                    break
-            if time.monotonic() > deadline:
-                raise AssertionError(f"not healthy after {timeout} s:\n{log.read_text()}")
-            time.sleep(0.1)
+        failure = wait_until_ready(process, base_url, timeout)
+        if failure is not None:
+            raise AssertionError(f"{failure}:\n{log.read_text()}")
         yield process, client
     finally:
         client.close()

@@ -20,7 +20,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.support import free_port, serve_process, skip_or_fail
+from tests.support import free_port, skip_or_fail
 from tests.test_serve_process import (
     CONTRIBUTE,
     GET,
@@ -28,21 +28,18 @@ from tests.test_serve_process import (
     engine_pid,
     pid_alive,
     post,
+    running_service,
     service_env,
 )
 
 SEARCH = "query($q: String!) { search(query: $q, k: 3) { id } }"
 
 
-@contextlib.contextmanager
-def serving(data_dir: Path, **env: str) -> Iterator[tuple[subprocess.Popen[bytes], httpx.Client]]:
-    port = free_port()
-    environment = service_env(data_dir, port) | env
-    # The log stays outside a mounted filesystem the test unmounts.
-    log = Path(tempfile.gettempdir()) / f"thoughtgraph-serve-{port}.log"
-    command = [*THOUGHTGRAPH, "serve"]
-    with serve_process(command, port=port, env=environment, log=log) as running:
-        yield running
+def serving(
+    data_dir: Path, **env: str
+) -> contextlib.AbstractContextManager[tuple[subprocess.Popen[bytes], httpx.Client, Path]]:
+    # The log stays outside any filesystem the test mounts and unmounts.
+    return running_service(data_dir, log_dir=Path(tempfile.gettempdir()), **env)
 
 
 def write(client: httpx.Client, content: str) -> dict[str, Any]:
@@ -65,7 +62,7 @@ def wait_for(condition: Callable[[], object], timeout_s: float = 60, what: str =
 
 
 def test_a_dead_engine_comes_back_before_any_request(data_dir: Path) -> None:
-    with serving(data_dir) as (_process, client):
+    with serving(data_dir) as (_process, client, _log):
         ids = [write(client, f"kept {i}")["data"]["contribute"]["thought"]["id"] for i in range(50)]
         killed = engine_pid(data_dir)
         os.kill(killed, signal.SIGKILL)
@@ -83,7 +80,7 @@ def test_a_dead_engine_comes_back_before_any_request(data_dir: Path) -> None:
 
 
 def test_data_files_are_private_to_the_service(data_dir: Path) -> None:
-    with serving(data_dir) as (_process, client):
+    with serving(data_dir) as (_process, client, _log):
         write(client, "a secret worth keeping")
         engine_dir = data_dir / "falkordb"
         for directory in (data_dir, engine_dir):
@@ -149,7 +146,7 @@ def test_a_full_disk_refuses_writes_and_loses_no_acknowledged_one(
         filler.write_bytes(b"\0" * 1_500_000)  # freed later, to give the space back
         data_dir = mount / "data"
         env = {"TG_FALKORDB_FSYNC": "always", "TG_MIN_FREE_DISK_BYTES": reserve}
-        with serving(data_dir, **env) as (_process, client):
+        with serving(data_dir, **env) as (_process, client, _log):
             acknowledged, codes = fill_until_refused(client)
             assert len(acknowledged) > 50
             assert "STORE_FULL" in codes
@@ -162,7 +159,7 @@ def test_a_full_disk_refuses_writes_and_loses_no_acknowledged_one(
                 assert ready["ready"] is True and ready["writable"] is False
                 os.kill(engine_pid(data_dir), signal.SIGKILL)
         filler.unlink()
-        with serving(data_dir, **env) as (_process, client):
+        with serving(data_dir, **env) as (_process, client, _log):
             for thought_id in acknowledged:
                 assert post(client, GET, id=thought_id)["thought"] is not None, thought_id
             changes: Any = post(client, "{ changes { revision } }")["changes"]
@@ -177,7 +174,7 @@ def test_writes_resume_when_space_returns_without_a_restart(tmp_path: Path) -> N
         filler.write_bytes(b"\0" * 3_000_000)  # most of the disk, freed later
         data_dir = mount / "data"
         env = {"TG_FALKORDB_FSYNC": "always", "TG_MIN_FREE_DISK_BYTES": "500000"}
-        with serving(data_dir, **env) as (_process, client):
+        with serving(data_dir, **env) as (_process, client, _log):
             acknowledged, codes = fill_until_refused(client)
             assert set(codes) == {"STORE_FULL"}
             filler.unlink()

@@ -38,14 +38,16 @@ def service_env(data_dir: Path, port: int) -> dict[str, str]:
 
 @contextmanager
 def running_service(
-    data_dir: Path,
+    data_dir: Path, *, log_dir: Path | None = None, **env: str
 ) -> Iterator[tuple[subprocess.Popen[bytes], httpx.Client, Path]]:
-    """`thoughtgraph serve` on a free port until healthy; yields it, a client, its log."""
+    """`thoughtgraph serve` on a free port until ready, with ``env`` over the test's TG_
+    variables; yields it, a client and its log (in ``log_dir``, by default beside the data
+    dir)."""
     port = free_port()
-    log = data_dir.parent / f"serve-{port}.log"
+    log = (log_dir or data_dir.parent) / f"serve-{port}.log"
     command = [*THOUGHTGRAPH, "serve"]
-    env = service_env(data_dir, port)
-    with serve_process(command, port=port, env=env, log=log) as (process, client):
+    environment = service_env(data_dir, port) | env
+    with serve_process(command, port=port, env=environment, log=log) as (process, client):
         yield process, client, log
 
 

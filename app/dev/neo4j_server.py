@@ -20,7 +20,7 @@ from typing import IO
 from neo4j import GraphDatabase
 from neo4j.exceptions import DriverError, Neo4jError
 
-from app.child_process import OwnedProcess
+from app.child_process import OwnedProcess, free_port, port_is_free
 from app.dev.neo4j_dist import Neo4jDistribution, resolve
 from app.domain.errors import EngineStartError
 
@@ -42,21 +42,6 @@ JVM_OPTIONS = [
     "--enable-native-access=ALL-UNNAMED",
 ]
 DEFAULT_DATABASE = "neo4j"
-
-
-def port_is_free(port: int) -> bool:
-    with socket.socket() as sock:
-        try:
-            sock.bind(("127.0.0.1", port))
-        except OSError:
-            return False
-        return True
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 class DevNeo4jServer(OwnedProcess):

@@ -20,7 +20,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,6 +28,7 @@ from typing import Any
 import httpx
 import numpy as np
 
+from app.child_process import free_port, wait_until_ready
 from app.loadtest.driver import Outcome, Workload, open_loop
 from app.settings import Settings
 
@@ -49,11 +49,7 @@ def _progress(message: str) -> None:
 @contextlib.contextmanager
 def service_process(settings: Settings) -> Iterator[str]:
     """`thoughtgraph serve` on a free loopback port with a temporary data dir."""
-    import socket
-
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
+    port = free_port()
     data_dir = Path(tempfile.mkdtemp(prefix="tg-loadtest-"))
     env = {**os.environ, "TG_DATA_DIR": str(data_dir), "TG_API_PORT": str(port)}
     env |= {"TG_EMBEDDER": "hash", "TG_EMBEDDING_DIMENSION": "384", "TG_LOG_LEVEL": "WARNING"}
@@ -64,16 +60,9 @@ def service_process(settings: Settings) -> Iterator[str]:
         )
     base_url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 120
-        while True:
-            if process.poll() is not None:
-                raise RuntimeError(f"the service exited: see {log}")
-            with contextlib.suppress(httpx.TransportError):
-                if httpx.get(f"{base_url}/readyz", timeout=2).status_code == 200:
-                    break
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"the service did not become ready: see {log}")
-            time.sleep(0.1)
+        failure = wait_until_ready(process, base_url, timeout_s=120)
+        if failure is not None:
+            raise RuntimeError(f"{failure}: see {log}")
         _progress(f"service {base_url} ({settings.engine}), pid {process.pid}")
         yield base_url
     finally:
