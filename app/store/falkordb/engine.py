@@ -139,33 +139,33 @@ class EmbeddedFalkorDB(OwnedProcess):
         """Free space on the data dir's filesystem, for this user."""
         return shutil.disk_usage(self.engine_dir).free
 
-    async def ensure_running_async(self, grace_s: float = 3.0) -> bool:
-        """``ensure_running`` without blocking the event loop while the engine loads its
-        log (seconds for a large store); still spawned from the calling (loop) thread,
-        which lives as long as the service, so PR_SET_PDEATHSIG stays tied to it."""
+    async def ensure_running(self, grace_s: float = 3.0) -> bool:
+        """Bring a dead or dying engine back; True if it had to be restarted.
+
+        A killed process can take a moment to go away, so wait for it to either answer or
+        exit before deciding. Nothing here blocks the event loop while the engine loads
+        its log (seconds for a large store); the child is still spawned from the calling
+        (loop) thread, which lives as long as the service, so PR_SET_PDEATHSIG stays tied
+        to it. The data dir lock stays held throughout.
+        """
         deadline = time.monotonic() + grace_s
         while self.is_running() and time.monotonic() < deadline:
             if self._answers_ping():
                 return False
             await asyncio.sleep(0.02)
         process, self._process = self._process, None
-        if process is not None and process.poll() is None:
-            process.kill()  # not answering within the grace period: it is not coming back
         if process is not None:
+            if process.poll() is None:
+                process.kill()  # not answering within the grace period: it is not coming back
             await asyncio.to_thread(process.wait)  # a killed process is reaped at once
             if process.stderr is not None:
                 process.stderr.close()
         self._spawn()
         deadline = time.monotonic() + self.start_timeout_s
-        while not self._answers_ping():
-            if self._process is None or self._process.poll() is not None:
-                raise EngineStartError(
-                    "the embedded engine exited while restarting: " + self._failure_detail()
-                )
-            if time.monotonic() > deadline:
-                raise EngineStartError("the embedded engine did not come back in time")
+        while True:  # the engine is another process: there is nothing to await but time
+            if self._ready_or_failed(deadline):
+                return True
             await asyncio.sleep(0.05)
-        return True
 
     def check_available(self) -> None:
         """Raise now if the data dir cannot be written or another process holds it; hold
@@ -175,22 +175,6 @@ class EmbeddedFalkorDB(OwnedProcess):
             return
         self._acquire_lock()
         self._release_lock()
-
-    def ensure_running(self, grace_s: float = 3.0) -> bool:
-        """Bring a dead or dying engine back; True if it had to be restarted.
-
-        A killed process can take a moment to go away, so wait for it to either answer
-        or exit before deciding. The lock stays held throughout.
-        """
-        deadline = time.monotonic() + grace_s
-        while self.is_running() and time.monotonic() < deadline:
-            if self._answers_ping():
-                return False
-            time.sleep(0.02)
-        self._terminate()
-        self._spawn()
-        self._wait_until_ready()
-        return True
 
     def stop(self) -> None:
         self._terminate()
@@ -279,18 +263,23 @@ class EmbeddedFalkorDB(OwnedProcess):
 
     def _wait_until_ready(self) -> None:
         deadline = time.monotonic() + self.start_timeout_s
-        while time.monotonic() < deadline:
-            if self._process is None or self._process.poll() is not None:
-                raise EngineStartError(
-                    "the embedded engine exited during start-up: " + self._failure_detail()
-                )
-            if self._answers_ping():
-                return
+        while not self._ready_or_failed(deadline):
             time.sleep(0.02)
-        raise EngineStartError(
-            f"the embedded engine did not become ready within {self.start_timeout_s:.0f} s: "
-            + self._failure_detail()
-        )
+
+    def _ready_or_failed(self, deadline: float) -> bool:
+        """True once the engine serves; raises if it exited or the deadline passed."""
+        if self._process is None or self._process.poll() is not None:
+            raise EngineStartError(
+                "the embedded engine exited during start-up: " + self._failure_detail()
+            )
+        if self._answers_ping():
+            return True
+        if time.monotonic() > deadline:
+            raise EngineStartError(
+                f"the embedded engine did not become ready within {self.start_timeout_s:.0f} s: "
+                + self._failure_detail()
+            )
+        return False
 
     def _answers_ping(self) -> bool:
         """True once the server accepts commands (not while it is loading the AOF)."""

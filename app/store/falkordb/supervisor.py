@@ -86,7 +86,7 @@ class EngineSupervisor:
         async with self._lock:
             self._serving.clear()
             try:
-                if await self.engine.ensure_running_async():
+                if await self.engine.ensure_running():
                     log.warning("engine.restarted", cause=str(cause), pid=self.engine.pid)
                 await self._reconnect()
                 await self._wait_for_indexes()
