@@ -183,6 +183,15 @@ class FalkorDBGraphStore(CypherGraphStore):
         await self._client.connection.connection_pool.disconnect()
 
     async def _indexes_not_ready(self) -> list[str]:
+        # Readiness asks this on every probe. The supervisor waits for the indexes after
+        # every start and restart before statements run, so while it serves they are
+        # usable; asking every graph would cost a query per namespace per probe.
+        if self._supervisor is not None:
+            return [] if self._supervisor.serving else ["the engine is starting or restarting"]
+        return await self._indexes_building()
+
+    async def _indexes_building(self) -> list[str]:
+        """Indexes of any graph that cannot answer yet (built, or rebuilt from the log)."""
         pending: list[str] = []
         text = self._statements.get("schema.index_states")
         for name in await self._client.list_graphs():
@@ -197,7 +206,7 @@ class FalkorDBGraphStore(CypherGraphStore):
         """After a restart the engine answers before its indexes are usable (it rebuilds
         them from the log): a search then would fail. Wait for them."""
         deadline = asyncio.get_running_loop().time() + RESTART_WAIT_S
-        while await self._indexes_not_ready():
+        while await self._indexes_building():
             if asyncio.get_running_loop().time() > deadline:
                 raise StoreError("FalkorDB's indexes did not come back in time")
             await asyncio.sleep(0.05)

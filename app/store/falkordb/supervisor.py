@@ -45,6 +45,11 @@ class EngineSupervisor:
         self._watchdog: asyncio.Task[None] | None = None
 
     # --- what statements ask -----------------------------------------------------------
+    @property
+    def serving(self) -> bool:
+        """The engine answers and the indexes it loaded or rebuilt are usable."""
+        return self._serving.is_set()
+
     async def until_serving(self, timeout_s: float) -> None:
         if self._serving.is_set():
             return
@@ -94,7 +99,9 @@ class EngineSupervisor:
                 self._serving.set()
 
     def start_watching(self, interval_s: float) -> None:
+        """Watch the engine; statements wait until the indexes it loaded are usable."""
         if self._watchdog is None:
+            self._serving.clear()
             self._watchdog = asyncio.create_task(self._watch(interval_s))
 
     async def stop_watching(self) -> None:
@@ -104,7 +111,16 @@ class EngineSupervisor:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
 
+    async def _settle(self) -> None:
+        try:
+            await self._wait_for_indexes()
+        except Exception as exc:  # serve anyway: a statement then reports what is wrong
+            log.error("engine.indexes_not_ready", error=str(exc))
+        finally:
+            self._serving.set()
+
     async def _watch(self, interval_s: float) -> None:
+        await self._settle()
         while True:
             await asyncio.sleep(interval_s)
             if self.engine.is_running():
