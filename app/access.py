@@ -11,7 +11,7 @@ from __future__ import annotations
 import ipaddress
 from collections.abc import Mapping
 
-from app.domain.access import Principal
+from app.domain.access import Principal, authenticate
 from app.keyfile import KeyFile
 from app.settings import Settings
 
@@ -51,11 +51,16 @@ class AccessPolicy:
     def keys_required(self) -> bool:
         return self.require_keys or bool(self.keys.active_keys())
 
+    def open_unless_keyed(self, setting: bool | None) -> bool:
+        """A switch that is on while the service is open and off once keys are required,
+        unless set (GraphiQL, introspection)."""
+        return setting if setting is not None else not self.keys_required
+
     def principal_for(self, headers: Mapping[str, str]) -> Principal | None:
-        """The caller, or None when the request must be refused as unauthenticated."""
-        presented = presented_key(headers)
-        if not self.keys_required:
+        """The caller, or None when the request must be refused as unauthenticated. The
+        key file is looked at once (a stat, and a read only when it changed)."""
+        active = self.keys.active_keys()
+        if not (self.require_keys or active):
             return Principal.anyone()
-        if presented is None:
-            return None
-        return self.keys.authenticate(presented)
+        presented = presented_key(headers)
+        return authenticate(active, presented) if presented is not None else None

@@ -17,6 +17,8 @@ import json
 import structlog
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app.http_errors import error_body
+
 log = structlog.get_logger(__name__)
 
 
@@ -62,12 +64,7 @@ class BodySizeLimit:
 
     async def _refuse(self, send: Send) -> None:
         message = f"The request body is larger than {self.max_bytes:,} bytes."
-        body = json.dumps(
-            {
-                "data": None,
-                "errors": [{"message": message, "extensions": {"code": "REQUEST_TOO_LARGE"}}],
-            }
-        ).encode()
+        body = json.dumps(error_body(message, "REQUEST_TOO_LARGE")).encode()
         await send(
             {
                 "type": "http.response.start",

@@ -16,7 +16,7 @@ import os
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from app.domain.access import ApiKey, Principal, Role, new_key_material, parse_key, sha256
+from app.domain.access import ApiKey, Role, new_key_material, sha256
 from app.domain.errors import ConfigurationError
 from app.domain.models import now_ms
 
@@ -47,16 +47,6 @@ class KeyFile:
 
     def active_keys(self) -> tuple[ApiKey, ...]:
         return tuple(key for key in self.all_keys() if key.active)
-
-    def authenticate(self, presented: str) -> Principal | None:
-        parsed = parse_key(presented)
-        if parsed is None:
-            return None
-        key_id, secret = parsed
-        for key in self.active_keys():
-            if key.key_id == key_id and key.matches(secret):
-                return Principal.of(key)
-        return None
 
     def _read(self) -> tuple[ApiKey, ...]:
         try:

@@ -18,7 +18,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from app.access import AccessPolicy
+from app.access import LOOPBACK_NAMES, AccessPolicy
 from app.domain.errors import ThoughtgraphError
 from app.graphql.app import create_graphql_app
 from app.http_limits import BodySizeLimit, CancelOnDisconnect
@@ -76,12 +76,16 @@ async def to_graphiql(request: Request) -> Response:
     return RedirectResponse("/graphql")
 
 
+def comma_list(value: str) -> list[str]:
+    return [item.strip() for item in value.split(",") if item.strip()]
+
+
 def trusted_hosts(settings: Settings) -> list[str]:
     """The Host names requests may carry (DNS rebinding): the configured ones, or the
     loopback names and the address the service listens on."""
     if settings.trusted_hosts:
-        return [host.strip() for host in settings.trusted_hosts.split(",") if host.strip()]
-    hosts = ["localhost", "127.0.0.1", "[::1]"]
+        return comma_list(settings.trusted_hosts)
+    hosts = list(LOOPBACK_NAMES)
     if settings.api_host not in ("0.0.0.0", "::", *hosts):
         hosts.append(settings.api_host)
     return hosts
@@ -94,7 +98,7 @@ def request_middleware(settings: Settings) -> list[Middleware]:
         Middleware(CancelOnDisconnect),
     ]
     if settings.cors_origins:  # off unless configured
-        origins = [origin.strip() for origin in settings.cors_origins.split(",")]
+        origins = comma_list(settings.cors_origins)
         middleware.insert(
             1,
             Middleware(

@@ -12,6 +12,7 @@ import hashlib
 import hmac
 import re
 import secrets
+from collections.abc import Sequence
 from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict
@@ -111,3 +112,15 @@ def parse_key(text: str) -> tuple[str, str] | None:
     """The key id and secret of a presented key, or None when it is not one."""
     found = _KEY.fullmatch(text.strip())
     return (found.group(1), found.group(2)) if found else None
+
+
+def authenticate(keys: Sequence[ApiKey], presented: str) -> Principal | None:
+    """The caller a presented key stands for among ``keys`` (the active ones), or None."""
+    parsed = parse_key(presented)
+    if parsed is None:
+        return None
+    key_id, secret = parsed
+    for key in keys:
+        if key.key_id == key_id and key.active and key.matches(secret):
+            return Principal.of(key)
+    return None

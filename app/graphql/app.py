@@ -21,6 +21,7 @@ from strawberry.types.unset import UNSET
 from app.access import AccessPolicy
 from app.graphql.context import GraphQLContext
 from app.graphql.schema import build_schema
+from app.http_errors import error_body
 from app.services.container import Services
 from app.settings import Settings
 
@@ -39,8 +40,7 @@ HTTP_CODES = {
 
 def coded_http_error(status: int, message: str) -> JSONResponse:
     code = HTTP_CODES.get(status, "BAD_REQUEST")
-    body = {"data": None, "errors": [{"message": message, "extensions": {"code": code}}]}
-    return JSONResponse(body, status_code=status)
+    return JSONResponse(error_body(message, code), status_code=status)
 
 
 class ThoughtgraphGraphQL(GraphQL[GraphQLContext, None]):
@@ -59,8 +59,7 @@ class ThoughtgraphGraphQL(GraphQL[GraphQLContext, None]):
 
     async def render_graphql_ide(self, request: Request) -> Response:
         """GraphiQL, unless switched off: by default it is off once keys are required."""
-        enabled = self.graphiql if self.graphiql is not None else not self.access.keys_required
-        if not enabled:
+        if not self.access.open_unless_keyed(self.graphiql):
             raise HTTPException(404, "GraphiQL is switched off (TG_GRAPHIQL).")
         return await super().render_graphql_ide(request)
 
@@ -76,13 +75,10 @@ class ThoughtgraphGraphQL(GraphQL[GraphQLContext, None]):
             f"The response would be {len(encoded):,} bytes; the limit is "
             f"{self.max_response_bytes:,}. Ask for fewer items or fields."
         )
-        error = {
-            "code": "RESPONSE_TOO_LARGE",
-            "size": len(encoded),
-            "limit": self.max_response_bytes,
-        }
         return super().encode_json(
-            {"data": None, "errors": [{"message": message, "extensions": error}]}
+            error_body(
+                message, "RESPONSE_TOO_LARGE", size=len(encoded), limit=self.max_response_bytes
+            )
         )
 
     async def get_context(

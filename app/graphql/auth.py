@@ -58,8 +58,13 @@ class IntrospectionSwitch(SchemaExtension):
 
     def on_validate(self) -> Iterator[None]:
         context = self.execution_context
-        allowed = self.enabled if self.enabled is not None else not self.access.keys_required
-        if not allowed and context.graphql_document is not None:
+        # Introspection names a __schema or __type field: other documents need no walk.
+        mentions = context.query is not None and "__" in context.query
+        if (
+            mentions
+            and context.graphql_document is not None
+            and not self.access.open_unless_keyed(self.enabled)
+        ):
             errors = validate(
                 context.schema._schema, context.graphql_document, [NoSchemaIntrospectionCustomRule]
             )
