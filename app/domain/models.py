@@ -201,5 +201,3 @@ class StoreHealth(_Frozen):
     writable: bool = False  # ready, and writes are accepted (the disk has room)
     reason: str | None = None  # why it is not ready or not writable (no paths, no pids)
     detail: str = ""  # where it runs: for logs and operators, never for clients
-    schema_ready: bool = False
-    embedding_dimension: int | None = None

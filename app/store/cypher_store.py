@@ -168,9 +168,7 @@ class CypherGraphStore(abc.ABC):
     async def health(self) -> StoreHealth:
         """Whether the engine answers, is ready to serve (schema built, every index
         usable) and accepts writes; never raises."""
-        base = {"engine": self.engine, "schema_ready": self._schema is not None}
-        if self._schema is not None:
-            base["embedding_dimension"] = self._schema.embedding_dimension
+        base = {"engine": self.engine}
         try:
             detail = await self._ping()
         except Exception as exc:  # health must report, never raise
