@@ -74,13 +74,18 @@ class GraphQLClient:
         self.engine = engine
         self.http = httpx.Client(base_url=base_url, timeout=60)
 
-    def execute(self, document: str, /, **variables: Any) -> dict[str, Any]:
-        # json.dumps escapes non-ASCII, so a lone surrogate travels as a JSON escape, the way
-        # a hostile client sends one (httpx's json= would fail to encode it).
+    def post(
+        self, document: str, /, headers: Mapping[str, str] | None = None, **variables: Any
+    ) -> httpx.Response:
+        """The raw answer, whatever its status. json.dumps escapes non-ASCII, so a lone
+        surrogate travels as a JSON escape, the way a hostile client sends one (httpx's
+        json= would fail to encode it)."""
         payload = json.dumps({"query": document, "variables": variables})
-        response = self.http.post(
-            "/graphql", content=payload, headers={"content-type": "application/json"}
-        )
+        sent = {"content-type": "application/json", **(headers or {})}
+        return self.http.post("/graphql", content=payload, headers=sent)
+
+    def execute(self, document: str, /, **variables: Any) -> dict[str, Any]:
+        response = self.post(document, **variables)
         assert response.status_code == 200, response.text
         body: dict[str, Any] = response.json()
         return body

@@ -22,7 +22,7 @@ from app.keyfile import KeyFile
 from app.llm.embedders.base import TextEmbedder
 from app.main import create_app
 from app.settings import EmbedderKind, Settings
-from tests.support import free_port, serve_in_thread
+from tests.support import GraphQLClient, free_port, serve_in_thread
 from tests.test_api_lineage import CONTRIBUTE, SEARCH, agent
 from tests.test_serve_process import THOUGHTGRAPH, service_env
 
@@ -45,17 +45,18 @@ def test_every_root_field_is_authorised(tmp_path: Path) -> None:
 
 @dataclass
 class Keyed:
-    http: httpx.Client
+    api: GraphQLClient
     keys: KeyFile
     texts: dict[str, str]  # role name -> key text
     ids: dict[str, str]
 
+    @property
+    def http(self) -> httpx.Client:
+        return self.api.http
+
     def post(self, document: str, key: str | None = None, **variables: Any) -> httpx.Response:
-        headers = {"content-type": "application/json"}
-        if key is not None:
-            headers["authorization"] = f"Bearer {key}"
-        payload = json.dumps({"query": document, "variables": variables})
-        return self.http.post("/graphql", content=payload, headers=headers)
+        headers = {"authorization": f"Bearer {key}"} if key is not None else {}
+        return self.api.post(document, headers=headers, **variables)
 
     def body(self, document: str, key: str | None = None, **variables: Any) -> dict[str, Any]:
         result: dict[str, Any] = self.post(document, key, **variables).json()
@@ -85,9 +86,12 @@ def keyed(
         )
         texts[role.value], ids[role.value] = text, key.key_id
     settings = engine_settings(embedder=EmbedderKind.LOCAL, keys_file=keys.path)
-    app = create_app(settings, embedder=local_embedder)
-    with serve_in_thread(app) as base_url, httpx.Client(base_url=base_url, timeout=60) as http:
-        yield Keyed(http, keys, texts, ids)
+    with serve_in_thread(create_app(settings, embedder=local_embedder)) as base_url:
+        api = GraphQLClient(base_url)
+        try:
+            yield Keyed(api, keys, texts, ids)
+        finally:
+            api.close()
 
 
 def test_a_request_without_a_valid_key_is_unauthenticated(keyed: Keyed, ns: str) -> None:
