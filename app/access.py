@@ -12,6 +12,7 @@ import ipaddress
 from collections.abc import Mapping
 
 from app.domain.access import Principal, authenticate
+from app.domain.errors import ConfigurationError
 from app.keyfile import KeyFile
 from app.settings import Settings
 
@@ -50,6 +51,17 @@ class AccessPolicy:
     @property
     def keys_required(self) -> bool:
         return self.require_keys or bool(self.keys.active_keys())
+
+    def refuse_open_exposure(self, host: str) -> None:
+        """An open service (no API keys) may only listen on loopback."""
+        if is_loopback(host) or self.keys_required:
+            return
+        raise ConfigurationError(
+            f"refusing to listen on {host} without API keys: anyone who can reach it could "
+            "read and write every namespace. Create a key first (`thoughtgraph keys create "
+            "--name ... --namespace ... --agent-id ...`, or TG_REQUIRE_KEYS=true), or listen "
+            "on 127.0.0.1"
+        )
 
     def open_unless_keyed(self, setting: bool | None) -> bool:
         """A switch that is on while the service is open and off once keys are required,

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from app import cli_keys
-from app.domain.errors import ConfigurationError, ThoughtgraphError
+from app.domain.errors import ThoughtgraphError
 from app.logging import configure_logging
 from app.settings import Settings
 
@@ -18,12 +18,13 @@ from app.settings import Settings
 def _serve(settings: Settings) -> int:
     import uvicorn
 
+    from app.access import AccessPolicy
     from app.main import create_app
     from app.store.factory import check_store_available
 
     # Fail fast with a clear message before the model loads and uvicorn starts.
     check_store_available(settings)
-    refuse_open_exposure(settings)
+    AccessPolicy.from_settings(settings).refuse_open_exposure(settings.api_host)
     app = create_app(settings)
     config = uvicorn.Config(
         app,
@@ -48,20 +49,6 @@ def _serve(settings: Settings) -> int:
         print(f"thoughtgraph: error: the service did not start: {reason}", file=sys.stderr)
         return 1
     return 0
-
-
-def refuse_open_exposure(settings: Settings) -> None:
-    """An open service (no API keys) may only listen on loopback."""
-    from app.access import AccessPolicy, is_loopback
-
-    if is_loopback(settings.api_host) or AccessPolicy.from_settings(settings).keys_required:
-        return
-    raise ConfigurationError(
-        f"refusing to listen on {settings.api_host} without API keys: anyone who can reach "
-        "it could read and write every namespace. Create a key first (`thoughtgraph keys "
-        "create --name ... --namespace ... --agent-id ...`, or TG_REQUIRE_KEYS=true), or "
-        "listen on 127.0.0.1"
-    )
 
 
 def _config(settings: Settings) -> int:
