@@ -6,7 +6,9 @@ and implements:
 * ``POST /v1/embeddings``: deterministic unit vectors derived from each input text
   (see :func:`fake_embedding`); ``input`` may be a string or a list of strings; a
   ``dimensions`` field in the request, when present, overrides the server's dimension.
-* ``POST /v1/chat/completions``: a canned assistant message (``chat_content``).
+* ``POST /v1/chat/completions``: the next queued answer (:meth:`FakeOpenAIServer.queue_chat`:
+  a status, a message and extra headers, e.g. a 429 with ``Retry-After`` and then a JSON
+  answer), or, with none queued, a canned assistant message (``chat_content``).
 * ``GET /v1/models``: the model names it pretends to serve.
 
 Every request is recorded in ``server.requests``. Set ``server.fail_status`` (e.g. 500)
@@ -28,6 +30,7 @@ import math
 import struct
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -38,6 +41,15 @@ import pytest
 
 DEFAULT_EMBEDDING_DIMENSION = 16
 DEFAULT_CHAT_CONTENT = '{"ok": true}'
+
+
+@dataclass(frozen=True)
+class QueuedChat:
+    """One queued answer to ``POST /v1/chat/completions``."""
+
+    status: int = 200
+    content: str = DEFAULT_CHAT_CONTENT  # the assistant message (200) or the error message
+    headers: dict[str, str] = field(default_factory=dict)
 
 
 def fake_embedding(text: str, dimension: int) -> list[float]:
@@ -72,6 +84,7 @@ class FakeOpenAIServer:
     fail_status: int | None = None
     models: list[str] = field(default_factory=lambda: ["text-embedding-fake", "chat-fake"])
     requests: list[RecordedRequest] = field(default_factory=list)
+    chat_queue: deque[QueuedChat] = field(default_factory=deque)
 
     _httpd: ThreadingHTTPServer | None = field(default=None, init=False, repr=False)
     _thread: threading.Thread | None = field(default=None, init=False, repr=False)
@@ -137,10 +150,24 @@ class FakeOpenAIServer:
         return self.requests_to("/chat/completions")
 
     def reset(self) -> None:
-        """Forget recorded requests and clear any configured failure."""
+        """Forget recorded requests and queued answers and clear any configured failure."""
         with self._lock:
             self.requests.clear()
+            self.chat_queue.clear()
         self.fail_status = None
+
+    def queue_chat(
+        self, content: str = DEFAULT_CHAT_CONTENT, *, status: int = 200, **headers: str
+    ) -> None:
+        """Answer the next chat request with ``status`` and ``content`` (answers queue up in
+        order); ``headers`` are sent with it, underscores as dashes (``retry_after="0"``)."""
+        sent = {name.replace("_", "-"): value for name, value in headers.items()}
+        with self._lock:
+            self.chat_queue.append(QueuedChat(status, content, sent))
+
+    def _next_chat(self) -> QueuedChat | None:
+        with self._lock:
+            return self.chat_queue.popleft() if self.chat_queue else None
 
     def _record(self, request: RecordedRequest) -> None:
         with self._lock:
@@ -172,12 +199,17 @@ class FakeOpenAIServer:
             "usage": {"prompt_tokens": tokens, "total_tokens": tokens},
         }
 
-    def chat_response(self, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    def chat_response(
+        self, body: dict[str, Any], queued: QueuedChat | None = None
+    ) -> tuple[int, dict[str, Any]]:
+        if queued is not None and queued.status != 200:
+            return queued.status, _error(queued.content, "queued")
+        content = queued.content if queued is not None else self.chat_content
         messages = body.get("messages")
         if not isinstance(messages, list) or not messages:
             return 400, _error("'messages' must be a non-empty list", "invalid_request")
         prompt_tokens = sum(len(str(m.get("content", "")).split()) for m in messages)
-        completion_tokens = len(self.chat_content.split())
+        completion_tokens = len(content.split())
         return 200, {
             "id": f"chatcmpl-fake-{len(self.requests)}",
             "object": "chat.completion",
@@ -186,7 +218,7 @@ class FakeOpenAIServer:
             "choices": [
                 {
                     "index": 0,
-                    "message": {"role": "assistant", "content": self.chat_content},
+                    "message": {"role": "assistant", "content": content},
                     "finish_reason": "stop",
                 }
             ],
@@ -209,10 +241,14 @@ def _make_handler(server: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
         def log_message(self, format: str, *args: Any) -> None:
             pass  # keep test output quiet
 
-        def _send(self, status: int, payload: dict[str, Any]) -> None:
+        def _send(
+            self, status: int, payload: dict[str, Any], headers: dict[str, str] | None = None
+        ) -> None:
             data = json.dumps(payload).encode("utf-8")
             self.send_response(status)
             self.send_header("Content-Type", "application/json")
+            for name, value in (headers or {}).items():
+                self.send_header(name, value)
             self.send_header("Content-Length", str(len(data)))
             self.end_headers()
             self.wfile.write(data)
@@ -257,7 +293,9 @@ def _make_handler(server: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
             if path == "/v1/embeddings":
                 self._send(*server.embeddings_response(body))
             elif path == "/v1/chat/completions":
-                self._send(*server.chat_response(body))
+                queued = server._next_chat()
+                headers = queued.headers if queued is not None else None
+                self._send(*server.chat_response(body, queued), headers)
             else:
                 self._send(404, _error(f"no route for POST {self.path}", "not_found"))
 

@@ -1,0 +1,378 @@
+"""Ask an LLM (any model litellm reaches) a prompt and get back a validated pydantic answer."""
+
+from __future__ import annotations
+
+import asyncio
+import email.utils
+import random
+import time
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
+
+import structlog
+from pydantic import BaseModel, ValidationError
+
+from app.domain.errors import ThoughtgraphError
+from app.domain.judgement import LLMUsage, UsageMeter
+from app.llm.cache import CACHE_FILE_NAME, AnswerCache, SqliteAnswerCache, answer_key
+from app.llm.embedders.litellm_embedder import prepare_litellm
+from app.llm.prompts.base import ChatMessage, Prompt
+
+if TYPE_CHECKING:
+    from app.settings import Settings
+
+log = structlog.get_logger(__name__)
+
+P = ParamSpec("P")
+R = TypeVar("R", bound=BaseModel)
+
+DEFAULT_BASE_DELAY_S = 1.0
+DEFAULT_MAX_DELAY_S = 60.0
+# Worth another try: timeouts, rate limits, overload and the provider's own failures.
+RETRYABLE_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504, 529})
+RETRYABLE_ERRORS = (
+    "Timeout",
+    "APIConnectionError",
+    "RateLimitError",
+    "InternalServerError",
+    "ServiceUnavailableError",
+    "BadGatewayError",
+)
+REPAIR_MESSAGE = (
+    "That answer was not valid: {error}\n"
+    "Answer again with the JSON object only, exactly in the form asked for."
+)
+
+
+class LLMError(ThoughtgraphError):
+    code = "LLM_FAILED"
+    public_message = "The language model could not answer."
+
+
+class LLMBudgetExhausted(LLMError):
+    code = "LLM_BUDGET_EXHAUSTED"
+    public_message = "The run's budget of language model calls is used up."
+
+
+class LLMAnswerInvalid(LLMError):
+    code = "LLM_ANSWER_INVALID"
+    public_message = "The language model's answer did not have the expected form."
+
+
+class LLMClient:
+    """One model, called through ``litellm.acompletion`` with JSON output.
+
+    :meth:`complete` renders a :class:`Prompt`, answers from the cache when it can, else
+    takes a call from the caller's :class:`UsageMeter` budget and asks the model. Rate
+    limits (429) and transient failures are retried ``retries`` times with exponential
+    backoff from ``base_delay_s`` (a provider's Retry-After wins when it sends one). An
+    answer that is not valid JSON for the prompt's response model gets one repair round
+    (the model is shown the validation error), which costs a second call. litellm's own
+    retries are off: every retry happens here, where it is counted and logged.
+    """
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        temperature: float = 0.0,
+        max_tokens: int = 1024,
+        timeout_s: float = 30.0,
+        retries: int = 4,
+        api_base: str | None = None,
+        api_key: str | None = None,
+        cache: AnswerCache | None = None,
+        base_delay_s: float = DEFAULT_BASE_DELAY_S,
+        max_delay_s: float = DEFAULT_MAX_DELAY_S,
+        repair: bool = True,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    ) -> None:
+        self.model = model
+        self.temperature = temperature
+        self.max_tokens = max_tokens
+        self.timeout_s = timeout_s
+        self.retries = max(0, retries)
+        self.api_base = api_base
+        self._api_key = api_key
+        self.cache = cache
+        self.base_delay_s = base_delay_s
+        self.max_delay_s = max_delay_s
+        self.repair = repair
+        self._sleep = sleep
+
+    def __repr__(self) -> str:
+        return f"LLMClient(model={self.model!r}, api_base={self.api_base!r})"
+
+    @classmethod
+    def from_settings(cls, settings: Settings, *, cache: AnswerCache | None = None) -> LLMClient:
+        if not settings.llm_model:
+            raise ValueError("LLMClient needs settings.llm_model")
+        secret = settings.llm_api_key
+        return cls(
+            settings.llm_model,
+            temperature=settings.llm_temperature,
+            max_tokens=settings.llm_max_tokens,
+            timeout_s=settings.llm_timeout_s,
+            retries=settings.llm_retries,
+            api_base=settings.llm_api_base,
+            api_key=(secret.get_secret_value() or None) if secret is not None else None,
+            cache=cache,
+        )
+
+    async def complete(
+        self, prompt: Prompt[P, R], usage: UsageMeter, /, *args: P.args, **kwargs: P.kwargs
+    ) -> R:
+        """The model's answer to ``prompt`` rendered with the given variables.
+
+        Raises :class:`LLMBudgetExhausted` when ``usage`` has no call left (nothing is
+        sent), :class:`LLMAnswerInvalid` when the answer stays invalid after the repair
+        round, and :class:`LLMError` when the provider fails after the retries.
+        """
+        messages = prompt.render(*args, **kwargs)
+        key = answer_key(self.model, prompt.name, prompt.version, messages)
+        cached = await self._cached(prompt, key)
+        if cached is not None:
+            usage.record(LLMUsage(cached_answers=1))
+            return cached
+        content = await self._spend_and_call(prompt, messages, usage)
+        try:
+            answer = parse_answer(prompt.response_model, content)
+        except ValueError as exc:
+            if not self.repair:
+                raise self._invalid(prompt, exc) from exc
+            log.warning("llm_answer_invalid", prompt=prompt.name, model=self.model, error=str(exc))
+            retry = [
+                *messages,
+                {"role": "assistant", "content": content},
+                {"role": "user", "content": REPAIR_MESSAGE.format(error=_short(str(exc)))},
+            ]
+            content = await self._spend_and_call(prompt, retry, usage)
+            try:
+                answer = parse_answer(prompt.response_model, content)
+            except ValueError as again:
+                raise self._invalid(prompt, again) from again
+        await self._store(prompt, key, answer)
+        return answer
+
+    # --- the cache: best effort, a broken cache never fails a call ----------------------
+
+    async def _cached(self, prompt: Prompt[P, R], key: str) -> R | None:
+        if self.cache is None:
+            return None
+        try:
+            text = await self.cache.get(key)
+        except Exception as exc:
+            log.warning("llm_cache_unreadable", error=f"{type(exc).__name__}: {exc}")
+            return None
+        if text is None:
+            return None
+        try:
+            return prompt.response_model.model_validate_json(text)
+        except ValidationError:
+            return None  # written for an older response model: ask again
+
+    async def _store(self, prompt: Prompt[P, R], key: str, answer: R) -> None:
+        if self.cache is None:
+            return
+        try:
+            await self.cache.put(key, prompt.name, answer.model_dump_json())
+        except Exception as exc:
+            log.warning("llm_cache_unwritable", error=f"{type(exc).__name__}: {exc}")
+
+    # --- the provider ------------------------------------------------------------------
+
+    async def _spend_and_call(
+        self, prompt: Prompt[P, R], messages: list[ChatMessage], usage: UsageMeter
+    ) -> str:
+        if not usage.try_spend():
+            raise LLMBudgetExhausted(
+                f"No LLM call left for {prompt.name} (budget {usage.max_calls} per run)",
+                prompt=prompt.name,
+                namespace=usage.namespace,
+            )
+        return await self._call(prompt, messages, usage)
+
+    async def _call(
+        self, prompt: Prompt[P, R], messages: list[ChatMessage], usage: UsageMeter
+    ) -> str:
+        prepare_litellm()
+        import litellm
+
+        request = self._request(messages)
+        for attempt in range(self.retries + 1):
+            started = time.monotonic()
+            try:
+                response = await litellm.acompletion(**request)
+            except Exception as exc:
+                if attempt >= self.retries or not is_retryable(exc):
+                    raise LLMError(
+                        f"{self.model} failed on {prompt.name} after {attempt + 1} attempt(s): "
+                        f"{type(exc).__name__}: {_short(str(exc))}",
+                        prompt=prompt.name,
+                        model=self.model,
+                        **_status(exc),
+                    ) from exc
+                delay = self._delay(attempt, exc)
+                log.warning(
+                    "llm_retry",
+                    prompt=prompt.name,
+                    model=self.model,
+                    attempt=attempt + 1,
+                    delay_s=round(delay, 3),
+                    error=f"{type(exc).__name__}: {_short(str(exc))}",
+                    **_status(exc),
+                )
+                await self._sleep(delay)
+                continue
+            usage.record(_usage_of(response))
+            log.debug(
+                "llm_call",
+                prompt=prompt.name,
+                model=self.model,
+                seconds=round(time.monotonic() - started, 3),
+            )
+            return _content_of(response)
+        raise AssertionError("unreachable: the last attempt returns or raises")
+
+    def _request(self, messages: list[ChatMessage]) -> dict[str, Any]:
+        request: dict[str, Any] = {
+            "model": self.model,
+            "messages": messages,
+            "temperature": self.temperature,
+            "max_tokens": self.max_tokens,
+            "timeout": self.timeout_s,
+            "response_format": {"type": "json_object"},
+            # Providers that cannot take response_format get it dropped, not a 400.
+            "drop_params": True,
+            "num_retries": 0,
+            "max_retries": 0,
+        }
+        if self.api_base:
+            request["api_base"] = self.api_base
+        if self._api_key:
+            request["api_key"] = self._api_key
+        return request
+
+    def _delay(self, attempt: int, exc: BaseException) -> float:
+        told = retry_after_s(exc)
+        if told is not None:
+            return min(max(0.0, told), self.max_delay_s)
+        # Jitter, so processes that hit the same limit do not come back in step.
+        backoff = self.base_delay_s * (2.0**attempt) * (1.0 + random.random() * 0.25)
+        return min(backoff, self.max_delay_s)
+
+    def _invalid(self, prompt: Prompt[P, R], exc: Exception) -> LLMAnswerInvalid:
+        return LLMAnswerInvalid(
+            f"{self.model} answered {prompt.name} with invalid JSON: {_short(str(exc))}",
+            prompt=prompt.name,
+            model=self.model,
+        )
+
+
+def build_llm_client(settings: Settings, *, cache: AnswerCache | None = None) -> LLMClient | None:
+    """The configured LLM, or None without ``llm_model`` (every feature then runs offline).
+
+    The answer cache is ``<data_dir>/llm-cache.sqlite3`` (opened on first use) unless
+    ``llm_cache`` is off or another ``cache`` is given.
+    """
+    if not settings.llm_model:
+        return None
+    if cache is None and settings.llm_cache:
+        cache = SqliteAnswerCache(settings.data_dir / CACHE_FILE_NAME)
+    return LLMClient.from_settings(settings, cache=cache)
+
+
+def parse_answer(model: type[R], content: str) -> R:
+    """Validate a model's answer; a ```json fence or prose around the object is tolerated.
+    Raises ValueError (pydantic's ValidationError is one) when it does not fit."""
+    text = content.strip()
+    start, end = text.find("{"), text.rfind("}")
+    if start < 0 or end < start:
+        raise ValueError(f"no JSON object in the answer: {_short(text)!r}")
+    return model.model_validate_json(text[start : end + 1])
+
+
+def is_retryable(exc: BaseException) -> bool:
+    status = getattr(exc, "status_code", None)
+    if isinstance(status, int):
+        return status in RETRYABLE_STATUS
+    if isinstance(exc, TimeoutError | ConnectionError):
+        return True
+    return any(cls.__name__ in RETRYABLE_ERRORS for cls in type(exc).__mro__)
+
+
+def retry_after_s(exc: BaseException) -> float | None:
+    """Seconds the provider asked us to wait (retry-after-ms or Retry-After), if it did."""
+    headers: dict[str, str] = {}
+    response = getattr(exc, "response", None)
+    # litellm keeps the provider's headers here; its own exc.response has none.
+    for source in (
+        getattr(response, "headers", None),
+        getattr(exc, "headers", None),
+        getattr(exc, "litellm_response_headers", None),
+    ):
+        items = getattr(source, "items", None)  # a dict or httpx.Headers
+        if callable(items):
+            headers.update({str(k).lower(): str(v) for k, v in items()})
+    if "retry-after-ms" in headers:
+        try:
+            return float(headers["retry-after-ms"]) / 1000.0
+        except ValueError:
+            pass
+    value = headers.get("retry-after")
+    if value is None:
+        return None
+    try:
+        return float(value)
+    except ValueError:
+        pass
+    try:  # the other form: an HTTP date
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    if when.tzinfo is None:
+        return None
+    return max(0.0, when.timestamp() - time.time())
+
+
+def _usage_of(response: object) -> LLMUsage:
+    usage = getattr(response, "usage", None)
+    prompt_tokens = getattr(usage, "prompt_tokens", 0) or 0
+    completion_tokens = getattr(usage, "completion_tokens", 0) or 0
+    return LLMUsage(
+        calls=1,
+        prompt_tokens=int(prompt_tokens),
+        completion_tokens=int(completion_tokens),
+        cost_usd=_cost_of(response),
+    )
+
+
+def _cost_of(response: object) -> float:
+    """litellm's price for the call; 0 for models it has no price for (local, fakes)."""
+    hidden = getattr(response, "_hidden_params", None)
+    cost = hidden.get("response_cost") if isinstance(hidden, dict) else None
+    if cost is None:
+        import litellm
+
+        try:
+            cost = litellm.completion_cost(completion_response=response)
+        except Exception:
+            cost = 0.0
+    return float(cost) if isinstance(cost, int | float) else 0.0
+
+
+def _content_of(response: object) -> str:
+    choices = getattr(response, "choices", None) or []
+    message = getattr(choices[0], "message", None) if choices else None
+    content = getattr(message, "content", None)
+    return content if isinstance(content, str) else ""
+
+
+def _status(exc: BaseException) -> dict[str, int]:
+    status = getattr(exc, "status_code", None)
+    return {"status_code": status} if isinstance(status, int) else {}
+
+
+def _short(text: str, limit: int = 300) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"

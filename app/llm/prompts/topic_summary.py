@@ -1,0 +1,60 @@
+"""Summarise what a topic's thoughts say now: newer wins, specific values kept."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+from pydantic import BaseModel, Field
+
+from app.domain.models import _Frozen, ms_to_datetime
+from app.llm.prompts.base import ChatMessage, Prompt, messages
+
+NAME = "topic_summary"
+VERSION = "1"
+
+SYSTEM = """\
+You maintain the long-term memory of AI agents. You are given the thoughts (short \
+statements) filed under one topic, oldest first, each with an id and the date it was \
+learned. Write the topic's summary: what is true now, as one paragraph.
+
+Rules:
+- Newer wins: when two thoughts disagree about the same thing, keep the newer one's value \
+and list the older thought's id in "superseded_ids".
+- Keep specific values: names, numbers, ports, versions, dates, hostnames, commands.
+- No preamble ("This topic is about..."), no speculation, nothing the thoughts do not say.
+- At most {max_words} words.
+
+Answer with a JSON object only, exactly of this form:
+{{"summary": "...", "superseded_ids": ["id", ...]}}"""
+
+
+class ThoughtForSummary(_Frozen):
+    id: str
+    text: str
+    at_ms: int  # when the service learned it
+
+
+class Response(BaseModel):
+    summary: str = Field(min_length=1)
+    superseded_ids: list[str] = Field(default_factory=list)
+
+
+def render(
+    thoughts: Sequence[ThoughtForSummary], max_words: int, topic: str | None = None
+) -> list[ChatMessage]:
+    ordered = sorted(thoughts, key=lambda thought: (thought.at_ms, thought.id))
+    items = [
+        {
+            "id": thought.id,
+            "learned": ms_to_datetime(thought.at_ms).strftime("%Y-%m-%d"),
+            "text": thought.text,
+        }
+        for thought in ordered
+    ]
+    heading = f"Topic: {topic}\n" if topic else ""
+    user = heading + "Thoughts:\n" + json.dumps(items, ensure_ascii=False, indent=1)
+    return messages(SYSTEM.format(max_words=max_words), user)
+
+
+PROMPT = Prompt(NAME, VERSION, Response, render)
