@@ -22,12 +22,12 @@ from app.access import LOOPBACK_NAMES, AccessPolicy
 from app.domain.errors import ThoughtgraphError
 from app.graphql.app import create_graphql_app
 from app.http_limits import BodySizeLimit, CancelOnDisconnect
-from app.llm.embedders import TextEmbedder, build_embedder
+from app.jobs.queue import JobQueue
+from app.llm.embedders import TextEmbedder
 from app.neo4j_browser import neo4j_browser_files
 from app.services.container import Services
 from app.settings import Settings
-from app.store.factory import open_store
-from app.store.interface import GraphStore
+from app.runtime import open_runtime
 
 log = structlog.get_logger(__name__)
 
@@ -111,8 +111,14 @@ def request_middleware(settings: Settings) -> list[Middleware]:
     return middleware
 
 
-def create_app(settings: Settings, *, embedder: TextEmbedder | None = None) -> Starlette:
-    """Build the service. ``embedder`` lets a caller share an already loaded model."""
+def create_app(
+    settings: Settings,
+    *,
+    embedder: TextEmbedder | None = None,
+    job_queue: JobQueue | None = None,
+) -> Starlette:
+    """Build the service. ``embedder`` lets a caller share an already loaded model;
+    ``job_queue`` carries background work to the workers (none: nothing is queued)."""
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -127,29 +133,27 @@ def create_app(settings: Settings, *, embedder: TextEmbedder | None = None) -> S
             raise
 
     @asynccontextmanager
-    async def _running_services(app: Starlette) -> AsyncIterator[GraphStore]:
-        chosen = embedder or await build_embedder(settings)
-        async with open_store(settings) as store:
-            schema = await store.bootstrap(
-                embedding_dimension=chosen.dimension, embedder=chosen.name
-            )
-            app.state.services = Services.build(store, chosen)
+    async def _running_services(app: Starlette) -> AsyncIterator[None]:
+        async with open_runtime(settings, embedder=embedder, queue=job_queue) as runtime:
+            store = runtime.store
+            app.state.services = runtime.services
             if not access.keys_required:
                 log.warning(
                     "service.open",
                     note="no API keys: anyone who can reach this address can read and write",
                     host=settings.api_host,
                 )
+            schema = store.schema
             log.info(
                 "service.ready",
                 engine=store.engine,
                 **store.describe(),
-                embedder=chosen.name,
-                dimension=chosen.dimension,
-                schema_created=schema.created_now,
+                embedder=runtime.embedder.name,
+                dimension=runtime.embedder.dimension,
+                schema_created=schema.created_now if schema else None,
             )
             try:
-                yield store
+                yield
             finally:
                 app.state.services = None
                 log.info("service.stopping", engine=store.engine)

@@ -72,9 +72,48 @@ class Settings(BaseSettings):
     embedding_api_key: SecretStr | None = None
     embedding_batch_size: int = 32
 
-    llm_model: str | None = None  # reserved for LLM features; none in this release
+    # LLM (through litellm). Without llm_model every LLM feature takes its deterministic
+    # offline path: rule-based contradiction judge, extractive summaries and extraction.
+    llm_model: str | None = None
     llm_api_base: str | None = None
     llm_api_key: SecretStr | None = None
+    llm_temperature: float = 0.0
+    llm_max_tokens: int = 1024
+    llm_timeout_s: float = 30.0
+    llm_retries: int = 4  # provider rate limits (429) and transient errors, with backoff
+    llm_pairs_per_call: int = 8  # pairs judged in one prompt
+    llm_max_calls_per_run: int = 50  # per namespace and run; beyond it the rules judge
+    llm_cache: bool = True  # answers cached by input hash in <data_dir>/llm-cache.sqlite3
+
+    # Knowledge maintenance (topics, links, contradictions, consolidation, forgetting).
+    related_min_strength: float = 0.6  # RELATED_TO only at or above this similarity
+    related_top_k: int = 5
+    topic_assign_similarity: float = 0.7
+    topic_summary_min_unsummarised: int = 5  # lazy: summarise only topics with this many new
+    topic_summary_max_words: int = 150
+    dedupe_similarity: float = 0.92
+    contradiction_candidates: int = 20  # most similar thoughts judged against a new one
+    contradiction_min_similarity: float = 0.55
+    rejudge_after_days: int = 14  # a judged pair is not judged again before this
+    consolidation_window_hours: int = 72
+    consolidation_min_importance: int = 3
+    consolidation_min_access_count: int = 5  # "frequently retrieved"
+    consolidation_batch_size: int = 200
+    forget_after_days: int = 60  # not accessed for this long, not pinned, low importance
+    forget_below_importance: int = 3
+    purge_after_days: int = 30  # soft-deleted thoughts are purged this long after
+    superseded_rank_factor: float = 0.5  # a superseded hit's score is multiplied by this
+
+    # Workers (Celery). broker_url None: the embedded engine's Redis (single machine).
+    broker_url: str | None = None
+    scan_on_write: bool = True
+    consolidation_every_s: float = 24 * 3600.0
+    contradiction_scan_every_s: float = 3600.0
+    decay_every_s: float = 24 * 3600.0
+    worker_concurrency: int = 1
+    # Tests only: a file holding an offset in ms added to the wall clock, shared by every
+    # process of a deployment, so tests can move time forward (forgetting, purge).
+    clock_file: Path | None = None
 
     api_host: str = "127.0.0.1"
     api_port: int = 8000

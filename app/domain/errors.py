@@ -52,6 +52,22 @@ class ThoughtNotFoundError(ThoughtgraphError):
         self.missing_ids = ids
 
 
+class NotFoundError(ThoughtgraphError):
+    """A topic, contradiction, episode or consolidation run that the namespace lacks."""
+
+    code = "NOT_FOUND"
+
+    def __init__(self, kind: str, subject_id: str) -> None:
+        super().__init__(f"No {kind} with id {subject_id}", kind=kind, id=subject_id)
+
+
+class InvalidStateError(ThoughtgraphError):
+    """The subject exists but cannot take this change now (resolving a resolved
+    contradiction, restoring a purged thought, undoing what was not merged)."""
+
+    code = "INVALID_STATE"
+
+
 # --- infrastructure errors ----------------------------------------------------------------
 
 
@@ -86,6 +102,10 @@ class DataDirLockedError(StoreError):
 
 class SchemaMismatchError(StoreError):
     code = "SCHEMA_MISMATCH"
+
+
+class EngineUnavailableError(StoreError):
+    code = "ENGINE_UNAVAILABLE"
 
 
 class EmbeddingError(ThoughtgraphError):

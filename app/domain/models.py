@@ -8,6 +8,10 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict
 
+# Re-exported: the change log lives in changes.py.
+from app.domain.changes import ChangeEvent as ChangeEvent
+from app.domain.changes import ChangeKind as ChangeKind
+
 DEFAULT_NAMESPACE = "default"
 PREVIEW_CHARS = 80
 
@@ -18,17 +22,31 @@ class ThoughtType(StrEnum):
     CONSOLIDATION = "consolidation"
 
 
+class ThoughtKind(StrEnum):
+    """What a thought is about (seed 004's cell types, plus seed 002's)."""
+
+    FACT = "fact"
+    DECISION = "decision"
+    PREFERENCE = "preference"
+    TASK = "task"
+    RISK = "risk"
+    CODE_REF = "code_ref"
+    INSIGHT = "insight"
+    PROCEDURE = "procedure"
+    EPISODE_NOTE = "episode_note"
+
+
+class ThoughtState(StrEnum):
+    ACTIVE = "active"
+    SOFT_DELETED = "soft_deleted"  # forgotten: restorable until purgeAt
+
+
 class LineageRelation(StrEnum):
     """Edge types from a newer thought to each of its sources."""
 
     REFINES = "REFINES"
     CONSOLIDATES = "CONSOLIDATES"
-
-
-class ChangeKind(StrEnum):
-    CREATED = "created"
-    REFINED = "refined"
-    CONSOLIDATED = "consolidated"
+    SUPERSEDES = "SUPERSEDES"  # a newer thought retiring an older one (not lineage walks)
 
 
 RELATION_FOR_TYPE: dict[ThoughtType, LineageRelation] = {
@@ -73,10 +91,36 @@ class Thought(_Frozen):
     created_at_ms: int
     source_ids: tuple[str, ...] = ()
     revision: int = 0  # the namespace revision that created it: strictly increasing
+    kind: ThoughtKind = ThoughtKind.FACT
+    salience: float = 0.5  # 0..1: how much it matters for future work
+    importance: int = 3  # 1..5: forgetting spares what is important
+    pinned: bool = False  # never forgotten
+    category: str | None = None
+    last_accessed_at_ms: int | None = None
+    access_count: int = 0
+    state: ThoughtState = ThoughtState.ACTIVE
+    purge_at_ms: int | None = None
+    # World time: when it was true. Service time: created_at_ms (learned) and
+    # superseded_at_ms (retired by a newer thought).
+    valid_from_ms: int | None = None  # None: since created_at_ms
+    valid_to_ms: int | None = None  # None: still true
+    superseded_at_ms: int | None = None
+    superseded_by: str | None = None
+    episode_id: str | None = None
+    topic_id: str | None = None
 
     @property
     def preview(self) -> str:
         return self.content[:PREVIEW_CHARS]
+
+    @property
+    def effective_valid_from_ms(self) -> int:
+        return self.valid_from_ms if self.valid_from_ms is not None else self.created_at_ms
+
+    @property
+    def is_current(self) -> bool:
+        """Active and not superseded: what a caller asking for current knowledge gets."""
+        return self.state is ThoughtState.ACTIVE and self.superseded_at_ms is None
 
 
 class ThoughtRecord(_Frozen):
@@ -101,7 +145,8 @@ class SearchHit(_Frozen):
     similarity: float  # raw cosine similarity from the index
     score: float  # after lineage adjustment
     refined_by: str | None = None
-    superseded: bool = False
+    superseded: bool = False  # refined, consolidated, or superseded by a newer thought
+    superseded_by: str | None = None  # the thought that SUPERSEDES it, if one does
 
 
 class Guidance(_Frozen):
@@ -156,23 +201,24 @@ class LineageEdgeHit(_Frozen):
     similarity: float
 
 
-class ChangeEvent(_Frozen):
-    id: str
-    namespace: str
-    revision: int
-    kind: ChangeKind
-    thought_id: str
-    source_ids: tuple[str, ...]
-    actor_id: str
-    actor_name: str
-    at_ms: int
-    actor_key_id: str | None = None
+class TimeView(_Frozen):
+    """Which thoughts a read sees. The default: active and valid now (superseded ones
+    included, marked). ``valid_at``: what was true in the world then; ``known_at``: what
+    the service knew then (created before, not yet superseded)."""
+
+    now_ms: int
+    valid_at_ms: int | None = None
+    known_at_ms: int | None = None
+    current_only: bool = False  # leave superseded thoughts out
+    include_forgotten: bool = False  # soft-deleted ones too (restore, audit)
 
 
 class ThoughtFilter(_Frozen):
     type: ThoughtType | None = None
     tag: str | None = None
     agent_id: str | None = None
+    kind: ThoughtKind | None = None
+    topic_id: str | None = None
 
 
 class PageCursor(_Frozen):

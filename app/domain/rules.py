@@ -12,6 +12,9 @@ SUPERSEDED_FACTOR = 0.7
 REFINEMENT_BOOST = 1.2
 MAX_SCORE = 1.0
 GUIDANCE_SIMILARITY = 0.85
+# Supersession detection resolves an "update" contradiction for the newer thought only
+# when the judge was at least this sure; below, it stays open for a person.
+SUPERSESSION_MIN_CONFIDENCE = 0.75
 
 
 def inherited_pheromone(kind: ThoughtType, source_weights: Sequence[float]) -> float:
@@ -67,3 +70,24 @@ def guidance_message(similar_id: str, preview: str) -> str:
         f"Similar thought exists (id: {similar_id}, preview: '{preview}'). "
         f'Consider refine(sourceId: "{similar_id}") with the updated insight instead.'
     )
+
+
+def rank_with_supersession(
+    hits: Sequence[SearchHit], superseders: Mapping[str, str], factor: float
+) -> list[SearchHit]:
+    """Mark hits a newer thought SUPERSEDES (or that a merge retired) and rank them
+    below: their score is multiplied by ``factor``. Nothing disappears here; callers
+    asking for current knowledge only never see them (the store leaves them out)."""
+    ranked: list[SearchHit] = []
+    for hit in hits:
+        by = superseders.get(hit.thought.id) or hit.thought.superseded_by
+        if by is None:
+            ranked.append(hit)
+            continue
+        ranked.append(
+            hit.model_copy(
+                update={"superseded": True, "superseded_by": by, "score": hit.score * factor}
+            )
+        )
+    ranked.sort(key=lambda h: h.score, reverse=True)
+    return ranked

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import strawberry
 
-from app.domain.models import ChangeKind, LineageRelation, ThoughtType
+from app.domain.changes import ChangeKind, SubjectKind
+from app.domain.knowledge import ContradictionStatus, Resolution, RunStatus
+from app.domain.models import LineageRelation, ThoughtKind, ThoughtState, ThoughtType
 
 strawberry.enum(
     ThoughtType,
@@ -19,5 +21,21 @@ strawberry.enum(
     description="The edge from a newer thought to one of its sources.",
 )
 strawberry.enum(ChangeKind, description="What a change-log event recorded.")
+strawberry.enum(SubjectKind, description="The kind of node a change-log event is about.")
+strawberry.enum(ThoughtKind, description="What a thought is about.")
+strawberry.enum(ThoughtState, description="Active, or forgotten (restorable until purged).")
+strawberry.enum(ContradictionStatus, description="Whether a contradiction awaits a decision.")
+strawberry.enum(Resolution, description="How a contradiction was decided.")
+strawberry.enum(RunStatus, description="Where a consolidation run is.")
 
-__all__ = ["ChangeKind", "LineageRelation", "ThoughtType"]
+__all__ = [
+    "ChangeKind",
+    "ContradictionStatus",
+    "LineageRelation",
+    "Resolution",
+    "RunStatus",
+    "SubjectKind",
+    "ThoughtKind",
+    "ThoughtState",
+    "ThoughtType",
+]

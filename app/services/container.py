@@ -1,36 +1,87 @@
-"""All services, built once per process from an open store and an embedder."""
+"""All services, built once per process (by app/runtime.py) over one store."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from app.clock import Clock, SystemClock
+from app.jobs.queue import JobQueue, NoJobQueue
 from app.services.browse import BrowseService
+from app.services.consolidation import ConsolidationService
+from app.services.contradictions import ContradictionService
 from app.services.history import HistoryService
 from app.services.lineage import LineageService
+from app.services.merging import MergeService
 from app.services.ports import Embeddings
+from app.services.retention import AccessRecorder, RetentionService
+from app.services.scanning import ContradictionScanner
 from app.services.search import SearchService
+from app.services.summaries import TopicSummariser
+from app.services.supersession import SupersessionService
 from app.services.thoughts import ThoughtService
-from app.store.interface import GraphStore
+from app.services.topics import TopicService
+from app.settings import Settings
+from app.store.cypher_store import CypherGraphStore
 
 
 @dataclass(frozen=True)
 class Services:
-    store: GraphStore
+    store: CypherGraphStore
     embedder: Embeddings
     thoughts: ThoughtService
     browse: BrowseService
     search: SearchService
     lineage: LineageService
     history: HistoryService
+    access: AccessRecorder
+    retention: RetentionService
+    supersession: SupersessionService
+    contradictions: ContradictionService
+    scanner: ContradictionScanner
+    merging: MergeService
+    topics: TopicService
+    consolidation: ConsolidationService
 
     @classmethod
-    def build(cls, store: GraphStore, embedder: Embeddings) -> Services:
+    def build(
+        cls,
+        store: CypherGraphStore,
+        embedder: Embeddings,
+        *,
+        settings: Settings | None = None,
+        clock: Clock | None = None,
+        queue: JobQueue | None = None,
+    ) -> Services:
+        from app.knowledge.judge import build_judge
+        from app.llm.client import build_llm_client
+
+        settings = settings or Settings()
+        clock = clock or SystemClock()
+        queue = queue or NoJobQueue()
+        llm = build_llm_client(settings)
+        thoughts = ThoughtService(
+            store, embedder, clock=clock, queue=queue, scan_on_write=settings.scan_on_write
+        )
+        access = AccessRecorder(store, clock)
         return cls(
             store=store,
             embedder=embedder,
-            thoughts=ThoughtService(store, embedder),
+            thoughts=thoughts,
             browse=BrowseService(store),
-            search=SearchService(store, embedder),
+            search=SearchService(store, embedder, clock=clock, access=access, settings=settings),
             lineage=LineageService(store),
             history=HistoryService(store),
+            access=access,
+            retention=RetentionService(store, settings, clock),
+            supersession=SupersessionService(store, embedder, clock),
+            contradictions=ContradictionService(store, embedder, thoughts, clock),
+            scanner=ContradictionScanner(store, build_judge(settings, llm), settings, clock),
+            merging=MergeService(store, embedder, settings, clock),
+            topics=TopicService(
+                store, TopicSummariser(llm, settings.topic_summary_max_words), settings, clock
+            ),
+            consolidation=ConsolidationService(store, queue, clock),
         )
+
+    async def close(self) -> None:
+        await self.access.close()

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
+from app.domain.judgement import PairToJudge, UsageMeter, Verdict
+
 
 class Embeddings(Protocol):
     name: str
@@ -15,3 +17,11 @@ class Embeddings(Protocol):
     async def async_embed_query(self, text: str) -> list[float]: ...
 
     async def async_embed_documents(self, texts: Sequence[str]) -> list[list[float]]: ...
+
+
+class PairJudge(Protocol):
+    """Judges pairs of similar thoughts (app.knowledge.judge: rules offline, or an LLM)."""
+
+    async def judge(
+        self, pairs: Sequence[PairToJudge], usage: UsageMeter
+    ) -> list[Verdict]: ...

@@ -8,17 +8,24 @@ from dataclasses import dataclass
 import structlog
 
 from app.domain import validation as check
-from app.domain.errors import MutualExclusionError, StoreError, ThoughtNotFoundError
+from app.clock import Clock, SystemClock
+from app.domain.errors import (
+    InvalidInputError,
+    MutualExclusionError,
+    StoreError,
+    ThoughtNotFoundError,
+)
 from app.domain.models import (
     CHANGE_FOR_TYPE,
     Contribution,
     Guidance,
     Thought,
+    ThoughtKind,
     ThoughtRecord,
     ThoughtType,
     new_thought_id,
-    now_ms,
 )
+from app.jobs.queue import JobQueue, NoJobQueue
 from app.domain.rules import GUIDANCE_SIMILARITY, guidance_message, inherited_pheromone
 from app.services.ports import Embeddings
 from app.store.interface import GraphStore
@@ -38,6 +45,14 @@ class ThoughtInput:
     session_id: str | None = None
     tags: Sequence[str] = ()
     key_id: str | None = None  # the API key that wrote it, for the change log
+    kind: ThoughtKind = ThoughtKind.FACT
+    salience: float = 0.5
+    importance: int = 3
+    pinned: bool = False
+    category: str | None = None
+    valid_from_ms: int | None = None
+    valid_to_ms: int | None = None
+    episode_id: str | None = None
 
 
 @dataclass(frozen=True)
@@ -51,9 +66,25 @@ class _Validated:
     tags: tuple[str, ...]
     reason: str | None
     key_id: str | None
+    kind: ThoughtKind
+    salience: float
+    importance: int
+    pinned: bool
+    category: str | None
+    valid_from_ms: int | None
+    valid_to_ms: int | None
+    episode_id: str | None
 
 
 def _validate(data: ThoughtInput, reason: str | None) -> _Validated:
+    check.require_float_range("salience", data.salience, 0.0, 1.0)
+    check.require_int_range("importance", data.importance, 1, 5)
+    if (
+        data.valid_from_ms is not None
+        and data.valid_to_ms is not None
+        and data.valid_to_ms <= data.valid_from_ms
+    ):
+        raise InvalidInputError("validTo must be after validFrom", field="validTo")
     return _Validated(
         content=check.require_text("content", data.content, check.MAX_CONTENT_CHARS),
         agent_id=check.require_identifier("agentId", data.agent_id.strip()),
@@ -64,13 +95,34 @@ def _validate(data: ThoughtInput, reason: str | None) -> _Validated:
         tags=check.require_tags(data.tags),
         reason=check.optional_text("reason", reason, check.MAX_REASON_CHARS),
         key_id=data.key_id,
+        kind=data.kind,
+        salience=data.salience,
+        importance=data.importance,
+        pinned=data.pinned,
+        category=(
+            check.require_name("category", data.category) if data.category is not None else None
+        ),
+        valid_from_ms=data.valid_from_ms,
+        valid_to_ms=data.valid_to_ms,
+        episode_id=data.episode_id,
     )
 
 
 class ThoughtService:
-    def __init__(self, store: GraphStore, embedder: Embeddings) -> None:
+    def __init__(
+        self,
+        store: GraphStore,
+        embedder: Embeddings,
+        *,
+        clock: Clock | None = None,
+        queue: JobQueue | None = None,
+        scan_on_write: bool = False,
+    ) -> None:
         self._store = store
         self._embedder = embedder
+        self._clock = clock or SystemClock()
+        self._queue = queue or NoJobQueue()
+        self._scan_on_write = scan_on_write
 
     async def contribute(
         self,
@@ -117,14 +169,41 @@ class ThoughtService:
         reason: str | None,
         *,
         field: str,
+        thought_id: str | None = None,
     ) -> Contribution:
         """A refinement or consolidation; ``field`` names the ids in errors."""
         minimum = check.MIN_CONSOLIDATION_SOURCES if kind is ThoughtType.CONSOLIDATION else 1
         sources = check.require_source_ids(source_ids, minimum=minimum, field=field)
-        return await self._write(kind, _validate(data, reason), sources)
+        return await self._write(kind, _validate(data, reason), sources, thought_id=thought_id)
+
+    async def write_derived(
+        self,
+        kind: ThoughtType,
+        data: ThoughtInput,
+        source_ids: Sequence[str],
+        *,
+        reason: str,
+        thought_id: str,
+    ) -> Contribution:
+        """A refinement or consolidation with a deterministic id (maintenance retries
+        find what their first attempt wrote)."""
+        return await self._derive(
+            kind, data, source_ids, reason, field="sourceIds", thought_id=thought_id
+        )
+
+    async def write_original(self, data: ThoughtInput, *, thought_id: str) -> Contribution:
+        """An original with a deterministic id (episode extraction)."""
+        return await self._write(
+            ThoughtType.ORIGINAL, _validate(data, None), (), thought_id=thought_id
+        )
 
     async def _write(
-        self, kind: ThoughtType, data: _Validated, source_ids: tuple[str, ...]
+        self,
+        kind: ThoughtType,
+        data: _Validated,
+        source_ids: tuple[str, ...],
+        *,
+        thought_id: str | None = None,
     ) -> Contribution:
         sources = await self._existing_sources(data.namespace, source_ids)
         texts = [data.content] if data.reason is None else [data.content, data.reason]
@@ -134,7 +213,7 @@ class ThoughtService:
         if kind is ThoughtType.ORIGINAL:
             guidance = await self._guidance(data.namespace, embedding)
         thought = Thought(
-            id=new_thought_id(),
+            id=thought_id or new_thought_id(),
             namespace=data.namespace,
             type=kind,
             content=data.content,
@@ -146,8 +225,16 @@ class ThoughtService:
             pheromone_weight=inherited_pheromone(
                 kind, [sources[sid].pheromone_weight for sid in source_ids]
             ),
-            created_at_ms=now_ms(),
+            created_at_ms=self._clock.now_ms(),
             source_ids=source_ids,
+            kind=data.kind,
+            salience=data.salience,
+            importance=data.importance,
+            pinned=data.pinned,
+            category=data.category,
+            valid_from_ms=data.valid_from_ms,
+            valid_to_ms=data.valid_to_ms,
+            episode_id=data.episode_id,
         )
         record = ThoughtRecord(
             thought=thought,
@@ -162,6 +249,9 @@ class ThoughtService:
         )
         if revision is None:
             revision = await self._after_unwritten(thought)
+        elif self._scan_on_write:
+            # After the write is acknowledged by the store; never blocks or fails it.
+            self._queue.scan_after_write(thought.namespace, [thought.id])
         log.info(
             "thought.written",
             id=thought.id,

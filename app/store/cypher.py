@@ -118,6 +118,21 @@ THOUGHT_FIELDS = (
     ("createdAt", "createdAt"),
     ("sourceIds", "sourceIds"),
     ("revision", "revision"),
+    ("kind", "kind"),
+    ("salience", "salience"),
+    ("importance", "importance"),
+    ("pinned", "pinned"),
+    ("category", "category"),
+    ("lastAccessedAt", "lastAccessedAt"),
+    ("accessCount", "accessCount"),
+    ("state", "state"),
+    ("purgeAt", "purgeAt"),
+    ("validFrom", "validFrom"),
+    ("validTo", "validTo"),
+    ("supersededAt", "supersededAt"),
+    ("supersededBy", "supersededBy"),
+    ("episodeId", "episodeId"),
+    ("topicId", "topicId"),
 )
 
 
@@ -127,7 +142,104 @@ def _thought_fields(engine: str, var: str) -> str:
     return ", ".join(f"{var}.{prop} AS {alias}" for prop, alias in THOUGHT_FIELDS)
 
 
+CHANGE_FIELDS = (
+    "{e}.id AS id, {e}.namespace AS namespace, {e}.revision AS revision, {e}.kind AS kind, "
+    "coalesce({e}.subjectKind, 'thought') AS subjectKind, "
+    "coalesce({e}.subjectId, {e}.thoughtId) AS subjectId, {e}.sourceIds AS sourceIds, "
+    "{e}.actorId AS actorId, {e}.actorName AS actorName, {e}.at AS at, "
+    "{e}.actorKeyId AS actorKeyId"
+)
+
+
+def _change_fields(engine: str, var: str) -> str:
+    """The scalar projection of a change event (events written before subjects were
+    generalised concern a thought, named by thoughtId)."""
+    del engine
+    return CHANGE_FIELDS.format(e=var)
+
+
+def _append_change(engine: str, subject: str) -> str:
+    """Appends one event to the namespace's change log, in the write it records, and
+    links it to its subject. The statement must be down to one row here. Parameters:
+    $eventId $eventKind $subjectKind $subjectId $relatedIds $actorId $actorName
+    $actorKeyId $at (see app.store.params.change_params)."""
+    del engine
+    return (
+        "MERGE (log:ChangeLog {namespace: $namespace}) "
+        "ON CREATE SET log.revision = 0 "
+        # The write lock is taken before the counter is read: no two writers share a
+        # revision.
+        "SET log.lock = true "
+        "SET log.revision = log.revision + 1 "
+        "CREATE (ev:ChangeEvent {id: $eventId, namespace: $namespace, "
+        "revision: log.revision, kind: $eventKind, subjectKind: $subjectKind, "
+        "subjectId: $subjectId, sourceIds: $relatedIds, actorId: $actorId, "
+        "actorName: $actorName, actorKeyId: $actorKeyId, at: $at}) "
+        f"CREATE (ev)-[:CONCERNS]->({subject})"
+    )
+
+
+def _visible(engine: str, var: str) -> str:
+    """The time view of a read (app.domain.models.TimeView): active unless forgotten ones
+    are asked for, valid at $validAt (default $now) in the world, known at $knownAt when
+    given, and not superseded when $currentOnly."""
+    del engine
+    t = var
+    return (
+        f"(coalesce({t}.state, 'active') = 'active' OR $includeForgotten) "
+        f"AND coalesce({t}.validFrom, {t}.createdAt) <= coalesce($validAt, $now) "
+        f"AND ({t}.validTo IS NULL OR {t}.validTo > coalesce($validAt, $now)) "
+        f"AND ($knownAt IS NULL OR ({t}.createdAt <= $knownAt "
+        f"AND ({t}.supersededAt IS NULL OR {t}.supersededAt > $knownAt))) "
+        f"AND (NOT $currentOnly OR {t}.supersededAt IS NULL)"
+    )
+
+
+def _current(engine: str, var: str) -> str:
+    """Active and not superseded: what maintenance works on."""
+    del engine
+    return f"(coalesce({var}.state, 'active') = 'active' AND {var}.supersededAt IS NULL)"
+
+
+# Scalar projections of the maintained node types: (property, alias) pairs.
+NODE_FIELDS: dict[str, tuple[str, ...]] = {
+    "topic": (
+        "id", "namespace", "name", "summary", "thoughtCount", "unsummarisedCount",
+        "createdAt", "updatedAt", "summarisedAt",
+    ),
+    "contradiction": (
+        "id", "namespace", "thoughtAId", "thoughtBId", "status", "relation", "detectedAt",
+        "detector", "confidence", "explanation", "resolution", "note", "resolvedBy",
+        "resolvedAt", "mergedThoughtId",
+    ),
+    "episode": (
+        "id", "namespace", "title", "narrative", "summary", "compressed", "indexLabel",
+        "artifactKinds", "artifactRefs", "thoughtIds", "createdAt", "extractor",
+    ),
+    "run": (
+        "id", "namespace", "status", "dryRun", "trigger", "requestedAt", "startedAt",
+        "finishedAt", "attempts", "counts", "usage", "error",
+    ),
+}
+
+
+def _fields(kind: str) -> Callable[[str, str], str]:
+    def project(engine: str, var: str) -> str:
+        del engine
+        return ", ".join(f"{var}.{prop} AS {prop}" for prop in NODE_FIELDS[kind])
+
+    return project
+
+
 MACROS: dict[str, Callable[..., str]] = {
+    "topic_fields": _fields("topic"),
+    "contradiction_fields": _fields("contradiction"),
+    "episode_fields": _fields("episode"),
+    "run_fields": _fields("run"),
+    "change_fields": _change_fields,
+    "append_change": _append_change,
+    "visible": _visible,
+    "current": _current,
     "vector": _vector,
     "vector_query_nodes": _vector_query_nodes,
     "vector_query_relationships": _vector_query_relationships,

@@ -17,6 +17,7 @@ import asyncio
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from app.domain.changes import Actor, ChangeKind, SubjectKind
 from app.domain.errors import SchemaMismatchError, StoreError
 from app.domain.models import (
     ChangeEvent,
@@ -31,10 +32,21 @@ from app.domain.models import (
     ThoughtFilter,
     ThoughtPage,
     ThoughtRecord,
+    TimeView,
     now_ms,
 )
+from app.store.params import change_params, view_params
 from app.store.cypher import StatementLibrary
 from app.store.interface import SyntheticThought
+from app.store.repositories.contradictions import ContradictionRepository
+from app.store.repositories.episodes import EpisodeRepository
+from app.store.repositories.executor import vector_list
+from app.store.repositories.merges import MergeRepository
+from app.store.repositories.related import RelatedRepository
+from app.store.repositories.retention import RetentionRepository
+from app.store.repositories.runs import RunRepository
+from app.store.repositories.supersession import SupersessionRepository
+from app.store.repositories.topics import TopicRepository
 from app.store.rows import event_from_row, thought_from_row
 
 Row = dict[str, Any]
@@ -55,6 +67,15 @@ class CypherGraphStore(abc.ABC):
         self._schema: SchemaState | None = None
         self._prepared_namespaces: set[str] = set()
         self._namespace_locks: dict[str, asyncio.Lock] = {}
+        # One repository per maintained aggregate, all over this store's executor.
+        self.topics = TopicRepository(self)
+        self.contradictions = ContradictionRepository(self)
+        self.supersession = SupersessionRepository(self)
+        self.related = RelatedRepository(self)
+        self.retention = RetentionRepository(self)
+        self.merges = MergeRepository(self)
+        self.episodes = EpisodeRepository(self)
+        self.runs = RunRepository(self)
 
     # --- what an adapter supplies ------------------------------------------------------
     @abc.abstractmethod
@@ -73,6 +94,18 @@ class CypherGraphStore(abc.ABC):
     async def _create_namespace_schema(self, namespace: str) -> None:
         """Create the namespace's own indexes if they do not exist yet (idempotent: another
         process may be doing the same)."""
+
+    # --- the executor repositories run on (app/store/repositories) ------------------------
+    async def read(self, name: str, params: Mapping[str, Any], *, namespace: str) -> list[Row]:
+        return await self._read(name, params, namespace=namespace)
+
+    async def write(self, name: str, params: Mapping[str, Any], *, namespace: str) -> list[Row]:
+        """A write statement in a namespace, its schema created first if needed."""
+        await self._prepare_namespace(namespace)
+        return await self._write(name, params, namespace=namespace)
+
+    def similarity(self, raw_score: float) -> float:
+        return self._similarity(raw_score)
 
     async def _prepare_namespace(self, namespace: str) -> None:
         """Before every write to a namespace: its schema, created once per process."""
@@ -111,6 +144,21 @@ class CypherGraphStore(abc.ABC):
         if self._schema is None:
             raise StoreError("the store is not bootstrapped yet")
         return self._schema.embedding_dimension
+
+    @abc.abstractmethod
+    async def namespaces(self) -> list[str]:
+        """Every namespace written to, sorted (scheduled maintenance visits each)."""
+
+    async def thoughts_with_embeddings(
+        self, namespace: str, ids: Sequence[str]
+    ) -> list[tuple[Thought, list[float]]]:
+        """Current thoughts among ``ids`` with their embeddings."""
+        if not ids:
+            return []
+        rows = await self._read(
+            "thought.with_embeddings", {"namespace": namespace, "ids": list(ids)}, namespace=namespace
+        )
+        return [(thought_from_row(r), vector_list(r["embedding"])) for r in rows]
 
     @abc.abstractmethod
     async def _ping(self) -> str: ...
@@ -225,9 +273,23 @@ class CypherGraphStore(abc.ABC):
                 "reasonEmbedding": (
                     list(record.reason_embedding) if record.reason_embedding else None
                 ),
-                "eventId": event_id,
-                "eventKind": event_kind,
-                "actorKeyId": record.actor_key_id,
+                "kind": t.kind.value,
+                "salience": t.salience,
+                "importance": t.importance,
+                "pinned": t.pinned,
+                "category": t.category,
+                "validFrom": t.valid_from_ms,
+                "validTo": t.valid_to_ms,
+                "episodeId": t.episode_id,
+                **change_params(
+                    ChangeKind(event_kind),
+                    SubjectKind.THOUGHT,
+                    t.id,
+                    actor=Actor(id=t.agent_id, name=t.agent_name, key_id=record.actor_key_id),
+                    at_ms=t.created_at_ms,
+                    related_ids=t.source_ids,
+                    event_id=event_id,
+                ),
             },
             namespace=t.namespace,
         )
@@ -268,13 +330,21 @@ class CypherGraphStore(abc.ABC):
         return {row["id"]: thought_from_row(row) for row in rows}
 
     async def list_thoughts(
-        self, namespace: str, filter: ThoughtFilter, after: PageCursor | None, limit: int
+        self,
+        namespace: str,
+        filter: ThoughtFilter,
+        after: PageCursor | None,
+        limit: int,
+        view: TimeView | None = None,
     ) -> ThoughtPage:
         rows = await self._read(
             "thought.list",
             {
                 "namespace": namespace,
+                **view_params(view),
                 "type": filter.type.value if filter.type else None,
+                "kind": filter.kind.value if filter.kind else None,
+                "topicId": filter.topic_id,
                 "tag": filter.tag,
                 "agentId": filter.agent_id,
                 "afterCreatedAt": after.created_at_ms if after else None,
@@ -287,7 +357,12 @@ class CypherGraphStore(abc.ABC):
         return ThoughtPage(thoughts=thoughts, has_next_page=len(rows) > limit)
 
     async def vector_search(
-        self, namespace: str, embedding: Sequence[float], k: int, min_similarity: float
+        self,
+        namespace: str,
+        embedding: Sequence[float],
+        k: int,
+        min_similarity: float,
+        view: TimeView | None = None,
     ) -> list[ScoredThought]:
         if not await self._namespace_searchable(namespace):
             return []
@@ -295,6 +370,7 @@ class CypherGraphStore(abc.ABC):
             "thought.vector_search",
             {
                 "namespace": namespace,
+                **view_params(view),
                 "embedding": list(embedding),
                 "candidates": max(k * OVERSAMPLE, MIN_CANDIDATES),
                 "k": k,
@@ -322,10 +398,12 @@ class CypherGraphStore(abc.ABC):
         )
         return [row["id"] for row in rows]
 
-    async def fulltext_search(self, namespace: str, query: str, k: int) -> list[ScoredThought]:
+    async def fulltext_search(
+        self, namespace: str, query: str, k: int, view: TimeView | None = None
+    ) -> list[ScoredThought]:
         rows = await self._read(
             "thought.fulltext_search",
-            {"namespace": namespace, "query": query, "limit": k},
+            {"namespace": namespace, "query": query, "limit": k, **view_params(view)},
             namespace=namespace,
         )
         return [
@@ -401,7 +479,7 @@ class CypherGraphStore(abc.ABC):
     async def history(self, namespace: str, thought_id: str, limit: int) -> list[ChangeEvent]:
         rows = await self._read(
             "changes.history",
-            {"namespace": namespace, "thoughtId": thought_id, "limit": limit},
+            {"namespace": namespace, "subjectId": thought_id, "limit": limit},
             namespace=namespace,
         )
         return [event_from_row(row) for row in rows]

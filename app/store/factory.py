@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from pathlib import Path
 
 import structlog
+from redis.asyncio import Redis
+from redis.exceptions import RedisError
+
+from app.domain.errors import EngineUnavailableError
 
 from app.settings import Settings
 from app.store.cypher import StatementLibrary
@@ -24,9 +31,41 @@ def check_store_available(settings: Settings) -> None:
         EmbeddedFalkorDB(settings.data_dir).check_available()
 
 
+def embedded_socket_path(settings: Settings) -> Path:
+    """Where the embedded engine of the configured data dir listens (no I/O)."""
+    return EmbeddedFalkorDB(settings.data_dir).socket_path
+
+
+async def _wait_for_engine(socket_path: Path, timeout_s: float) -> None:
+    """Until the owner's engine answers on its socket (a worker may start first)."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        try:
+            client = Redis(unix_socket_path=str(socket_path))
+            try:
+                await client.ping()
+                return
+            finally:
+                await client.aclose()
+        except (OSError, RedisError) as exc:
+            if time.monotonic() > deadline:
+                raise EngineUnavailableError(
+                    f"no embedded engine answers at {socket_path}: start `thoughtgraph serve` "
+                    "on this data dir first (a worker attaches to the engine it owns)"
+                ) from exc
+            await asyncio.sleep(0.2)
+
+
 @asynccontextmanager
-async def open_store(settings: Settings) -> AsyncIterator[CypherGraphStore]:
-    """Start or connect to the engine, yield its store, and shut everything down after."""
+async def open_store(
+    settings: Settings, *, attach: bool = False
+) -> AsyncIterator[CypherGraphStore]:
+    """Start or connect to the engine, yield its store, and shut everything down after.
+
+    ``attach``: on the embedded engine, connect to the engine another process (the
+    service) started on the data dir instead of starting one; the data dir lock, the
+    engine process and its supervision stay with that owner. Workers attach.
+    """
     statements = StatementLibrary.load(settings.cypher_dir, settings.engine)
     if settings.neo4j_uri:
         from app.store.neo4j.adapter import Neo4jGraphStore
@@ -44,6 +83,22 @@ async def open_store(settings: Settings) -> AsyncIterator[CypherGraphStore]:
             yield neo4j_store
         finally:
             await neo4j_store.close()
+        return
+
+    if attach:
+        socket_path = embedded_socket_path(settings)
+        await _wait_for_engine(socket_path, settings.falkordb_start_timeout_s)
+        attached = FalkorDBGraphStore(
+            statements,
+            socket_path=str(socket_path),
+            graph_name=settings.falkordb_graph,
+            statement_timeout_s=settings.statement_timeout_s,
+        )
+        log.info("store.attached", engine="falkordb", socket=str(socket_path))
+        try:
+            yield attached
+        finally:
+            await attached.close()
         return
 
     engine = EmbeddedFalkorDB(

@@ -21,6 +21,7 @@ from app.domain.models import (
     ThoughtFilter,
     ThoughtPage,
     ThoughtRecord,
+    TimeView,
 )
 
 
@@ -82,11 +83,24 @@ class GraphStore(Protocol):
     async def get_thoughts(self, namespace: str, ids: Sequence[str]) -> dict[str, Thought]: ...
 
     async def list_thoughts(
-        self, namespace: str, filter: ThoughtFilter, after: PageCursor | None, limit: int
-    ) -> ThoughtPage: ...
+        self,
+        namespace: str,
+        filter: ThoughtFilter,
+        after: PageCursor | None,
+        limit: int,
+        view: TimeView | None = None,
+    ) -> ThoughtPage:
+        """Newest first; ``view`` chooses which thoughts are seen (default: active and
+        valid now, superseded ones included)."""
+        ...
 
     async def vector_search(
-        self, namespace: str, embedding: Sequence[float], k: int, min_similarity: float
+        self,
+        namespace: str,
+        embedding: Sequence[float],
+        k: int,
+        min_similarity: float,
+        view: TimeView | None = None,
     ) -> list[ScoredThought]:
         """Up to k thoughts of the namespace, most similar first; similarity is cosine.
 
@@ -94,7 +108,9 @@ class GraphStore(Protocol):
         vector index, so latency depends on the namespace's own size."""
         ...
 
-    async def fulltext_search(self, namespace: str, query: str, k: int) -> list[ScoredThought]: ...
+    async def fulltext_search(
+        self, namespace: str, query: str, k: int, view: TimeView | None = None
+    ) -> list[ScoredThought]: ...
 
     async def refiners(self, namespace: str, ids: Sequence[str]) -> dict[str, list[str]]:
         """For each id, the ids of thoughts that refine or consolidate it, newest first."""
@@ -111,7 +127,9 @@ class GraphStore(Protocol):
         self, namespace: str, embedding: Sequence[float], k: int
     ) -> list[LineageEdgeHit]: ...
 
-    async def history(self, namespace: str, thought_id: str, limit: int) -> list[ChangeEvent]: ...
+    async def history(self, namespace: str, thought_id: str, limit: int) -> list[ChangeEvent]:
+        """Events concerning a subject of any kind (thought, topic, contradiction...)."""
+        ...
 
     async def changes_since(
         self, namespace: str, after_revision: int, limit: int

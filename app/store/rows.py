@@ -5,10 +5,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from app.domain.models import ChangeEvent, ChangeKind, Thought, ThoughtType
+from app.domain.changes import ChangeEvent, ChangeKind, SubjectKind
+from app.domain.models import Thought, ThoughtKind, ThoughtState, ThoughtType
+
+
+def optional_int(value: Any) -> int | None:
+    return None if value is None else int(value)
 
 
 def thought_from_row(row: Mapping[str, Any]) -> Thought:
+    """Properties written before a field existed read as its default."""
     return Thought(
         id=row["id"],
         namespace=row["namespace"],
@@ -23,6 +29,21 @@ def thought_from_row(row: Mapping[str, Any]) -> Thought:
         created_at_ms=int(row["createdAt"]),
         source_ids=tuple(row.get("sourceIds") or ()),
         revision=int(row.get("revision") or 0),
+        kind=ThoughtKind(row.get("kind") or ThoughtKind.FACT),
+        salience=float(row["salience"]) if row.get("salience") is not None else 0.5,
+        importance=int(row["importance"]) if row.get("importance") is not None else 3,
+        pinned=bool(row.get("pinned") or False),
+        category=row.get("category"),
+        last_accessed_at_ms=optional_int(row.get("lastAccessedAt")),
+        access_count=int(row.get("accessCount") or 0),
+        state=ThoughtState(row.get("state") or ThoughtState.ACTIVE),
+        purge_at_ms=optional_int(row.get("purgeAt")),
+        valid_from_ms=optional_int(row.get("validFrom")),
+        valid_to_ms=optional_int(row.get("validTo")),
+        superseded_at_ms=optional_int(row.get("supersededAt")),
+        superseded_by=row.get("supersededBy"),
+        episode_id=row.get("episodeId"),
+        topic_id=row.get("topicId"),
     )
 
 
@@ -32,7 +53,8 @@ def event_from_row(row: Mapping[str, Any]) -> ChangeEvent:
         namespace=row["namespace"],
         revision=int(row["revision"]),
         kind=ChangeKind(row["kind"]),
-        thought_id=row["thoughtId"],
+        subject_kind=SubjectKind(row["subjectKind"]),
+        subject_id=row["subjectId"],
         source_ids=tuple(row.get("sourceIds") or ()),
         actor_id=row["actorId"],
         actor_name=row["actorName"],

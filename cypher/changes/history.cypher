@@ -1,9 +1,7 @@
-// Events that concern a thought: its own creation and every refinement or consolidation of
-// it, oldest first, at most $limit.
-MATCH (e:ChangeEvent)-[:CONCERNS]->(t:Thought {id: $thoughtId})
+// Events that concern a subject (any node kind): its creation and every change to it,
+// oldest first, at most $limit.
+MATCH (e:ChangeEvent)-[:CONCERNS]->(s {id: $subjectId})
 WHERE e.namespace = $namespace
-RETURN e.id AS id, e.namespace AS namespace, e.revision AS revision, e.kind AS kind,
-       e.thoughtId AS thoughtId, e.sourceIds AS sourceIds, e.actorId AS actorId,
-       e.actorName AS actorName, e.at AS at, e.actorKeyId AS actorKeyId
+RETURN {{ change_fields(e) }}
 ORDER BY revision
 LIMIT $limit

@@ -10,3 +10,9 @@ WITH relationship AS r, score
 WHERE r.namespace = $namespace
 RETURN startNode(r).id AS fromId, endNode(r).id AS toId, 'CONSOLIDATES' AS relation,
        r.reason AS reason, r.createdAt AS createdAt, score AS rawScore
+UNION ALL
+{{ vector_query_relationships(supersedes_reason_embedding, SUPERSEDES, reasonEmbedding, $candidates, $embedding) }}
+WITH relationship AS r, score
+WHERE r.namespace = $namespace
+RETURN startNode(r).id AS fromId, endNode(r).id AS toId, 'SUPERSEDES' AS relation,
+       r.reason AS reason, r.createdAt AS createdAt, score AS rawScore

@@ -6,6 +6,16 @@ CREATE CONSTRAINT thought_id_unique IF NOT EXISTS FOR (t:Thought) REQUIRE t.id I
 CREATE CONSTRAINT change_event_id_unique IF NOT EXISTS FOR (e:ChangeEvent) REQUIRE e.id IS UNIQUE;
 CREATE CONSTRAINT change_log_namespace_unique IF NOT EXISTS FOR (l:ChangeLog) REQUIRE l.namespace IS UNIQUE;
 CREATE CONSTRAINT schema_meta_key_unique IF NOT EXISTS FOR (m:SchemaMeta) REQUIRE m.key IS UNIQUE;
+CREATE CONSTRAINT topic_id_unique IF NOT EXISTS FOR (tp:Topic) REQUIRE tp.id IS UNIQUE;
+CREATE CONSTRAINT contradiction_id_unique IF NOT EXISTS FOR (c:Contradiction) REQUIRE c.id IS UNIQUE;
+CREATE CONSTRAINT episode_id_unique IF NOT EXISTS FOR (ep:Episode) REQUIRE ep.id IS UNIQUE;
+CREATE CONSTRAINT consolidation_run_id_unique IF NOT EXISTS FOR (run:ConsolidationRun) REQUIRE run.id IS UNIQUE;
+CREATE CONSTRAINT pair_check_id_unique IF NOT EXISTS FOR (p:PairCheck) REQUIRE p.id IS UNIQUE;
+CREATE INDEX topic_namespace IF NOT EXISTS FOR (tp:Topic) ON (tp.namespace);
+CREATE INDEX contradiction_namespace IF NOT EXISTS FOR (c:Contradiction) ON (c.namespace, c.status);
+CREATE INDEX episode_namespace IF NOT EXISTS FOR (ep:Episode) ON (ep.namespace, ep.createdAt);
+CREATE INDEX consolidation_run_namespace IF NOT EXISTS FOR (run:ConsolidationRun) ON (run.namespace, run.requestedAt);
+CREATE INDEX thought_namespace_state IF NOT EXISTS FOR (t:Thought) ON (t.namespace, t.state);
 CREATE INDEX thought_namespace IF NOT EXISTS FOR (t:Thought) ON (t.namespace);
 CREATE INDEX thought_namespace_created IF NOT EXISTS FOR (t:Thought) ON (t.namespace, t.createdAt);
 CREATE INDEX change_event_namespace_revision IF NOT EXISTS FOR (e:ChangeEvent) ON (e.namespace, e.revision);
@@ -15,6 +25,18 @@ OPTIONS {indexConfig: {`vector.dimensions`: $dimension, `vector.similarity_funct
                        `vector.quantization.enabled`: false}};
 CREATE VECTOR INDEX consolidates_reason_embedding IF NOT EXISTS
 FOR ()-[r:CONSOLIDATES]-() ON (r.reasonEmbedding)
+OPTIONS {indexConfig: {`vector.dimensions`: $dimension, `vector.similarity_function`: 'cosine',
+                       `vector.quantization.enabled`: false}};
+CREATE VECTOR INDEX supersedes_reason_embedding IF NOT EXISTS
+FOR ()-[r:SUPERSEDES]-() ON (r.reasonEmbedding)
+OPTIONS {indexConfig: {`vector.dimensions`: $dimension, `vector.similarity_function`: 'cosine',
+                       `vector.quantization.enabled`: false}};
+CREATE VECTOR INDEX topic_embedding IF NOT EXISTS
+FOR (tp:Topic) ON (tp.embedding)
+OPTIONS {indexConfig: {`vector.dimensions`: $dimension, `vector.similarity_function`: 'cosine',
+                       `vector.quantization.enabled`: false}};
+CREATE VECTOR INDEX episode_embedding IF NOT EXISTS
+FOR (ep:Episode) ON (ep.embedding)
 OPTIONS {indexConfig: {`vector.dimensions`: $dimension, `vector.similarity_function`: 'cosine',
                        `vector.quantization.enabled`: false}};
 CREATE FULLTEXT INDEX thought_content IF NOT EXISTS FOR (t:Thought) ON EACH [t.content];

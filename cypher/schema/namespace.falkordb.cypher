@@ -14,4 +14,17 @@ CREATE VECTOR INDEX FOR ()-[r:REFINES]-() ON (r.reasonEmbedding)
 OPTIONS {dimension: $dimension, similarityFunction: 'cosine'};
 CREATE VECTOR INDEX FOR ()-[r:CONSOLIDATES]-() ON (r.reasonEmbedding)
 OPTIONS {dimension: $dimension, similarityFunction: 'cosine'};
+CREATE INDEX FOR (t:Thought) ON (t.state);
+CREATE INDEX FOR (tp:Topic) ON (tp.id);
+CREATE INDEX FOR (c:Contradiction) ON (c.id);
+CREATE INDEX FOR (c:Contradiction) ON (c.status);
+CREATE INDEX FOR (ep:Episode) ON (ep.id);
+CREATE INDEX FOR (run:ConsolidationRun) ON (run.id);
+CREATE INDEX FOR (p:PairCheck) ON (p.id);
+CREATE VECTOR INDEX FOR ()-[r:SUPERSEDES]-() ON (r.reasonEmbedding)
+OPTIONS {dimension: $dimension, similarityFunction: 'cosine'};
+CREATE VECTOR INDEX FOR (tp:Topic) ON (tp.embedding)
+OPTIONS {dimension: $dimension, similarityFunction: 'cosine'};
+CREATE VECTOR INDEX FOR (ep:Episode) ON (ep.embedding)
+OPTIONS {dimension: $dimension, similarityFunction: 'cosine'};
 CREATE FULLTEXT INDEX FOR (t:Thought) ON (t.content);

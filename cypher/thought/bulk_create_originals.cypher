@@ -12,13 +12,14 @@ CREATE (t:Thought:Original {
   id: row.id, namespace: $namespace, type: 'original', content: row.content,
   agentId: row.agentId, agentName: row.agentName, context: null, sessionId: null,
   tags: row.tags, pheromoneWeight: 1.0, createdAt: row.createdAt, sourceIds: [],
-  revision: base + i + 1,
+  revision: base + i + 1, kind: 'fact', salience: 0.5, importance: 3, pinned: false,
+  accessCount: 0, state: 'active',
   embedding: {{ vector(row.embedding) }}
 })
 {{ namespace_label(t) }}
 CREATE (e:ChangeEvent {
   id: row.id + ':created', namespace: $namespace, revision: base + i + 1, kind: 'created',
-  thoughtId: row.id, sourceIds: [], actorId: row.agentId, actorName: row.agentName,
+  subjectKind: 'thought', subjectId: row.id, sourceIds: [], actorId: row.agentId, actorName: row.agentName,
   at: row.createdAt
 })
 CREATE (e)-[:CONCERNS]->(t)

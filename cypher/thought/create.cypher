@@ -1,23 +1,25 @@
-// Creates one thought, its lineage edges and its change event in one atomic statement.
-// Returns no row when a source is missing from the namespace or the id already exists,
-// so a retried write never duplicates anything and a failed check writes nothing.
+// Creates one thought, its lineage edges, its PART_OF edge to an episode and its change
+// event in one atomic statement. Returns no row when a source (or the episode) is missing
+// from the namespace or the id already exists, so a retried write never duplicates
+// anything and a failed check writes nothing.
 MATCH (s:Thought)
 WHERE s.id IN $sourceIds AND s.namespace = $namespace
 WITH collect(s) AS sources
 WHERE size(sources) = size($sourceIds)
+OPTIONAL MATCH (ep:Episode {id: $episodeId})
+WITH sources, ep
+WHERE $episodeId IS NULL OR (ep IS NOT NULL AND ep.namespace = $namespace)
 OPTIONAL MATCH (existing:Thought {id: $id})
-WITH sources, existing
+WITH sources, ep, existing
 WHERE existing IS NULL
-MERGE (log:ChangeLog {namespace: $namespace})
-ON CREATE SET log.revision = 0
-// Take the write lock before reading the counter so concurrent writers never share a revision.
-SET log.lock = true
-SET log.revision = log.revision + 1
 CREATE (t:Thought {
   id: $id, namespace: $namespace, type: $type, content: $content,
   agentId: $agentId, agentName: $agentName, context: $context, sessionId: $sessionId,
   tags: $tags, pheromoneWeight: $pheromoneWeight, createdAt: $createdAt,
-  sourceIds: $sourceIds, revision: log.revision, embedding: {{ vector($embedding) }}
+  sourceIds: $sourceIds, embedding: {{ vector($embedding) }},
+  kind: $kind, salience: $salience, importance: $importance, pinned: $pinned,
+  category: $category, accessCount: 0, state: 'active', validFrom: $validFrom,
+  validTo: $validTo, episodeId: $episodeId
 })
 {{ namespace_label(t) }}
 // A label per type as well (Neo4j Browser styles by label; queries can match on it). A
@@ -33,11 +35,9 @@ FOREACH (s IN CASE WHEN $type = 'consolidation' THEN sources ELSE [] END |
   CREATE (t)-[:CONSOLIDATES {namespace: $namespace, reason: $reason,
                              reasonEmbedding: {{ vector($reasonEmbedding) }}, createdAt: $createdAt}]->(s)
 )
-CREATE (e:ChangeEvent {
-  id: $eventId, namespace: $namespace, revision: log.revision, kind: $eventKind,
-  thoughtId: $id, sourceIds: $sourceIds, actorId: $agentId, actorName: $agentName,
-  actorKeyId: $actorKeyId, at: $createdAt
-})
-CREATE (e)-[:CONCERNS]->(t)
-FOREACH (s IN sources | CREATE (e)-[:CONCERNS]->(s))
+FOREACH (e IN CASE WHEN ep IS NULL THEN [] ELSE [ep] END | CREATE (t)-[:PART_OF]->(e))
+WITH t, sources
+{{ append_change(t) }}
+SET t.revision = log.revision
+FOREACH (s IN sources | CREATE (ev)-[:CONCERNS]->(s))
 RETURN t.id AS id, log.revision AS revision

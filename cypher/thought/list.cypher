@@ -8,6 +8,9 @@ WHERE t.namespace = $namespace
   AND ($type IS NULL OR t.type = $type)
   AND ($tag IS NULL OR $tag IN t.tags)
   AND ($agentId IS NULL OR t.agentId = $agentId)
+  AND ($kind IS NULL OR coalesce(t.kind, 'fact') = $kind)
+  AND ($topicId IS NULL OR t.topicId = $topicId)
+  AND {{ visible(t) }}
 RETURN {{ thought_fields(t) }}
 ORDER BY createdAt DESC, id DESC
 LIMIT $limit

@@ -4,7 +4,7 @@
 // rawScore is on the engine's own scale and the adapter converts it to cosine similarity.
 {{ vector_query_namespace_nodes(Thought, embedding, $candidates, $embedding) }}
 WITH node AS t, score
-WHERE t.namespace = $namespace
+WHERE t.namespace = $namespace AND {{ visible(t) }}
 WITH t, score
 ORDER BY {{ nearest_first(score) }}
 LIMIT $k

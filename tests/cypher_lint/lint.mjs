@@ -20,8 +20,14 @@ const DEPRECATED_TAG = 2; // vscode-languageserver-types DiagnosticTag.Deprecate
 
 // The graph this service writes: declaring it turns a misspelt label, relationship type or
 // property key into a warning instead of a query that silently matches nothing.
-const LABELS = ['Thought', 'ChangeEvent', 'ChangeLog', 'SchemaMeta'];
-const RELATIONSHIP_TYPES = ['REFINES', 'CONSOLIDATES', 'CONCERNS'];
+const LABELS = [
+  'Thought', 'Original', 'Refinement', 'Consolidation', 'ChangeEvent', 'ChangeLog',
+  'SchemaMeta', 'Topic', 'Contradiction', 'Episode', 'ConsolidationRun', 'PairCheck',
+];
+const RELATIONSHIP_TYPES = [
+  'REFINES', 'CONSOLIDATES', 'CONCERNS', 'SUPERSEDES', 'RELATED_TO', 'BELONGS_TO', 'INVOLVES',
+  'PART_OF',
+];
 const PROPERTY_KEYS = [
   // Thought
   'id', 'namespace', 'type', 'content', 'agentId', 'agentName', 'context', 'sessionId',
@@ -30,6 +36,27 @@ const PROPERTY_KEYS = [
   'reason', 'reasonEmbedding',
   // ChangeEvent
   'revision', 'kind', 'thoughtId', 'actorId', 'actorName', 'actorKeyId', 'at',
+  'subjectKind', 'subjectId',
+  // Thought: knowledge maintenance
+  'salience', 'importance', 'pinned', 'category', 'lastAccessedAt', 'accessCount', 'state',
+  'purgeAt', 'validFrom', 'validTo', 'supersededAt', 'supersededBy', 'episodeId', 'topicId',
+  'forgottenAt', 'mergeOf', 'mergedInto',
+  // SUPERSEDES / RELATED_TO / BELONGS_TO / INVOLVES
+  'detector', 'confidence', 'strength', 'side',
+  // Topic
+  'name', 'summary', 'thoughtCount', 'unsummarisedCount', 'updatedAt', 'summarisedAt',
+  'summarisedBy',
+  // Contradiction
+  'thoughtAId', 'thoughtBId', 'status', 'relation', 'detectedAt', 'explanation', 'resolution',
+  'note', 'resolvedBy', 'resolvedAt', 'mergedThoughtId',
+  // Episode
+  'title', 'narrative', 'compressed', 'indexLabel', 'artifactKinds', 'artifactRefs',
+  'thoughtIds', 'extractor',
+  // ConsolidationRun
+  'dryRun', 'trigger', 'requestedAt', 'startedAt', 'finishedAt', 'attempts', 'counts',
+  'usage', 'error',
+  // PairCheck
+  'judgedAt', 'permanent',
   // ChangeLog
   'lock',
   // SchemaMeta
@@ -39,6 +66,14 @@ const GRAPH_SCHEMA = [
   { from: 'Thought', to: 'Thought', relType: 'REFINES' },
   { from: 'Thought', to: 'Thought', relType: 'CONSOLIDATES' },
   { from: 'ChangeEvent', to: 'Thought', relType: 'CONCERNS' },
+  { from: 'ChangeEvent', to: 'Topic', relType: 'CONCERNS' },
+  { from: 'ChangeEvent', to: 'Contradiction', relType: 'CONCERNS' },
+  { from: 'ChangeEvent', to: 'Episode', relType: 'CONCERNS' },
+  { from: 'Thought', to: 'Thought', relType: 'SUPERSEDES' },
+  { from: 'Thought', to: 'Thought', relType: 'RELATED_TO' },
+  { from: 'Thought', to: 'Topic', relType: 'BELONGS_TO' },
+  { from: 'Thought', to: 'Episode', relType: 'PART_OF' },
+  { from: 'Contradiction', to: 'Thought', relType: 'INVOLVES' },
 ];
 
 // Procedures the statements call. The package ships the procedure and function signatures

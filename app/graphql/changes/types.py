@@ -7,7 +7,7 @@ from datetime import datetime
 import strawberry
 
 from app.domain import models
-from app.graphql.enums import ChangeKind
+from app.graphql.enums import ChangeKind, SubjectKind
 
 
 @strawberry.type(description="One write recorded in a namespace's change log.")
@@ -15,8 +15,14 @@ class ChangeEvent:
     id: strawberry.ID
     revision: int
     kind: ChangeKind
-    thought_id: strawberry.ID
-    source_ids: list[strawberry.ID]
+    subject_kind: SubjectKind = strawberry.field(description="The kind of node changed.")
+    subject_id: strawberry.ID = strawberry.field(description="The id of the node changed.")
+    thought_id: strawberry.ID | None = strawberry.field(
+        description="The subject's id when the subject is a thought."
+    )
+    source_ids: list[strawberry.ID] = strawberry.field(
+        description="Other nodes the change involved (sources, the superseding thought...)."
+    )
     actor_id: str
     actor_name: str
     key_id: str | None = strawberry.field(
@@ -30,7 +36,9 @@ class ChangeEvent:
             id=strawberry.ID(event.id),
             revision=event.revision,
             kind=event.kind,
-            thought_id=strawberry.ID(event.thought_id),
+            subject_kind=event.subject_kind,
+            subject_id=strawberry.ID(event.subject_id),
+            thought_id=strawberry.ID(event.thought_id) if event.thought_id else None,
             source_ids=[strawberry.ID(sid) for sid in event.source_ids],
             actor_id=event.actor_id,
             actor_name=event.actor_name,

@@ -36,6 +36,11 @@ NAMESPACE_UNIQUE: tuple[tuple[str, str], ...] = (
     ("Thought", "id"),
     ("ChangeEvent", "id"),
     ("ChangeLog", "namespace"),
+    ("Topic", "id"),
+    ("Contradiction", "id"),
+    ("Episode", "id"),
+    ("ConsolidationRun", "id"),
+    ("PairCheck", "id"),
 )
 log = structlog.get_logger(__name__)
 _ALREADY_EXISTS = ("already indexed", "already exists")
@@ -80,6 +85,11 @@ class FalkorDBGraphStore(CypherGraphStore):
         """Watch the engine process and restart it when it dies (needs a running loop)."""
         if self._supervisor is not None:
             self._supervisor.start_watching(interval_s)
+
+    async def namespaces(self) -> list[str]:
+        prefix = f"{self._graph_name}:ns:"
+        graphs = await self._client.list_graphs()
+        return sorted(name[len(prefix) :] for name in graphs if name.startswith(prefix))
 
     def namespace_graph_name(self, namespace: str) -> str:
         return f"{self._graph_name}:ns:{namespace}"

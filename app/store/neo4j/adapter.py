@@ -265,6 +265,10 @@ class Neo4jGraphStore(CypherGraphStore):
         major, minor = info.protocol_version
         return f"{info.agent} at {info.address}, Bolt {major}.{minor}, database {self._database}"
 
+    async def namespaces(self) -> list[str]:
+        rows = await self._read("changes.namespaces", {}, namespace=None)
+        return [str(row["namespace"]) for row in rows]
+
     def describe(self) -> dict[str, str]:
         return {"database": self._database}
 

@@ -1,0 +1,66 @@
+"""One place that opens everything a process needs: the API, a Celery worker, the CLI
+(and the MCP server next). Settings come in; store, embedder, clock, LLM client and
+services come out, opened in order and closed in reverse. Nothing is opened at import.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+
+import structlog
+
+from app.clock import Clock, build_clock
+from app.jobs.queue import JobQueue, NoJobQueue
+from app.llm.embedders import TextEmbedder, build_embedder
+from app.services.container import Services
+from app.settings import Settings
+from app.store.cypher_store import CypherGraphStore
+from app.store.factory import open_store
+
+log = structlog.get_logger(__name__)
+
+
+@dataclass(frozen=True)
+class Runtime:
+    settings: Settings
+    store: CypherGraphStore
+    embedder: TextEmbedder
+    clock: Clock
+    queue: JobQueue
+    services: Services
+
+
+@asynccontextmanager
+async def open_runtime(
+    settings: Settings,
+    *,
+    attach: bool = False,
+    embedder: TextEmbedder | None = None,
+    queue: JobQueue | None = None,
+) -> AsyncIterator[Runtime]:
+    """Open the store (``attach``: to the engine another process owns, as workers do),
+    bootstrap its schema, and build the services over it."""
+    chosen = embedder or await build_embedder(settings)
+    jobs = queue or NoJobQueue()
+    clock = build_clock(settings.clock_file)
+    try:
+        async with open_store(settings, attach=attach) as store:
+            await store.bootstrap(embedding_dimension=chosen.dimension, embedder=chosen.name)
+            services = Services.build(
+                store, chosen, settings=settings, clock=clock, queue=jobs
+            )
+            try:
+                yield Runtime(
+                    settings=settings,
+                    store=store,
+                    embedder=chosen,
+                    clock=clock,
+                    queue=jobs,
+                    services=services,
+                )
+            finally:
+                await services.close()
+    finally:
+        jobs.close()

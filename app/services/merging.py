@@ -1,0 +1,151 @@
+"""Merging near-duplicates into consolidation thoughts, and undoing a merge.
+
+Two thoughts merge only when they are near-identical (dedupe_similarity), both current,
+not lineage of one another, and not judged contradicting: "listens on 8080" and
+"listens on 9443" can be 0.95 similar, and merging them would hide the change.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from app.clock import Clock
+from app.domain import validation as check
+from app.domain.changes import Actor
+from app.domain.errors import InvalidStateError, ThoughtNotFoundError
+from app.domain.knowledge import pair_fingerprint, stable_id
+from app.domain.models import ScoredThought, Thought, ThoughtType
+from app.domain.rules import inherited_pheromone
+from app.services.ports import Embeddings
+from app.settings import Settings
+from app.store.cypher_store import CypherGraphStore
+
+MAX_CLUSTER = 20
+MERGE_REASON = "near-duplicates merged by consolidation"
+DAY_MS = 24 * 3600 * 1000
+
+
+def _clusters(pairs: Iterable[tuple[str, str]]) -> list[list[str]]:
+    """Connected groups of ids (union-find), each sorted, largest first."""
+    parent: dict[str, str] = {}
+
+    def root(x: str) -> str:
+        parent.setdefault(x, x)
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for a, b in pairs:
+        ra, rb = root(a), root(b)
+        if ra != rb:
+            parent[max(ra, rb)] = min(ra, rb)
+    groups: dict[str, list[str]] = {}
+    for x in parent:
+        groups.setdefault(root(x), []).append(x)
+    return sorted((sorted(g) for g in groups.values() if len(g) > 1), key=len, reverse=True)
+
+
+class MergeService:
+    def __init__(
+        self, store: CypherGraphStore, embedder: Embeddings, settings: Settings, clock: Clock
+    ) -> None:
+        self._store = store
+        self._embedder = embedder
+        self._settings = settings
+        self._clock = clock
+        self._reason_embedding: list[float] | None = None
+
+    async def plan(
+        self,
+        namespace: str,
+        neighbours: dict[str, list[ScoredThought]],
+        contradicting: set[str],
+    ) -> list[list[Thought]]:
+        """Clusters of near-duplicates to merge. ``contradicting``: pair fingerprints the
+        judge flagged in this run; pairs flagged earlier are found by their contradiction."""
+        threshold = self._settings.dedupe_similarity
+        thoughts: dict[str, Thought] = {}
+        pairs: dict[str, tuple[str, str]] = {}
+        for hits in neighbours.values():
+            for hit in hits:
+                thoughts[hit.thought.id] = hit.thought
+        for tid, hits in neighbours.items():
+            for hit in hits:
+                other = hit.thought
+                if hit.similarity < threshold or other.id == tid:
+                    continue
+                if tid in other.source_ids or other.id in thoughts.get(tid, other).source_ids:
+                    continue
+                pairs[pair_fingerprint(namespace, tid, other.id)] = (tid, other.id)
+        flagged = contradicting | set(
+            await self._store.contradictions.get_many(namespace, list(pairs))
+        )
+        clean = [pair for pid, pair in pairs.items() if pid not in flagged]
+        missing = {tid for pair in clean for tid in pair} - set(thoughts)
+        if missing:
+            thoughts.update(await self._store.get_thoughts(namespace, sorted(missing)))
+        clusters = []
+        for ids in _clusters(clean):
+            members = [thoughts[i] for i in ids if i in thoughts and thoughts[i].is_current]
+            if len(members) > 1:
+                clusters.append(members[:MAX_CLUSTER])
+        return clusters
+
+    async def merge(self, namespace: str, members: Sequence[Thought]) -> str | None:
+        """The merged thought's id (None when a member changed meanwhile)."""
+        newest = max(members, key=lambda t: (t.created_at_ms, t.revision, t.id))
+        source_ids = tuple(sorted(t.id for t in members))
+        actor = Actor.maintenance("consolidation")
+        merged = Thought(
+            id=stable_id("merge", namespace, *source_ids),
+            namespace=namespace,
+            type=ThoughtType.CONSOLIDATION,
+            content=newest.content,
+            agent_id=actor.id,
+            agent_name=actor.name,
+            tags=tuple(sorted({tag for t in members for tag in t.tags})),
+            pheromone_weight=inherited_pheromone(
+                ThoughtType.CONSOLIDATION, [t.pheromone_weight for t in members]
+            ),
+            created_at_ms=self._clock.now_ms(),
+            source_ids=source_ids,
+            kind=newest.kind,
+            salience=max(t.salience for t in members),
+            importance=max(t.importance for t in members),
+            pinned=any(t.pinned for t in members),
+        )
+        embedding = await self._embedder.async_embed_query(newest.content)
+        if self._reason_embedding is None:
+            self._reason_embedding = await self._embedder.async_embed_query(MERGE_REASON)
+        revision = await self._store.merges.merge(
+            namespace,
+            merged,
+            embedding,
+            reason=MERGE_REASON,
+            reason_embedding=self._reason_embedding,
+            actor=actor,
+        )
+        return merged.id if revision is not None else None
+
+    async def undo(self, namespace: str, merged_id: str, actor: Actor) -> list[Thought]:
+        """Restore the sources of a merge and retire the merged thought; the sources."""
+        check.require_namespace(namespace)
+        mid = check.require_thought_id("thoughtId", merged_id)
+        found = await self._store.get_thoughts(namespace, [mid])
+        if mid not in found:
+            raise ThoughtNotFoundError([mid])
+        now = self._clock.now_ms()
+        restored = await self._store.merges.unmerge(
+            namespace,
+            mid,
+            purge_at_ms=now + self._settings.purge_after_days * DAY_MS,
+            actor=actor,
+            at_ms=now,
+        )
+        if restored is None:
+            raise InvalidStateError(
+                f"{mid} is not an active merge made by consolidation", field="thoughtId"
+            )
+        thoughts = await self._store.get_thoughts(namespace, restored)
+        return [thoughts[i] for i in restored if i in thoughts]

@@ -1,0 +1,155 @@
+"""Usage tracking, forgetting, restoring and pinning (seed 002's usage tracker and active
+forgetting; seed 001's TTL and soft delete)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+
+import structlog
+
+from app.clock import Clock
+from app.domain import validation as check
+from app.domain.changes import Actor
+from app.domain.errors import ThoughtNotFoundError
+from app.domain.models import Thought, ThoughtState
+from app.settings import Settings
+from app.store.cypher_store import CypherGraphStore
+
+log = structlog.get_logger(__name__)
+DAY_MS = 24 * 3600 * 1000
+FORGET_BATCH = 500
+
+
+class AccessRecorder:
+    """Counts what callers were given (lastAccessedAt, accessCount) without a write per
+    read: ids are buffered and written once a second, one statement per namespace."""
+
+    def __init__(self, store: CypherGraphStore, clock: Clock, interval_s: float = 1.0) -> None:
+        self._store = store
+        self._clock = clock
+        self._interval_s = interval_s
+        self._pending: dict[str, set[str]] = {}
+        self._task: asyncio.Task[None] | None = None
+
+    def record(self, namespace: str, ids: list[str]) -> None:
+        if not ids:
+            return
+        self._pending.setdefault(namespace, set()).update(ids)
+        if self._task is None:
+            self._task = asyncio.get_running_loop().create_task(self._flush_soon())
+
+    async def _flush_soon(self) -> None:
+        try:
+            await asyncio.sleep(self._interval_s)
+        finally:
+            self._task = None
+        await self.flush()
+
+    async def flush(self) -> None:
+        pending, self._pending = self._pending, {}
+        at = self._clock.now_ms()
+        for namespace, ids in pending.items():
+            try:
+                await self._store.retention.touch(namespace, sorted(ids), at)
+            except Exception as exc:  # usage counts are best effort; never fail a read
+                log.warning("usage.not_recorded", namespace=namespace, error=str(exc))
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        await self.flush()
+
+
+class RetentionService:
+    def __init__(self, store: CypherGraphStore, settings: Settings, clock: Clock) -> None:
+        self._store = store
+        self._settings = settings
+        self._clock = clock
+
+    async def _thought(self, namespace: str, thought_id: str) -> Thought:
+        found = await self._store.get_thoughts(namespace, [thought_id])
+        if thought_id not in found:
+            raise ThoughtNotFoundError([thought_id])
+        return found[thought_id]
+
+    async def forget(self, namespace: str, thought_id: str, actor: Actor) -> Thought:
+        """Soft-delete: out of every read until restored; purged after purge_after_days."""
+        check.require_namespace(namespace)
+        tid = check.require_thought_id("id", thought_id)
+        await self._thought(namespace, tid)
+        now = self._clock.now_ms()
+        await self._store.retention.set_state(
+            namespace,
+            tid,
+            ThoughtState.SOFT_DELETED,
+            purge_at_ms=now + self._settings.purge_after_days * DAY_MS,
+            actor=actor,
+            at_ms=now,
+        )
+        return await self._thought(namespace, tid)
+
+    async def restore(self, namespace: str, thought_id: str, actor: Actor) -> Thought:
+        """Bring a forgotten thought back (a purged one is gone: THOUGHT_NOT_FOUND)."""
+        check.require_namespace(namespace)
+        tid = check.require_thought_id("id", thought_id)
+        await self._thought(namespace, tid)
+        await self._store.retention.set_state(
+            namespace,
+            tid,
+            ThoughtState.ACTIVE,
+            purge_at_ms=None,
+            actor=actor,
+            at_ms=self._clock.now_ms(),
+        )
+        return await self._thought(namespace, tid)
+
+    async def pin(self, namespace: str, thought_id: str, pinned: bool, actor: Actor) -> Thought:
+        check.require_namespace(namespace)
+        tid = check.require_thought_id("id", thought_id)
+        await self._thought(namespace, tid)
+        await self._store.retention.pin(
+            namespace, tid, pinned, actor=actor, at_ms=self._clock.now_ms()
+        )
+        return await self._thought(namespace, tid)
+
+    async def forget_due(self, namespace: str, *, dry_run: bool = False) -> int:
+        """Soft-delete what was not accessed for forget_after_days, is below the
+        importance threshold and is not pinned."""
+        now = self._clock.now_ms()
+        cutoff = now - self._settings.forget_after_days * DAY_MS
+        if dry_run:
+            return await self._store.retention.count_forget_due(
+                namespace,
+                accessed_before_ms=cutoff,
+                below_importance=self._settings.forget_below_importance,
+            )
+        total = 0
+        while True:
+            forgotten = await self._store.retention.forget_due(
+                namespace,
+                accessed_before_ms=cutoff,
+                below_importance=self._settings.forget_below_importance,
+                purge_at_ms=now + self._settings.purge_after_days * DAY_MS,
+                actor=Actor.maintenance("forgetting"),
+                at_ms=now,
+                limit=FORGET_BATCH,
+            )
+            total += forgotten
+            if forgotten < FORGET_BATCH:
+                return total
+
+    async def purge_due(self, namespace: str) -> int:
+        total = 0
+        while True:
+            purged = await self._store.retention.purge_due(
+                namespace,
+                actor=Actor.maintenance("purge"),
+                at_ms=self._clock.now_ms(),
+                limit=FORGET_BATCH,
+            )
+            total += purged
+            if purged < FORGET_BATCH:
+                return total

@@ -1,0 +1,152 @@
+"""The contradiction scanner and link discovery (seed 002): each thought against its most
+similar current thoughts, pairs judged once per fortnight, contradictions recorded.
+
+Precision first: only highly similar pairs reach the judge, a pair is judged once
+(fingerprint) until rejudge_after_days, and a pair decided by a person is never judged
+again. A lineage pair (a refinement and its source) is not a contradiction: refining is
+how an agent says "this changed".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from app.clock import Clock
+from app.domain.changes import Actor
+from app.domain.judgement import PairToJudge, UsageMeter, Verdict
+from app.domain.knowledge import RelatedThought, pair_fingerprint
+from app.domain.models import ScoredThought, Thought, TimeView
+from app.services.ports import PairJudge
+from app.settings import Settings
+from app.store.cypher_store import CypherGraphStore
+
+DAY_MS = 24 * 3600 * 1000
+
+
+@dataclass
+class ScanOutcome:
+    neighbours: dict[str, list[ScoredThought]] = field(default_factory=dict)
+    verdicts: dict[str, tuple[PairToJudge, Verdict]] = field(default_factory=dict)
+    contradictions: list[tuple[PairToJudge, Verdict]] = field(default_factory=list)
+    recorded: int = 0  # contradictions written (0 in a dry run)
+    links: int = 0  # RELATED_TO edges created (0 in a dry run)
+    would_link: int = 0  # neighbour pairs at or above the strength (dry runs report it)
+
+
+def _is_lineage_pair(a: Thought, b: Thought) -> bool:
+    return a.id in b.source_ids or b.id in a.source_ids
+
+
+class ContradictionScanner:
+    def __init__(
+        self, store: CypherGraphStore, judge: PairJudge, settings: Settings, clock: Clock
+    ) -> None:
+        self._store = store
+        self._judge = judge
+        self._settings = settings
+        self._clock = clock
+
+    async def neighbours(
+        self, namespace: str, subjects: Sequence[tuple[Thought, Sequence[float]]]
+    ) -> dict[str, list[ScoredThought]]:
+        """Each subject's most similar current thoughts (itself left out)."""
+        s = self._settings
+        k = max(s.contradiction_candidates, s.related_top_k) + 1
+        floor = min(s.contradiction_min_similarity, s.related_min_strength)
+        view = TimeView(now_ms=self._clock.now_ms(), current_only=True)
+        found: dict[str, list[ScoredThought]] = {}
+        for thought, embedding in subjects:
+            hits = await self._store.vector_search(namespace, embedding, k, floor, view)
+            found[thought.id] = [h for h in hits if h.thought.id != thought.id]
+        return found
+
+    async def scan(
+        self,
+        namespace: str,
+        subjects: Sequence[tuple[Thought, Sequence[float]]],
+        usage: UsageMeter,
+        *,
+        dry_run: bool = False,
+        link: bool = True,
+    ) -> ScanOutcome:
+        outcome = ScanOutcome(neighbours=await self.neighbours(namespace, subjects))
+        pairs = self._candidate_pairs(namespace, subjects, outcome.neighbours)
+        now = self._clock.now_ms()
+        since = now - self._settings.rejudge_after_days * DAY_MS
+        judged = await self._store.contradictions.judged_since(namespace, list(pairs), since)
+        fresh = [pair for pid, pair in pairs.items() if pid not in judged]
+        verdicts = await self._judge.judge(fresh, usage) if fresh else []
+        for pair, verdict in zip(fresh, verdicts, strict=True):
+            outcome.verdicts[pair.pair_id] = (pair, verdict)
+            if verdict.contradicts:
+                outcome.contradictions.append((pair, verdict))
+        neighbours = self._links(outcome.neighbours)
+        outcome.would_link = sum(len(found) for found in neighbours.values())
+        if dry_run:
+            return outcome
+        for pair, verdict in outcome.contradictions:
+            if await self._store.contradictions.record(
+                namespace, pair.pair_id, pair.older_id, pair.newer_id, verdict, at_ms=now
+            ):
+                outcome.recorded += 1
+        await self._store.contradictions.remember_judged(
+            namespace, [(p.pair_id, v.relation.value) for p, v in outcome.verdicts.values()], now
+        )
+        if link:
+            outcome.links = await self._store.related.link(
+                namespace, neighbours, actor=Actor.maintenance("link-discovery"), at_ms=now
+            )
+        return outcome
+
+    def _candidate_pairs(
+        self,
+        namespace: str,
+        subjects: Sequence[tuple[Thought, Sequence[float]]],
+        neighbours: dict[str, list[ScoredThought]],
+    ) -> dict[str, PairToJudge]:
+        s = self._settings
+        pairs: dict[str, PairToJudge] = {}
+        for thought, _ in subjects:
+            near = neighbours.get(thought.id, [])[: s.contradiction_candidates]
+            for hit in near:
+                other = hit.thought
+                if hit.similarity < s.contradiction_min_similarity:
+                    continue
+                if _is_lineage_pair(thought, other):
+                    continue
+                pid = pair_fingerprint(namespace, thought.id, other.id)
+                if pid in pairs:
+                    continue
+                older, newer = sorted(
+                    (thought, other), key=lambda t: (t.created_at_ms, t.revision, t.id)
+                )
+                pairs[pid] = PairToJudge(
+                    pair_id=pid,
+                    older_id=older.id,
+                    older_text=older.content,
+                    older_at_ms=older.created_at_ms,
+                    newer_id=newer.id,
+                    newer_text=newer.content,
+                    newer_at_ms=newer.created_at_ms,
+                    similarity=hit.similarity,
+                )
+        return pairs
+
+    def _links(
+        self, neighbours: dict[str, list[ScoredThought]]
+    ) -> dict[str, list[RelatedThought]]:
+        s = self._settings
+        seen: set[frozenset[str]] = set()
+        links: dict[str, list[RelatedThought]] = {}
+        for tid, hits in neighbours.items():
+            chosen = []
+            for hit in hits[: s.related_top_k]:
+                pair = frozenset((tid, hit.thought.id))
+                if hit.similarity < s.related_min_strength or pair in seen:
+                    continue
+                seen.add(pair)
+                chosen.append(RelatedThought(thought_id=hit.thought.id, strength=hit.similarity))
+            if chosen:
+                links[tid] = chosen
+        return links

@@ -1,0 +1,28 @@
+"""What a repository needs from a store: run a named statement in a namespace."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Protocol
+
+Row = dict[str, Any]
+
+
+class Executor(Protocol):
+    engine: str
+
+    async def read(self, name: str, params: Mapping[str, Any], *, namespace: str) -> list[Row]:
+        ...
+
+    async def write(
+        self, name: str, params: Mapping[str, Any], *, namespace: str
+    ) -> list[Row]: ...
+
+    def similarity(self, raw_score: float) -> float:
+        """The engine's vector score as cosine similarity."""
+        ...
+
+
+def vector_list(value: Any) -> list[float]:
+    """An embedding read back from either engine, as plain floats."""
+    return [float(x) for x in value] if value is not None else []

@@ -1,0 +1,60 @@
+"""RELATED_TO edges between similar thoughts, one per unordered pair (cypher/related)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from app.domain.changes import Actor
+from app.domain.knowledge import RelatedThought
+from app.domain.models import TimeView
+from app.store.params import view_params
+from app.store.repositories.executor import Executor
+
+
+class RelatedRepository:
+    def __init__(self, executor: Executor) -> None:
+        self._x = executor
+
+    async def link(
+        self,
+        namespace: str,
+        neighbours: Mapping[str, Sequence[RelatedThought]],
+        *,
+        actor: Actor,
+        at_ms: int,
+    ) -> int:
+        """Edges from each thought to its neighbours that do not exist yet; returns how
+        many were created. One 'linked' event per thought that gained an edge."""
+        items = [
+            {
+                "id": tid,
+                "eventId": f"{tid}:linked:{at_ms}",
+                "neighbours": [{"id": n.thought_id, "strength": n.strength} for n in found],
+            }
+            for tid, found in neighbours.items()
+            if found
+        ]
+        if not items:
+            return 0
+        rows = await self._x.write(
+            "related.link",
+            {
+                "namespace": namespace,
+                "items": items,
+                "at": at_ms,
+                "actorId": actor.id,
+                "actorName": actor.name,
+            },
+            namespace=namespace,
+        )
+        return int(rows[0]["links"] or 0) if rows else 0
+
+    async def of(
+        self, namespace: str, thought_id: str, limit: int, view: TimeView | None = None
+    ) -> list[RelatedThought]:
+        rows = await self._x.read(
+            "related.of",
+            {"namespace": namespace, "id": thought_id, "limit": limit, **view_params(view)},
+            namespace=namespace,
+        )
+        return [RelatedThought(thought_id=r["id"], strength=float(r["strength"])) for r in rows]

@@ -1,0 +1,153 @@
+"""Topics: creation, membership (BELONGS_TO), lazy summaries (cypher/topic)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from app.domain.changes import Actor, ChangeKind, SubjectKind
+from app.domain.knowledge import Topic
+from app.domain.models import Thought
+from app.store.params import change_params
+from app.store.repositories.executor import Executor, vector_list
+from app.store.repositories.rows import topic_from_row
+from app.store.rows import thought_from_row
+
+
+class TopicVector:
+    """A topic's id, name and embedding: what assignment compares thoughts with."""
+
+    def __init__(self, id: str, name: str, embedding: list[float]) -> None:
+        self.id = id
+        self.name = name
+        self.embedding = embedding
+
+
+class TopicRepository:
+    def __init__(self, executor: Executor) -> None:
+        self._x = executor
+
+    async def create(
+        self,
+        namespace: str,
+        topic_id: str,
+        name: str,
+        embedding: Sequence[float],
+        *,
+        actor: Actor,
+        at_ms: int,
+        first_thought_id: str,
+    ) -> bool:
+        """False when it exists already."""
+        rows = await self._x.write(
+            "topic.create",
+            {
+                "namespace": namespace,
+                "id": topic_id,
+                "name": name,
+                "embedding": list(embedding),
+                **change_params(
+                    ChangeKind.TOPIC_CREATED,
+                    SubjectKind.TOPIC,
+                    topic_id,
+                    actor=actor,
+                    at_ms=at_ms,
+                    related_ids=[first_thought_id],
+                ),
+            },
+            namespace=namespace,
+        )
+        return bool(rows)
+
+    async def vectors(self, namespace: str) -> list[TopicVector]:
+        rows = await self._x.read("topic.all", {"namespace": namespace}, namespace=namespace)
+        return [TopicVector(r["id"], r["name"], vector_list(r["embedding"])) for r in rows]
+
+    async def assign(
+        self,
+        namespace: str,
+        topic_id: str,
+        thought_ids: Sequence[str],
+        *,
+        actor: Actor,
+        at_ms: int,
+    ) -> int:
+        """Thoughts in no topic yet join this one; returns how many joined."""
+        rows = await self._x.write(
+            "topic.assign",
+            {
+                "namespace": namespace,
+                "topicId": topic_id,
+                "thoughtIds": list(thought_ids),
+                **change_params(
+                    ChangeKind.ASSIGNED,
+                    SubjectKind.TOPIC,
+                    topic_id,
+                    actor=actor,
+                    at_ms=at_ms,
+                    related_ids=thought_ids,
+                ),
+            },
+            namespace=namespace,
+        )
+        return int(rows[0]["assigned"]) if rows else 0
+
+    async def recent(self, namespace: str, limit: int) -> list[Topic]:
+        rows = await self._x.read(
+            "topic.list", {"namespace": namespace, "limit": limit}, namespace=namespace
+        )
+        return [topic_from_row(r) for r in rows]
+
+    async def get_many(self, namespace: str, ids: Sequence[str]) -> dict[str, Topic]:
+        if not ids:
+            return {}
+        rows = await self._x.read(
+            "topic.get_many", {"namespace": namespace, "ids": list(ids)}, namespace=namespace
+        )
+        return {r["id"]: topic_from_row(r) for r in rows}
+
+    async def due_for_summary(
+        self, namespace: str, min_unsummarised: int, limit: int
+    ) -> list[Topic]:
+        rows = await self._x.read(
+            "topic.due",
+            {"namespace": namespace, "minUnsummarised": min_unsummarised, "limit": limit},
+            namespace=namespace,
+        )
+        return [topic_from_row(r) for r in rows]
+
+    async def members(
+        self, namespace: str, topic_id: str, limit: int, *, with_embeddings: bool = False
+    ) -> list[tuple[Thought, list[float]]]:
+        rows = await self._x.read(
+            "topic.members",
+            {
+                "namespace": namespace,
+                "topicId": topic_id,
+                "limit": limit,
+                "withEmbeddings": with_embeddings,
+            },
+            namespace=namespace,
+        )
+        return [(thought_from_row(r), vector_list(r.get("embedding"))) for r in rows]
+
+    async def summarise(
+        self,
+        namespace: str,
+        topic_id: str,
+        summary: str,
+        *,
+        summariser: str,
+        actor: Actor,
+        at_ms: int,
+    ) -> bool:
+        params: dict[str, Any] = {
+            "namespace": namespace,
+            "topicId": topic_id,
+            "summary": summary,
+            "summariser": summariser,
+            **change_params(
+                ChangeKind.SUMMARISED, SubjectKind.TOPIC, topic_id, actor=actor, at_ms=at_ms
+            ),
+        }
+        return bool(await self._x.write("topic.summarise", params, namespace=namespace))

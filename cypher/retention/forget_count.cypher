@@ -1,0 +1,7 @@
+// How many thoughts forgetting would soft-delete now (dry runs).
+MATCH (t:Thought)
+WHERE t.namespace = $namespace AND coalesce(t.state, 'active') = 'active'
+  AND coalesce(t.pinned, false) = false
+  AND coalesce(t.importance, 3) < $belowImportance
+  AND coalesce(t.lastAccessedAt, t.createdAt) < $accessedBefore
+RETURN count(t) AS due

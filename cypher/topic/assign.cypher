@@ -1,0 +1,18 @@
+// Thoughts join a topic (BELONGS_TO), those in no topic yet; the topic counts them as
+// unsummarised, and one event names them. No row when none joined.
+MATCH (tp:Topic {id: $topicId})
+WHERE tp.namespace = $namespace
+UNWIND $thoughtIds AS thoughtId
+MATCH (t:Thought {id: thoughtId})
+WHERE t.namespace = $namespace AND t.topicId IS NULL
+CREATE (t)-[:BELONGS_TO {namespace: $namespace, at: $at}]->(tp)
+SET t.topicId = tp.id
+WITH tp, collect(t.id) AS joined
+WHERE size(joined) > 0
+SET tp.thoughtCount = tp.thoughtCount + size(joined),
+    tp.unsummarisedCount = tp.unsummarisedCount + size(joined),
+    tp.updatedAt = $at
+WITH tp, joined
+{{ append_change(tp) }}
+SET ev.sourceIds = joined
+RETURN size(joined) AS assigned, log.revision AS revision
