@@ -1,5 +1,7 @@
-"""Celery workers (scheduled consolidation and contradiction scans) arrive with the next issue.
+"""Celery workers: the background half of thoughtgraph (contradiction scans after writes,
+scheduled consolidation, scans and forgetting).
 
-The embedded engine is itself a Redis server, so it can serve as the broker on a
-machine where no Redis runs.
+Nothing here builds an app, a client or settings at import: ``workers.app.create_celery``
+builds the Celery app from settings, and each worker process opens one Runtime
+(``workers.runtime_host``) attached to the service's store.
 """

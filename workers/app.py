@@ -1,0 +1,108 @@
+"""``create_celery(settings)``: the Celery app of the service, the worker and beat.
+
+Built by whoever needs it (the API to publish, ``thoughtgraph worker`` and ``beat``),
+never at import. Delivery is at-least-once: a task is acknowledged after it ran
+(``acks_late``), a worker process that dies running one gives it back
+(``reject_on_worker_lost``), and a whole worker that dies holding one has it restored by
+another worker after the visibility timeout. Jobs are idempotent, so a redelivered task
+redoes its work harmlessly.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from celery import Celery
+
+from app.settings import Settings
+from workers.broker import broker_url_for
+from workers.runtime_host import RuntimeHost
+from workers.schedule import beat_schedule, schedule_file
+
+QUEUE = "thoughtgraph"
+
+# The longest a maintenance run (consolidation, forgetting, a namespace scan) may take:
+# the soft limit cancels the job, the hard one kills the pool process.
+RUN_SOFT_LIMIT_S = 3600.0
+RUN_HARD_LIMIT_S = RUN_SOFT_LIMIT_S + 60.0
+# A namespace's run lock outlives any run, so a lock that still exists means a live run
+# (or one killed within the last minute or so).
+LOCK_TIMEOUT_S = RUN_HARD_LIMIT_S + 60.0
+# A delivered but unacknowledged message goes back to the queue this long after delivery
+# (kombu's Redis transport). Longer than any run, so a run still going is never handed to
+# a second worker; a worker that died holding one gives it back after this.
+DEFAULT_VISIBILITY_TIMEOUT_S = RUN_HARD_LIMIT_S + 600.0
+# Results: only ping's is kept (health checks wait for it); jobs record their outcome in
+# the graph (run nodes), so storing every task's return value would only fill the broker.
+RESULT_EXPIRES_S = 3600
+
+
+def create_celery(settings: Settings, *, visibility_timeout_s: float | None = None) -> Celery:
+    """The app with its configuration, beat schedule and tasks; connects to nothing.
+
+    ``visibility_timeout_s``: see DEFAULT_VISIBILITY_TIMEOUT_S (tests make it short)."""
+    return create_worker_app(settings, visibility_timeout_s=visibility_timeout_s)[0]
+
+
+def create_worker_app(
+    settings: Settings, *, visibility_timeout_s: float | None = None
+) -> tuple[Celery, RuntimeHost]:
+    """``create_celery``, and the RuntimeHost its tasks run jobs on, for a worker to start
+    in each of its processes (it opens lazily on the first task otherwise)."""
+    from workers.queue import CeleryJobQueue
+    from workers.tasks import register_tasks
+
+    broker = broker_url_for(settings)
+    app = Celery("thoughtgraph", set_as_current=False)
+    app.conf.update(celery_config(settings, broker, visibility_timeout_s))
+    host = RuntimeHost(
+        settings,
+        # Jobs that write thoughts ask for scans through the same broker.
+        queue_factory=lambda: CeleryJobQueue(app, scan_on_write=settings.scan_on_write),
+    )
+    register_tasks(app, host, broker_url=broker)
+    return app, host
+
+
+def celery_config(
+    settings: Settings, broker: str, visibility_timeout_s: float | None = None
+) -> dict[str, Any]:
+    visibility = visibility_timeout_s or DEFAULT_VISIBILITY_TIMEOUT_S
+    transport_options: dict[str, Any] = {
+        "visibility_timeout": visibility,
+        # Look for abandoned messages a few times per visibility timeout (kombu's default
+        # looks every 100 s), at most once a minute: one ZRANGE on the broker.
+        "unacked_restore_interval": max(1, min(60, int(visibility / 4))),
+        "unacked_restore_throttle": 1,
+        # A publish to a broker that vanished without closing the connection fails
+        # instead of hanging the publishing thread forever.
+        "socket_timeout": 30,
+    }
+    return {
+        "broker_url": broker,
+        "broker_transport_options": transport_options,
+        "broker_connection_retry_on_startup": True,
+        "result_backend": broker,
+        "result_backend_transport_options": {"socket_timeout": 30},
+        "result_expires": RESULT_EXPIRES_S,
+        "task_ignore_result": True,
+        "task_serializer": "json",
+        "result_serializer": "json",
+        "accept_content": ["json"],
+        "task_default_queue": QUEUE,
+        "task_acks_late": True,
+        "task_reject_on_worker_lost": True,
+        # A long run must not hold other tasks prefetched behind it.
+        "worker_prefetch_multiplier": 1,
+        # With late acks the tasks of a lost broker connection are redelivered anyway;
+        # running them on would duplicate the work.
+        "worker_cancel_long_running_tasks_on_connection_loss": True,
+        # Our structured logging stays in charge (stderr, JSON with TG_LOG_FORMAT=json).
+        "worker_hijack_root_logger": False,
+        "worker_redirect_stdouts": False,
+        "worker_concurrency": settings.worker_concurrency,
+        "beat_schedule": dict(beat_schedule(settings)),
+        "beat_schedule_filename": str(schedule_file(settings)),
+        "timezone": "UTC",
+        "enable_utc": True,
+    }

@@ -1,0 +1,124 @@
+"""``CeleryJobQueue``: the application's JobQueue over Celery, publishing tasks by name.
+
+A write's contradiction scan must never slow or fail the write: ``scan_after_write`` puts
+the request on a bounded in-memory queue that one background thread publishes from, and
+drops it (logged) when that queue is full, e.g. while the broker is down. A dropped scan
+is not lost knowledge: the scheduled namespace scan covers recent thoughts again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import queue
+import threading
+from collections.abc import Sequence
+from typing import Any
+
+import structlog
+from celery import Celery
+
+from app.domain.errors import ThoughtgraphError
+from app.jobs.queue import JobQueue, NoJobQueue
+from app.settings import Settings
+
+log = structlog.get_logger(__name__)
+
+DEFAULT_MAX_PENDING_SCANS = 1000
+
+
+class JobQueueUnavailableError(ThoughtgraphError):
+    """The broker did not take a job that the caller asked for explicitly."""
+
+    code = "QUEUE_UNAVAILABLE"
+    public_message = "The job queue is unavailable; the job was not queued. Try again."
+
+
+class CeleryJobQueue:
+    """Publishes ``thoughtgraph.*`` tasks through ``celery_app``. Constructing it does no
+    I/O; the publishing thread starts with the first scan request."""
+
+    def __init__(
+        self,
+        celery_app: Celery,
+        *,
+        scan_on_write: bool = True,
+        max_pending: int = DEFAULT_MAX_PENDING_SCANS,
+    ) -> None:
+        self._app = celery_app
+        self._scan_on_write = scan_on_write
+        self._pending: queue.Queue[tuple[str, list[str]] | None] = queue.Queue(max_pending)
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+        self._closed = False
+
+    # --- JobQueue ----------------------------------------------------------------------------
+    def scan_after_write(self, namespace: str, thought_ids: Sequence[str]) -> None:
+        if not self._scan_on_write or not thought_ids or self._closed:
+            return
+        self._ensure_publisher()
+        try:
+            self._pending.put_nowait((namespace, list(thought_ids)))
+        except queue.Full:
+            log.warning(
+                "jobs.scan_dropped",
+                namespace=namespace,
+                thoughts=len(thought_ids),
+                reason="publish queue full (is the broker down?)",
+            )
+
+    async def enqueue_consolidation(self, namespace: str, run_id: str, dry_run: bool) -> None:
+        await asyncio.to_thread(self._send, "thoughtgraph.consolidate", namespace, run_id, dry_run)
+
+    async def enqueue_namespace_scan(self, namespace: str) -> None:
+        await asyncio.to_thread(self._send, "thoughtgraph.scan_namespace", namespace)
+
+    def close(self, timeout_s: float = 5.0) -> None:
+        """Publish what is pending (for at most ``timeout_s``), then stop the thread."""
+        with self._lock:
+            self._closed = True
+            thread = self._thread
+        if thread is None:
+            return
+        with contextlib.suppress(queue.Full):
+            self._pending.put(None, timeout=timeout_s)
+        thread.join(timeout_s)
+
+    # --- publishing --------------------------------------------------------------------------
+    def _send(self, task: str, *args: Any) -> None:
+        try:
+            # ignore_result: nobody here waits for one, and asking for it would subscribe
+            # to the result backend, which retries for ~20 s when the broker is down.
+            self._app.send_task(task, args=args, ignore_result=True)
+        except Exception as exc:
+            log.warning("jobs.publish_failed", task=task, error=str(exc))
+            raise JobQueueUnavailableError(f"the broker did not take {task}: {exc}") from exc
+
+    def _ensure_publisher(self) -> None:
+        with self._lock:
+            if self._thread is None and not self._closed:
+                self._thread = threading.Thread(
+                    target=self._publish_scans, name="thoughtgraph-scan-publisher", daemon=True
+                )
+                self._thread.start()
+
+    def _publish_scans(self) -> None:
+        while True:
+            item = self._pending.get()
+            if item is None:
+                return
+            namespace, thought_ids = item
+            with contextlib.suppress(JobQueueUnavailableError):  # logged by _send
+                self._send("thoughtgraph.scan_thoughts", namespace, thought_ids)
+
+
+def build_job_queue(settings: Settings, *, worker_expected: bool) -> JobQueue:
+    """The API process's queue: Celery whenever a worker will consume it (the service's
+    own worker on one machine, or any deployment with ``TG_BROKER_URL``), else nothing.
+
+    Raises ``ConfigurationError`` when a worker is expected on Neo4j without a broker."""
+    if not worker_expected and settings.broker_url is None:
+        return NoJobQueue()
+    from workers.app import create_celery
+
+    return CeleryJobQueue(create_celery(settings), scan_on_write=settings.scan_on_write)

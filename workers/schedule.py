@@ -1,0 +1,47 @@
+"""The beat schedule, built from settings: what runs periodically across all namespaces.
+
+Each entry starts a fan-out task that lists the active namespaces and queues one task per
+namespace. Every message expires after one period: when no worker took it before the next
+slot, it is dropped instead of piling up behind an outage and running N times at once on
+recovery (the next slot does the same work). A period of 0 turns an entry off.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+from typing import Any, TypedDict
+
+from app.settings import Settings
+
+
+class ScheduleEntry(TypedDict):
+    task: str
+    schedule: timedelta
+    options: dict[str, Any]
+
+
+def schedule_file(settings: Settings) -> Path:
+    """Beat's record of when each entry last ran, beside the data it maintains."""
+    return settings.data_dir / "beat-schedule"
+
+
+def beat_schedule(settings: Settings) -> dict[str, ScheduleEntry]:
+    """Entry name -> Celery beat entry, each with ``options.expires`` (seconds)."""
+    periods = {
+        "consolidation": ("thoughtgraph.scheduled_consolidation", settings.consolidation_every_s),
+        "contradiction-scan": (
+            "thoughtgraph.scheduled_contradiction_scan",
+            settings.contradiction_scan_every_s,
+        ),
+        "decay": ("thoughtgraph.scheduled_decay", settings.decay_every_s),
+    }
+    return {
+        name: ScheduleEntry(
+            task=task,
+            schedule=timedelta(seconds=every_s),
+            options={"expires": every_s},
+        )
+        for name, (task, every_s) in periods.items()
+        if every_s > 0
+    }

@@ -1,0 +1,206 @@
+"""The tasks: names in, one job call out. All logic lives in ``app.jobs``.
+
+Every task is idempotent (jobs are), acknowledged late, and retried with exponential
+backoff when the store or the broker is briefly unavailable (an engine restart, a
+failover). Consolidation and forgetting hold their namespace's single-flight lock; a
+task that finds it held is retried later instead of running beside the other run.
+
+Jobs are imported when a task runs, not when tasks are registered, so the API process
+(which only publishes) never imports what only a worker needs.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import structlog
+from celery import Celery
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from app.domain.errors import (
+    DataDirLockedError,
+    EngineStartError,
+    SchemaMismatchError,
+    StoreError,
+)
+from app.runtime import Runtime
+from workers.app import LOCK_TIMEOUT_S, RUN_HARD_LIMIT_S, RUN_SOFT_LIMIT_S
+from workers.broker import redis_client
+from workers.locks import NamespaceBusyError, single_flight
+from workers.runtime_host import RuntimeHost
+
+log = structlog.get_logger(__name__)
+
+# Worth another try after a while: the engine restarting, Redis failing over.
+TRANSIENT = (StoreError, RedisConnectionError, RedisTimeoutError)
+# Store errors that no retry cures.
+PERMANENT = (SchemaMismatchError, DataDirLockedError, EngineStartError)
+# A busy namespace is asked again every minute, for as long as the lock can live.
+BUSY_RETRY_S = 60
+BUSY_MAX_RETRIES = int(LOCK_TIMEOUT_S // BUSY_RETRY_S) + 5
+SCAN_SOFT_LIMIT_S = 300.0
+PING_MAX_HOLD_S = 60.0
+
+COMMON: dict[str, Any] = {
+    "bind": True,
+    "acks_late": True,
+    "autoretry_for": TRANSIENT,
+    "dont_autoretry_for": PERMANENT,
+    "retry_backoff": 5,
+    "retry_backoff_max": 600,
+    "retry_jitter": True,
+    "max_retries": 8,
+}
+
+
+def limits(soft_s: float) -> dict[str, Any]:
+    """Soft limit: the job is cancelled (SoftTimeLimitExceeded in the task); hard limit a
+    minute later: the pool process is killed. Enforced by the prefork pool only."""
+    return {"soft_time_limit": soft_s, "time_limit": soft_s + 60.0}
+
+
+def job(path: str) -> Callable[..., Awaitable[Any]]:
+    """``app.jobs.<module>.<function>``, imported now (see the module docstring)."""
+    module, _, name = path.rpartition(".")
+    found: Callable[..., Awaitable[Any]] = getattr(importlib.import_module(module), name)
+    return found
+
+
+def plain(result: Any) -> Any:
+    """A job's pydantic result as JSON-safe data (the only result serializer is JSON)."""
+    dump = getattr(result, "model_dump", None)
+    return dump(mode="json") if callable(dump) else result
+
+
+def register_tasks(app: Celery, host: RuntimeHost, *, broker_url: str) -> None:
+    """Register every ``thoughtgraph.*`` task on ``app``, running jobs on ``host``."""
+
+    def call(task: Any, path: str, *args: Any, timeout_s: float, **kwargs: Any) -> Any:
+        function = job(path)
+        started = time.monotonic()
+        log.info("job.started", task=task.name, task_id=task.request.id, pid=os.getpid())
+
+        async def run(runtime: Runtime) -> Any:
+            return await function(runtime, *args, **kwargs)
+
+        result = host.run(run, timeout_s)
+        log.info(
+            "job.done",
+            task=task.name,
+            task_id=task.request.id,
+            seconds=round(time.monotonic() - started, 3),
+        )
+        return plain(result)
+
+    def exclusive(task: Any, namespace: str, path: str, *args: Any, **kwargs: Any) -> Any:
+        """``call`` under the namespace's lock; retried later when another run holds it."""
+        client = redis_client(broker_url)
+        try:
+            with single_flight(client, namespace, timeout_s=LOCK_TIMEOUT_S):
+                return call(task, path, namespace, *args, timeout_s=RUN_HARD_LIMIT_S, **kwargs)
+        except NamespaceBusyError as exc:
+            log.info(
+                "job.busy",
+                task=task.name,
+                task_id=task.request.id,
+                namespace=namespace,
+                retry_in_s=BUSY_RETRY_S,
+            )
+            retry = task.retry(exc=exc, countdown=BUSY_RETRY_S, max_retries=BUSY_MAX_RETRIES)
+            raise retry from None
+        finally:
+            client.close()
+
+    # --- per-namespace work ---------------------------------------------------------------
+    def ping(task: Any, hold_s: float = 0.0) -> dict[str, Any]:
+        """Proves a worker reached the store. ``hold_s`` keeps the task busy that long
+        first (capped), for probing delivery: tests kill a worker mid-task with it."""
+        if hold_s > 0:
+            log.info("ping.holding", task_id=task.request.id, pid=os.getpid(), hold_s=hold_s)
+            time.sleep(min(hold_s, PING_MAX_HOLD_S))
+        answer: dict[str, Any] = call(task, "app.jobs.ping.ping", timeout_s=30.0)
+        delivery = task.request.delivery_info or {}
+        return {**answer, "pid": os.getpid(), "redelivered": bool(delivery.get("redelivered"))}
+
+    def consolidate(task: Any, namespace: str, run_id: str, dry_run: bool) -> Any:
+        return exclusive(
+            task, namespace, "app.jobs.consolidation.run_consolidation", run_id, dry_run=dry_run
+        )
+
+    def scan_thoughts(task: Any, namespace: str, thought_ids: list[str]) -> Any:
+        return call(
+            task,
+            "app.jobs.contradiction_scan.scan_thoughts",
+            namespace,
+            thought_ids,
+            timeout_s=SCAN_SOFT_LIMIT_S + 30,
+        )
+
+    def scan_namespace(task: Any, namespace: str) -> Any:
+        return call(
+            task,
+            "app.jobs.contradiction_scan.scan_namespace",
+            namespace,
+            timeout_s=RUN_HARD_LIMIT_S,
+        )
+
+    def forget_and_purge(task: Any, namespace: str) -> Any:
+        return exclusive(task, namespace, "app.jobs.retention.forget_and_purge")
+
+    # --- fan-out for beat -------------------------------------------------------------------
+    def namespaces(task: Any) -> list[str]:
+        found: list[str] = call(task, "app.jobs.namespaces.active_namespaces", timeout_s=120.0)
+        return found
+
+    def scheduled_consolidation(task: Any) -> dict[str, Any]:
+        start_run = job("app.jobs.consolidation.start_scheduled_consolidation")
+        queued: dict[str, str] = {}
+        for namespace in namespaces(task):
+
+            async def start(runtime: Runtime, namespace: str = namespace) -> Any:
+                return await start_run(runtime, namespace)
+
+            run_id = str(host.run(start, 120.0))
+            app.send_task(
+                "thoughtgraph.consolidate", args=(namespace, run_id, False), ignore_result=True
+            )
+            queued[namespace] = run_id
+        log.info("schedule.fanned_out", task=task.name, namespaces=len(queued))
+        return {"runs": queued}
+
+    def fan_out(task: Any, child: str, expires_s: float) -> dict[str, Any]:
+        """One ``child(namespace)`` per active namespace, each dropped if not started
+        within ``expires_s`` (the next slot queues it again)."""
+        found = namespaces(task)
+        for namespace in found:
+            app.send_task(child, args=(namespace,), expires=expires_s or None, ignore_result=True)
+        log.info("schedule.fanned_out", task=task.name, child=child, namespaces=len(found))
+        return {"namespaces": found}
+
+    settings = host.settings
+
+    def scheduled_contradiction_scan(task: Any) -> dict[str, Any]:
+        return fan_out(task, "thoughtgraph.scan_namespace", settings.contradiction_scan_every_s)
+
+    def scheduled_decay(task: Any) -> dict[str, Any]:
+        return fan_out(task, "thoughtgraph.forget_and_purge", settings.decay_every_s)
+
+    run_limits = limits(RUN_SOFT_LIMIT_S)
+    scan_limits = limits(SCAN_SOFT_LIMIT_S)
+    tasks: list[tuple[Callable[..., Any], dict[str, Any]]] = [
+        (ping, {"ignore_result": False, **limits(PING_MAX_HOLD_S + 30)}),
+        (consolidate, run_limits),
+        (scan_thoughts, scan_limits),
+        (scan_namespace, run_limits),
+        (forget_and_purge, run_limits),
+        (scheduled_consolidation, scan_limits),
+        (scheduled_contradiction_scan, scan_limits),
+        (scheduled_decay, scan_limits),
+    ]
+    for function, options in tasks:
+        app.task(name=f"thoughtgraph.{function.__name__}", **COMMON, **options)(function)
