@@ -1,4 +1,4 @@
-"""The ``thoughtgraph`` command: serve, config, bench, dev-neo4j."""
+"""The ``thoughtgraph`` command: serve, worker, beat, config, bench, dev-neo4j."""
 
 from __future__ import annotations
 
@@ -15,19 +15,28 @@ from app.logging import configure_logging
 from app.settings import Settings
 
 
-def _serve(settings: Settings) -> int:
+def _serve(settings: Settings, args: argparse.Namespace) -> int:
     import uvicorn
 
     from app.access import AccessPolicy
     from app.main import create_app
     from app.store.factory import check_store_available
+    from app.worker_process import WorkerAlongside, WorkerChild
 
+    # Single-machine mode: on the embedded engine the service runs its own worker (with
+    # beat) unless told not to; on Neo4j, deployments run `worker` and `beat` themselves.
+    with_worker = args.worker if args.worker is not None else settings.neo4j_uri is None
+    if with_worker:
+        from workers.broker import broker_url_for
+
+        broker_url_for(settings)  # no broker on Neo4j: say so before anything starts
     # Fail fast with a clear message before the model loads and uvicorn starts.
     check_store_available(settings)
     AccessPolicy.from_settings(settings).refuse_open_exposure(settings.api_host)
     app = create_app(settings)
+    worker = WorkerChild(settings) if with_worker else None
     config = uvicorn.Config(
-        app,
+        WorkerAlongside(app, worker) if worker else app,
         host=settings.api_host,
         port=settings.api_port,
         log_config=None,  # keep our logging setup
@@ -43,12 +52,27 @@ def _serve(settings: Settings) -> int:
         pass
     except SystemExit:
         pass  # uvicorn exits this way when the lifespan failed; reported below
+    finally:
+        if worker is not None:
+            worker.stop()  # normally stopped already, before the engine closed
     if not server.started:
         error = getattr(app.state, "startup_error", None)
         reason = f"[{error.code}] {error.message}" if error else "see the log above"
         print(f"thoughtgraph: error: the service did not start: {reason}", file=sys.stderr)
         return 1
     return 0
+
+
+def _worker(settings: Settings, args: argparse.Namespace) -> int:
+    from app.worker_process import run_worker
+
+    return run_worker(
+        settings,
+        concurrency=args.concurrency,
+        pool=args.pool,
+        beat=args.beat,
+        visibility_timeout_s=args.visibility_timeout,
+    )
 
 
 def _config(settings: Settings) -> int:
@@ -87,6 +111,8 @@ def _settings(args: argparse.Namespace) -> Settings:
     flags: dict[str, Any] = {}
     if args.command == "serve":
         flags = {"api_host": args.host, "api_port": args.port, "data_dir": args.data_dir}
+    elif args.command in ("worker", "beat"):
+        flags = {"data_dir": args.data_dir}
     return Settings(**{name: value for name, value in flags.items() if value is not None})
 
 
@@ -101,6 +127,14 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", help="interface to listen on (TG_API_HOST; default 127.0.0.1)")
     serve.add_argument("--port", type=int, help="port to listen on (TG_API_PORT; default 8000)")
     serve.add_argument("--data-dir", type=Path, help="embedded engine's data dir (TG_DATA_DIR)")
+    serve.add_argument(
+        "--worker",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="also run a worker with beat as a child process (default: on with the embedded "
+        "engine, whose Redis is the broker; off with Neo4j)",
+    )
+    _add_worker_parsers(commands)
     commands.add_parser("config", help="print the effective settings, secrets masked")
     bench = commands.add_parser("bench", help="measure latency and throughput; prints a table")
     bench.add_argument("--sizes", default="1000,10000,100000", help="thought counts to load")
@@ -131,13 +165,46 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _add_worker_parsers(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from app.worker_process import POOLS
+
+    data_dir_help = "the data dir of the service whose engine it attaches to (TG_DATA_DIR)"
+    worker = commands.add_parser(
+        "worker", help="run a background worker (scans, consolidation, forgetting)"
+    )
+    worker.add_argument("--data-dir", type=Path, help=data_dir_help)
+    worker.add_argument(
+        "--concurrency", type=int, help="pool processes (TG_WORKER_CONCURRENCY; default 1)"
+    )
+    worker.add_argument(
+        "--pool",
+        choices=POOLS,
+        default="prefork",
+        help="prefork (default: time limits, crash isolation) or solo (one process)",
+    )
+    worker.add_argument("--beat", action="store_true", help="also run the scheduler inside")
+    worker.add_argument(
+        "--visibility-timeout",
+        type=float,
+        help="seconds before a task held by a dead worker is redelivered (default: over an hour)",
+    )
+    beat = commands.add_parser("beat", help="run the scheduler that queues periodic maintenance")
+    beat.add_argument("--data-dir", type=Path, help=data_dir_help)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         settings = _settings(args)
         configure_logging(settings.log_level, settings.log_format)
         if args.command == "serve":
-            return _serve(settings)
+            return _serve(settings, args)
+        if args.command == "worker":
+            return _worker(settings, args)
+        if args.command == "beat":
+            from app.worker_process import run_beat
+
+            return run_beat(settings)
         if args.command == "config":
             return _config(settings)
         if args.command == "dev-neo4j":
