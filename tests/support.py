@@ -10,7 +10,9 @@ import os
 import random
 import signal
 import subprocess
+import sys
 import threading
+import time
 from collections.abc import Coroutine, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NoReturn, TypeVar
@@ -183,3 +185,76 @@ def run_node(
         timeout=timeout,
         check=False,
     )
+
+
+# --- worker processes ---------------------------------------------------------------------
+
+THOUGHTGRAPH_CLI = [sys.executable, "-m", "app.cli"]
+
+
+def hash_embedder_env(data_dir: Path, **extra: str) -> dict[str, str]:
+    """The test's environment without its TG_ variables, plus a data dir, the hash embedder
+    (process wiring is under test, not the model) and JSON logs, then ``extra``."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TG_")}
+    env.update(
+        TG_DATA_DIR=str(data_dir),
+        TG_EMBEDDER="hash",
+        TG_EMBEDDING_DIMENSION="64",
+        TG_LOG_FORMAT="json",
+    )
+    env.update(extra)
+    return env
+
+
+@contextlib.contextmanager
+def worker_process(
+    env: Mapping[str, str], log: Path, *args: str
+) -> Iterator[subprocess.Popen[bytes]]:
+    """``thoughtgraph worker *args`` in a process group of its own (so its pool processes
+    can be killed with it), output to ``log``; stopped with its group afterwards."""
+    with log.open("wb") as output:
+        process = subprocess.Popen(
+            [*THOUGHTGRAPH_CLI, "worker", *args],
+            env=dict(env),
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    try:
+        yield process
+    finally:
+        stop_process(process, signal.SIGTERM, timeout=15)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)  # pool processes a killed parent left
+
+
+def log_events(log: Path) -> list[dict[str, Any]]:
+    """The JSON lines of a process's log (TG_LOG_FORMAT=json); other lines are skipped."""
+    events = []
+    for line in log.read_text(errors="replace").splitlines():
+        if line.startswith("{"):
+            with contextlib.suppress(json.JSONDecodeError):
+                events.append(json.loads(line))
+    return events
+
+
+def wait_for_event(
+    log: Path,
+    event: str,
+    *,
+    timeout: float = 20,
+    process: subprocess.Popen[bytes] | None = None,
+    **fields: Any,
+) -> dict[str, Any]:
+    """The first ``event`` in ``log`` with ``fields``, waiting for it up to ``timeout``."""
+    deadline = time.monotonic() + timeout
+    while True:
+        for found in log_events(log):
+            if found.get("event") == event and all(found.get(k) == v for k, v in fields.items()):
+                return found
+        if process is not None and process.poll() is not None:
+            code = process.returncode
+            raise AssertionError(f"exited ({code}) before {event}:\n{log.read_text()}")
+        if time.monotonic() > deadline:
+            raise AssertionError(f"no {event} {fields} within {timeout} s:\n{log.read_text()}")
+        time.sleep(0.05)
