@@ -21,11 +21,9 @@ def _serve(settings: Settings, args: argparse.Namespace) -> int:
     from app.access import AccessPolicy
     from app.main import create_app
     from app.store.factory import check_store_available
-    from app.worker_process import WorkerAlongside, WorkerChild
+    from app.worker_process import WorkerAlongside, WorkerChild, serve_runs_worker
 
-    # Single-machine mode: on the embedded engine the service runs its own worker (with
-    # beat) unless told not to; on Neo4j, deployments run `worker` and `beat` themselves.
-    with_worker = args.worker if args.worker is not None else settings.neo4j_uri is None
+    with_worker = serve_runs_worker(settings, args.worker)
     if with_worker:
         from workers.broker import broker_url_for
 
