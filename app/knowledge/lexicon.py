@@ -1,0 +1,285 @@
+"""Word lists of the rule-based contradiction judge (English only).
+
+Small and closed on purpose: each list is a grammatical class (function words, auxiliaries,
+units, time words) or a list of phrases that signal a change, an addition or a negation.
+"""
+
+from __future__ import annotations
+
+import re
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+# Words that carry no subject or value: compared texts ignore them.
+FUNCTION_WORDS = _words(
+    """
+    a an the of for to in on at by with from into onto through via per as than and or but
+    so that which who whom whose this these those there here it its we our us they them
+    their i me my you your he him his she her be is are was were been being am has have
+    had having do does did will would shall should can could may might must each every all
+    any some just only very really still yet again about behind up down out off within
+    upon under over after before across around while during if then else when where what
+    how why such same other
+    """
+)
+
+DETERMINERS = _words("the a an our my your their its his her this that these those each every")
+PRONOUNS = _words("we they i you he she it")
+AUXILIARIES = _words(
+    """
+    is are was were be been am has have had do does did will would shall should can could
+    may might must
+    """
+)
+COPULAS = _words("is are was were be been am")
+# Skipped when looking for the word before a verb: "we now keep", "Alice also owns".
+ADVERBS = _words("now also still just only never not no longer always currently already too")
+
+NEGATIONS = _words("not no never without cannot")
+CONTRACTED_NOT = {
+    "can't": ("can", "not"),
+    "won't": ("will", "not"),
+    "shan't": ("shall", "not"),
+}
+
+# Base forms; inflections are generated (see verb_forms). Enough to find where a short
+# statement's subject ends; a missed verb only blurs that boundary.
+VERBS = _words(
+    """
+    accept access add adopt allocate allow answer apply approve archive ask assign attach
+    average
+    attend audit authenticate authorize back become bill block book break bring build buy
+    call cap change charge check choose clean close collect commit compile compress
+    configure connect consume contain cost cover crash create cut debug decide default
+    define delete deliver depend deploy describe design detect disable drop email emit
+    enable encrypt end enforce ensure escalate evaluate exceed expect expire export expose
+    fail fetch fix flag follow forward generate give go grant grow handle hand happen hate
+    hire host ignore implement import include install integrate join keep know launch
+    lead leave like list listen live load lock look love maintain manage mean measure meet
+    merge migrate mirror monitor move need notify offer open operate own page pass pay pin
+    plan point poll post prefer prepare process produce protect provide provision publish
+    pull purge push queue read receive reduce refresh reject release rely remove rename
+    renew replace reply report require reschedule reset resolve respond restart restore
+    retain retry return review rotate route run save scale schedule scan send serve set
+    share ship show sign sit sort speak spend split start stay stop store stream submit
+    support switch sync take talk target test throttle track train transfer trigger trust
+    turn update upload use validate verify wait want watch work write
+    """
+)
+IRREGULAR_VERBS = _words(
+    """
+    went gone goes took taken did done made became begun began ran sat sent kept held left
+    led met paid said spoke spoken split set put wrote written rewritten built chose chosen
+    gave given got knew known
+    """
+)
+
+# One holder at a time: "Alice owns X" / "Bob owns X" conflict, "Alice likes X" does not.
+EXCLUSIVE_VERBS = _words("own lead manage head chair maintain")
+# Many values at once: "likes tea" and "likes coffee" are both true.
+MULTI_VALUED_VERBS = _words("like love enjoy know speak visit read watch play support")
+
+# Read in the newer text only, and only when the older one lacks them.
+CHANGE_CUES = (
+    "no longer",
+    "not anymore",
+    "any more",
+    "anymore",
+    "no more",
+    "from now on",
+    "going forward",
+    "nowadays",
+    "these days",
+    "as of",
+    "now",
+    "moved",
+    "switched",
+    "switch",
+    "switching",
+    "migrated",
+    "migrating",
+    "replaced",
+    "replaces",
+    "replacing",
+    "instead of",
+    "rather than",
+    "deprecated",
+    "renamed",
+    "changed",
+    "updated",
+    "upgraded",
+    "downgraded",
+    "bumped",
+    "raised",
+    "lowered",
+    "reduced",
+    "increased",
+    "decreased",
+    "went up",
+    "went down",
+    "dropped",
+    "stopped",
+    "postponed",
+    "rescheduled",
+    "delayed",
+    "pushed back",
+    "brought forward",
+    "relocated",
+    "took over",
+    "taken over",
+    "handed",
+    "transferred",
+    "reverted",
+    "rolled back",
+    "after all",
+    "reversed",
+    "retired",
+    "discontinued",
+    "removed",
+    "rewritten",
+    "became",
+    "has become",
+    "used to",
+    "cut to",
+    # Corrections: the newer says the older was wrong.
+    "actually",
+    "in fact",
+    "correction",
+)
+# Change cues that also negate what they apply to ("we dropped X" = "we no longer X").
+NEGATING_CUES = frozenset(
+    {
+        "no longer",
+        "not anymore",
+        "no more",
+        "dropped",
+        "stopped",
+        "removed",
+        "discontinued",
+        "retired",
+        "deprecated",
+    }
+)
+ADDITIVE_CUES = (
+    "as well as",
+    "as well",
+    "in addition",
+    "additionally",
+    "also",
+    "too",
+    "another",
+    "besides",
+    "alongside",
+    "on top of",
+)
+
+# Values that exclude each other: the same subject cannot be both.
+ANTONYMS: tuple[tuple[str, str], ...] = (
+    ("on", "off"),  # only as a verb's particle ("turned on"); see PARTICLES
+    ("enabled", "disabled"),
+    ("enable", "disable"),
+    ("true", "false"),
+    ("allowed", "forbidden"),
+    ("allowed", "blocked"),
+    ("allow", "deny"),
+    ("public", "private"),
+    ("required", "optional"),
+    ("mandatory", "optional"),
+    ("sync", "async"),
+    ("synchronous", "asynchronous"),
+    ("open", "closed"),
+    ("active", "inactive"),
+    ("accepted", "rejected"),
+    ("approved", "rejected"),
+    ("supported", "unsupported"),
+    ("server", "client"),
+    ("internal", "external"),
+    ("manual", "automatic"),
+    ("manually", "automatically"),
+    ("remote", "onsite"),
+    ("online", "offline"),
+    ("include", "exclude"),
+    ("included", "excluded"),
+    ("increase", "decrease"),
+    ("read-only", "writable"),
+    ("stable", "experimental"),
+)
+ANTONYM_OF: dict[str, frozenset[str]] = {}
+for _left, _right in ANTONYMS:
+    ANTONYM_OF[_left] = ANTONYM_OF.get(_left, frozenset()) | {_right}
+    ANTONYM_OF[_right] = ANTONYM_OF.get(_right, frozenset()) | {_left}
+STATE_WORDS = frozenset(ANTONYM_OF)
+# "on"/"off" right after a verb are a state ("turned off"), not a preposition.
+PARTICLES = frozenset({"on", "off"})
+# Words that end a "for ..." phrase: the next preposition or conjunction.
+PREPOSITIONS = _words("of in on at to with by from into via through and or")
+
+_CARDINALS = (
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+    "fifteen sixteen seventeen eighteen nineteen twenty"
+)
+_ORDINALS = "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth"
+NUMBER_WORDS = {word: str(value) for value, word in enumerate(_CARDINALS.split(" "))} | {
+    "thirty": "30",
+    "forty": "40",
+    "fifty": "50",
+    "hundred": "100",
+    "thousand": "1000",
+}
+ORDINAL_WORDS = {word: f"{value}th" for value, word in enumerate(_ORDINALS.split(" "), start=1)}
+# Measure words: part of the value they follow ("16 GB", "port 8080", "room Aurora").
+LABELS = _words(
+    """
+    port version v release room floor building gb mb kb tb gib mib kib ms s sec second
+    minute min hour h day week month year percent request rps rpm qps node core cpu replica
+    instance
+    """
+)
+TIME_WORDS = _words(
+    """
+    monday tuesday wednesday thursday friday saturday sunday weekday weekend january
+    february march april may june july august september october november december jan feb
+    mar apr jun jul aug sep sept oct nov dec morning afternoon evening night noon midnight
+    daily nightly weekly biweekly monthly quarterly yearly annually hourly today tomorrow
+    yesterday q1 q2 q3 q4 h1 h2 utc
+    """
+)
+
+# "from X to Y", "instead of X", "X was replaced by Y", "took over from X", "X handed ...
+# over to Y", "renamed X to Y": X is the older statement's value, named in the newer one.
+# ("The CLI was renamed to Y" names the subject, not the old value: no pattern for it.)
+OLD_VALUE_PATTERNS = tuple(
+    re.compile(pattern)
+    for pattern in (
+        r"\bfrom (?P<old>[^,;.]+?) (?:to|into)\b",
+        r"\b(?:instead of|rather than) (?P<old>[^,;]+?)(?:[,;.]|$)",
+        r"\breplac(?:ed|es|ing) (?P<old>[^,;.]+?) (?:with|by|as|in|for)\b",
+        r"^(?P<old>[^,;.]+?) (?:was|were|has been|have been|is being|got) replaced\b",
+        r"\b(?:took|taken|takes|take) over (?:[^,;.]+? )?from (?P<old>[^,;.]+?)(?:[,;.]|$)",
+        r"^(?P<old>[^,;.]+?) (?:handed|hands|passed|passes|transferred) (?:[^,;.]+ )?over\b",
+        r"\brenamed (?P<old>[^,;.]+?) to\b",
+    )
+)
+
+
+def verb_forms(base: str) -> set[str]:
+    """A verb's base, -s, -ed and -ing forms (regular spelling rules, roughly)."""
+    forms = {base}
+    if base.endswith("e"):
+        forms |= {base + "s", base + "d", base[:-1] + "ing"}
+    elif base.endswith("y") and base[-2:-1] not in set("aeiou"):
+        forms |= {base[:-1] + "ies", base[:-1] + "ied", base + "ing"}
+    elif base.endswith(("s", "sh", "ch", "x", "z")):
+        forms |= {base + "es", base + "ed", base + "ing"}
+    else:
+        forms |= {base + "s", base + "ed", base + "ing"}
+        if len(base) <= 4 and base[-1] in "bdgmnpt" and base[-2:-1] in set("aeiou"):
+            double = base + base[-1]  # stop -> stopped, plan -> planned
+            forms |= {double + "ed", double + "ing"}
+    return forms
+
+
+VERB_FORM_BASE: dict[str, str] = {form: base for base in VERBS for form in verb_forms(base)}

@@ -1,0 +1,375 @@
+"""Short statements taken apart for the rule judge: words typed as values, verbs or content,
+where the subject ends, negations, and the cue phrases a newer statement uses.
+
+No parser, no model: a tokenizer, the word lists of :mod:`app.knowledge.lexicon` and a few
+positional rules. Good enough for the one-or-two-sentence thoughts agents write.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from app.knowledge import lexicon as lx
+
+# A word: letters/digits joined by . : / - + @ (hosts, versions, times, paths, ids), with an
+# optional sigil (#channel, $20) and percent; or one punctuation mark that splits clauses.
+_WORD = re.compile(r"[#$€£@]?\w[\w']*(?:[.:/\-+@]\w[\w']*)*%?|[,;.!?]")
+_CURLY_APOSTROPHE = "\u2019"  # the typographic apostrophe phones and editors type
+_DIGIT_GROUPS = re.compile(r"(?<=\d),(?=\d{3}\b)")
+_CLAUSE_SPLIT = re.compile(
+    r"\s*(?:;|[.!?]\s+(?=[A-Z0-9])|,\s*(?:and|but|while|whereas|so)\s+|\s+but\s+)\s*"
+)
+_NUMBER = re.compile(r"^[$€£]?\d+(?:\.\d+)*%?$")
+_ORDINAL = re.compile(r"^(\d+)(?:st|nd|rd|th)$")
+_TIME = re.compile(r"^(\d{1,2})(?::(\d{2}))?\s*(am|pm)?$")
+_CAMEL = re.compile(r"[a-z][A-Z]")
+
+CONTENT, VERB, VALUE = "content", "verb", "value"
+
+
+@dataclass(frozen=True)
+class Word:
+    raw: str  # as written, without a possessive 's
+    lower: str
+    possessive: bool = False
+    punct: bool = False
+
+
+@dataclass(frozen=True)
+class Token:
+    """A word that says something: a value, a verb or a content word."""
+
+    raw: str
+    norm: str  # what equality is judged on: stem, verb base, normalised number
+    position: int  # index among the clause's words
+    kind: str  # CONTENT | VERB | VALUE
+    value_type: str | None  # number, time, ident, name, state, label (VALUE only)
+    in_subject: bool  # before the first verb: part of what the statement is about
+    capitalised: bool
+    scope: bool = False  # in a "for ..." phrase after the verb: whom or what it applies to
+
+
+@dataclass(frozen=True)
+class Statement:
+    text: str
+    words: tuple[Word, ...]
+    tokens: tuple[Token, ...]
+    boundary: int  # index of the first verb (len(words) when none was found)
+    negations: int
+    definite: bool  # "the X", "our X", "Jane's X": one thing, one value
+    change_cues: tuple[str, ...]
+    additive_cues: tuple[str, ...]
+    negating_cue: bool
+    # Positions of the words naming the older value ("switched from X to ..."), and their norms.
+    mention_positions: frozenset[int]
+    old_mention: frozenset[str]
+
+    @property
+    def norms(self) -> set[str]:
+        return {token.norm for token in self.tokens}
+
+    @property
+    def boundary_word(self) -> str | None:
+        return self.words[self.boundary].lower if self.boundary < len(self.words) else None
+
+    @property
+    def polarity(self) -> int:
+        return (self.negations + (1 if self.negating_cue else 0)) % 2
+
+
+def clauses(text: str) -> list[str]:
+    parts = [part.strip(" ,") for part in _CLAUSE_SPLIT.split(text.strip())]
+    return [part for part in parts if _WORD.search(part)] or [text]
+
+
+def split_words(text: str) -> list[Word]:
+    words: list[Word] = []
+    for raw in _WORD.findall(_DIGIT_GROUPS.sub("", text.replace(_CURLY_APOSTROPHE, "'"))):
+        lower = raw.lower()
+        if raw in ",;.!?":
+            words.append(Word(raw, lower, punct=True))
+        elif lower in lx.CONTRACTED_NOT:
+            words.extend(Word(part, part) for part in lx.CONTRACTED_NOT[lower])
+        elif lower.endswith("n't"):
+            words.extend([Word(raw[:-3], lower[:-3]), Word("not", "not")])
+        elif lower.endswith("'s") and len(lower) > 2:
+            words.append(Word(raw[:-2], lower[:-2], possessive=True))
+        else:
+            words.append(Word(raw, lower))
+    return words
+
+
+def stem(word: str) -> str:
+    """Plural (and third-person) -s off, so "approvals" meets "approval"."""
+    if len(word) <= 3 or not word.isalpha():
+        return word
+    if word.endswith("ies"):
+        return word[:-3] + "y"
+    if word.endswith(("sses", "shes", "ches", "xes", "zes")):
+        return word[:-2]
+    if word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+def capitalised_names(*texts: str) -> set[str]:
+    """Words written capitalised somewhere other than at the start of a clause."""
+    names: set[str] = set()
+    for text in texts:
+        for clause in clauses(text):
+            for word in split_words(clause)[1:]:
+                if word.raw[:1].isupper():
+                    names.add(word.lower)
+    return names
+
+
+def find_phrases(lowered: list[str], phrases: Iterable[str]) -> list[tuple[str, range]]:
+    """Where each phrase occurs, longest first, never two over the same word."""
+    taken: set[int] = set()
+    found: list[tuple[str, range]] = []
+    for phrase in sorted(phrases, key=lambda p: -len(p.split())):
+        parts = phrase.split()
+        for start in range(len(lowered) - len(parts) + 1):
+            span = range(start, start + len(parts))
+            if lowered[start : start + len(parts)] == parts and not taken & set(span):
+                taken |= set(span)
+                found.append((phrase, span))
+    return found
+
+
+def parse(text: str, *, names: set[str], older: Statement | None = None) -> Statement:
+    """Take one clause apart; ``older`` given means this is the newer statement of a pair,
+    whose change and additive cues count only when the older one does not use them too."""
+    words = [w for w in split_words(text)]
+    lowered = [w.lower for w in words]
+    skip: set[int] = set()
+    change: list[str] = []
+    additive: list[str] = []
+    negating = False
+    if older is not None:
+        older_text = " ".join(w.lower for w in older.words)
+        for phrase, span in find_phrases(lowered, lx.CHANGE_CUES):
+            if not re.search(rf"\b{re.escape(phrase)}\b", older_text):
+                change.append(phrase)
+                negating = negating or phrase in lx.NEGATING_CUES
+                skip |= set(span)
+        for phrase, span in find_phrases(lowered, lx.ADDITIVE_CUES):
+            if not re.search(rf"\b{re.escape(phrase)}\b", older_text):
+                additive.append(phrase)
+                skip |= set(span)
+    else:
+        # Cue words in an older statement are no change between the two: drop "now" & co.
+        skip |= {i for _, span in find_phrases(lowered, ("now", "currently")) for i in span}
+    mention = _old_value_words(words, older) if older is not None and change else set()
+    boundary = _boundary(words)
+    tokens: list[Token] = []
+    negations = 0
+    for index, word in enumerate(words):
+        if word.punct or index in skip:
+            continue
+        if word.lower in lx.NEGATIONS:
+            negations += 1
+            continue
+        token = _token(words, index, boundary, names)
+        if token is not None:
+            tokens.append(token)
+    first = words[0] if words else None
+    definite = first is not None and (first.lower in lx.DETERMINERS or first.possessive)
+    definite = definite or any(w.possessive for w in words[:boundary])
+    mentioned = {_token(words, i, boundary, names) for i in mention}
+    return Statement(
+        text=text,
+        words=tuple(words),
+        tokens=tuple(tokens),
+        boundary=boundary,
+        negations=negations,
+        definite=definite,
+        change_cues=tuple(change),
+        additive_cues=tuple(additive),
+        negating_cue=negating,
+        mention_positions=frozenset(mention),
+        old_mention=frozenset(t.norm for t in mentioned if t is not None),
+    )
+
+
+def _old_value_words(words: list[Word], older: Statement) -> set[int]:
+    """Indexes of the words that name the older statement's value ("switched from Jenkins
+    to ..."): only when every word there that says something is in the older statement."""
+    joined, starts = "", []
+    for word in words:
+        starts.append(len(joined) + (1 if joined else 0))
+        joined = f"{joined} {word.lower}" if joined else word.lower
+    older_norms = older.norms
+    for pattern in lx.OLD_VALUE_PATTERNS:
+        match = pattern.search(joined)
+        if match is None:
+            continue
+        start, end = match.span("old")
+        indexes = [i for i, at in enumerate(starts) if start <= at < end]
+        said = [
+            i
+            for i in indexes
+            if not words[i].punct and words[i].lower not in lx.FUNCTION_WORDS | lx.NEGATIONS
+        ]
+        if said and all(_norm_of(words, i) in older_norms for i in said):
+            return set(indexes)
+    return set()
+
+
+def _boundary(words: list[Word]) -> int:
+    """Index of the word where the predicate starts: the first auxiliary, or the first
+    word that is a verb where it stands (not after "the", not a plural noun before a verb)."""
+    for index in range(1, len(words)):
+        word, before = words[index], _before(words, index)
+        after = words[index + 1] if index + 1 < len(words) else None
+        if word.punct:
+            continue
+        if word.lower in lx.AUXILIARIES and not (word.lower == "may" and word.raw[0].isupper()):
+            return index
+        if before.lower in lx.DETERMINERS or before.possessive:
+            continue  # "the deploy window", "Jane's preferred editor": a modifier
+        if word.lower in lx.IRREGULAR_VERBS:
+            return index
+        base = lx.VERB_FORM_BASE.get(word.lower)
+        if base is None or word.lower.endswith("ing"):
+            continue
+        if word.lower == base:
+            # A base form is a verb after a pronoun or a plural subject ("we use", "pull
+            # requests need", "deploys to production require").
+            if before.lower in lx.PRONOUNS or _plural_subject(words[:index]):
+                return index
+        elif word.lower.endswith("s"):
+            # "the team tracks work", not "dark launches are" or "the tests run nightly"
+            if after is None or not (
+                after.lower in lx.AUXILIARIES or lx.VERB_FORM_BASE.get(after.lower) == after.lower
+            ):
+                return index
+        else:
+            return index  # a past form
+    # No known verb: take an -s or -ed word that a preposition or a number follows
+    # ("the contract renews on 1 March").
+    for index in range(1, len(words) - 1):
+        word, before, after = words[index], _before(words, index), words[index + 1]
+        if before.lower in lx.DETERMINERS or before.possessive:
+            continue
+        verb_like = word.lower.endswith(("s", "ed")) and word.lower not in lx.FUNCTION_WORDS
+        if verb_like and (after.lower in lx.PREPOSITIONS or _NUMBER.match(after.lower)):
+            return index
+    return len(words)
+
+
+def _plural_subject(words: list[Word]) -> bool:
+    """Whether the words before a base-form verb start with a plural noun phrase."""
+    for word in words:
+        if word.punct or word.lower in lx.FUNCTION_WORDS or word.lower in lx.ADVERBS:
+            continue
+        if word.lower.endswith("s") and not word.lower.endswith(("ss", "us", "is")):
+            return True
+    return False
+
+
+def _before(words: list[Word], index: int) -> Word:
+    """The word before ``index``, looking past adverbs ("we now keep")."""
+    for previous in range(index - 1, 0, -1):
+        if words[previous].lower not in lx.ADVERBS:
+            return words[previous]
+    return words[0]
+
+
+def _norm_of(words: list[Word], index: int) -> str:
+    token = _token(words, index, 0, set())
+    return token.norm if token is not None else words[index].lower
+
+
+def _token(words: list[Word], index: int, boundary: int, names: set[str]) -> Token | None:
+    word = words[index]
+    lower = word.lower
+    if word.punct or lower in lx.NEGATIONS:
+        return None
+    particle = (
+        lower in lx.PARTICLES
+        and index > 0
+        and (
+            words[index - 1].lower in lx.VERB_FORM_BASE
+            or words[index - 1].lower in lx.IRREGULAR_VERBS
+        )
+    )
+    if particle:
+        return Token(word.raw, lower, index, VALUE, "state", index < boundary, False)
+    if lower in lx.FUNCTION_WORDS and not (lower == "may" and word.raw[0].isupper()):
+        return None
+    value_type, norm = _value(words, index, names)
+    kind = VALUE if value_type is not None else CONTENT
+    # A verb form before the verb or in -ing is a noun or a modifier ("the deploy window",
+    # "the billing service"), compared like any other word.
+    verb = lower in lx.VERB_FORM_BASE or lower in lx.IRREGULAR_VERBS
+    if kind is CONTENT and verb and index >= boundary and not lower.endswith("ing"):
+        kind, norm = VERB, lx.VERB_FORM_BASE.get(lower, lower)
+    return Token(
+        raw=word.raw,
+        norm=norm,
+        position=index,
+        kind=kind,
+        value_type=value_type,
+        in_subject=index < boundary,
+        capitalised=word.raw[:1].isupper(),
+        scope=_after_for(words, index, boundary),
+    )
+
+
+def _after_for(words: list[Word], index: int, boundary: int) -> bool:
+    """Whether the word sits in a "for ..." phrase of the predicate ("is enabled for the API
+    tier"; not "the Slack channel for incidents is ...")."""
+    for previous in range(index - 1, boundary, -1):
+        lower = words[previous].lower
+        if lower == "for":
+            return True
+        if words[previous].punct or lower in lx.PREPOSITIONS or lower in lx.VERB_FORM_BASE:
+            return False
+    return False
+
+
+def _value(words: list[Word], index: int, names: set[str]) -> tuple[str | None, str]:
+    """(value type, normalised form) of a word, or (None, stem) for a plain word."""
+    word = words[index]
+    raw, lower = word.raw, word.lower
+    previous = words[index - 1].lower if index > 0 else ""
+    time = _TIME.match(lower)
+    if time and (time.group(2) or time.group(3)):
+        hour = int(time.group(1)) % 12 + (12 if time.group(3) == "pm" else 0)
+        hour = hour if time.group(3) else int(time.group(1))
+        return "time", f"{hour}:{time.group(2) or '00'}"
+    if _NUMBER.match(lower):
+        return "number", lower
+    ordinal = _ORDINAL.match(lower)
+    if ordinal:
+        return "number", f"{int(ordinal.group(1))}th"
+    if lower in lx.NUMBER_WORDS:
+        return "number", lx.NUMBER_WORDS[lower]
+    stemmed = stem(lower)
+    if lower == "second" and _NUMBER.match(previous):
+        return "label", "second"
+    if lower in lx.ORDINAL_WORDS:
+        return "number", lx.ORDINAL_WORDS[lower]
+    if stemmed in lx.TIME_WORDS or lower in lx.TIME_WORDS:
+        return "time", stemmed if stemmed in lx.TIME_WORDS else lower
+    has_digit = any(c.isdigit() for c in lower)
+    if (
+        (has_digit and any(c.isalpha() for c in lower))
+        or raw[:1] in "#@$"
+        or re.search(r"\w[./_@]\w", raw)
+        or _CAMEL.search(raw)
+        or raw.count("-") >= 2  # acme-backups-old
+    ):
+        return "ident", lower
+    if lower in lx.STATE_WORDS:
+        return "state", lower
+    if stemmed in lx.LABELS:
+        return "label", stemmed
+    if len(raw) >= 2 and raw.isupper() and raw.isalpha():
+        return "name", lower  # DEBUG, WARN, SLA
+    if raw[:1].isupper() and (index > 0 or lower in names):
+        return "name", lower
+    return None, stemmed
