@@ -1,0 +1,1 @@
+"""Evaluation sets and their runners (``thoughtgraph eval ...``)."""
