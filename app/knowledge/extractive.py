@@ -13,6 +13,7 @@ import numpy as np
 
 from app.domain.judgement import ExtractedThought
 from app.knowledge import lexicon as lx
+from app.knowledge.statements import predicate_start, split_words
 
 DEFAULT_SUMMARY_WORDS = 60
 DEFAULT_LINE_CHARS = 100
@@ -86,7 +87,8 @@ def summarise(
 ) -> str:
     """An extractive summary of a topic's thoughts (``texts`` oldest first).
 
-    The most central thoughts that fit in ``max_words``, shown oldest first. Centrality
+    The most central thoughts, in order of centrality while they fit in ``max_words``,
+    shown oldest first. Centrality
     is the mean cosine similarity to the others (``embeddings``, one per text), or the
     given ``scores``, or, with neither, the mean word overlap. Of two near-duplicates
     (cosine >= ``duplicate_similarity``) only the newer is kept: newer wins.
@@ -116,10 +118,13 @@ def summarise(
     chosen: list[int] = []
     used = 0
     for index in ranked:
+        # Stop at the first that does not fit: filling the rest of the budget with less
+        # central thoughts would let outliers in.
         words = word_count(items[index])
-        if used + words <= max_words:
-            chosen.append(index)
-            used += words
+        if used + words > max_words:
+            break
+        chosen.append(index)
+        used += words
     if not chosen:  # even the most central thought is too long: cut it
         return truncate_words(_sentence(items[ranked[0]]), max_words)
     return " ".join(_sentence(items[i]) for i in sorted(chosen))
@@ -166,19 +171,22 @@ def split_transcript(transcript: str) -> list[str]:
 def topic_name(text: str, max_words: int = 4) -> str:
     """A short name for what a thought is about: its first few salient words (no function
     words, verbs or bare numbers), names kept as written, the rest lower-cased."""
+    words = [w for w in split_words(_strip_speaker(text)) if not w.punct]
+    verb_at = predicate_start(words)
     picked: list[str] = []
     seen: set[str] = set()
-    for raw in _WORD.findall(_strip_speaker(text)):
-        lower = raw.lower().strip(".'")
-        if not lower or lower in seen or lower in _NOT_TOPIC:
+    for index, word in enumerate(words):
+        lower = word.lower.strip(".'")
+        if not lower or lower in seen or lower in _NOT_TOPIC or lower in lx.AUXILIARIES:
             continue
+        # A verb form names a thing before the verb or as -ing ("deploys happen", "billing").
         verb = lower in lx.VERB_FORM_BASE or lower in lx.IRREGULAR_VERBS
-        if (verb and not lower.endswith("ing")) or lower in lx.AUXILIARIES:
-            continue  # "billing", "staging" stay: they name things
+        if verb and index >= verb_at and not lower.endswith("ing"):
+            continue
         if re.fullmatch(r"[\d.,:%$€£]+", lower):
             continue
         seen.add(lower)
-        picked.append(raw if _is_name(raw) else lower)
+        picked.append(word.raw if _is_name(word.raw, first=index == 0) else lower)
         if len(picked) >= max_words:
             break
     return " ".join(picked) or "untitled"
@@ -212,8 +220,11 @@ def _strip_speaker(text: str) -> str:
     return match["text"] if match is not None else text
 
 
-def _is_name(raw: str) -> bool:
-    return (raw[:1].isupper() and not raw.isupper()) or (raw.isupper() and len(raw) > 1)
+def _is_name(raw: str, *, first: bool) -> bool:
+    """Written as a name: an acronym, inner capitals (GitHub), or a capital mid-sentence."""
+    if raw.isupper() and len(raw) > 1:
+        return True
+    return raw[:1].isupper() and (not first or any(c.isupper() for c in raw[1:]))
 
 
 def _sentence(text: str) -> str:

@@ -163,7 +163,7 @@ def parse(text: str, *, names: set[str], older: Statement | None = None) -> Stat
         # Cue words in an older statement are no change between the two: drop "now" & co.
         skip |= {i for _, span in find_phrases(lowered, ("now", "currently")) for i in span}
     mention = _old_value_words(words, older) if older is not None and change else set()
-    boundary = _boundary(words)
+    boundary = predicate_start(words)
     tokens: list[Token] = []
     negations = 0
     for index, word in enumerate(words):
@@ -218,7 +218,7 @@ def _old_value_words(words: list[Word], older: Statement) -> set[int]:
     return set()
 
 
-def _boundary(words: list[Word]) -> int:
+def predicate_start(words: list[Word]) -> int:
     """Index of the word where the predicate starts: the first auxiliary, or the first
     word that is a verb where it stands (not after "the", not a plural noun before a verb)."""
     for index in range(1, len(words)):

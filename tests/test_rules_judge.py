@@ -1,0 +1,161 @@
+"""The offline contradiction judge: changed facts found, look-alikes left alone, and the
+evaluation set run end to end with the real local embedder."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from app.domain.judgement import PairRelation, PairToJudge, UsageMeter
+from app.eval.updates import (
+    MAX_COMPATIBLE_FLAGGED,
+    MIN_RECALL,
+    EvalPair,
+    evaluate_judge,
+    load_pairs,
+    render_table,
+)
+from app.knowledge import lexicon
+from app.knowledge.rules_judge import RuleJudge, judge_texts
+from app.llm.embedders.base import TextEmbedder
+
+CHANGED = [
+    # (older, newer): the newer replaces the older
+    ("the billing service listens on 8080", "the billing service now listens on 9443"),
+    ("The deploy window is Tuesday.", "The deploy window is Thursday."),
+    ("We use Jenkins for CI.", "We switched from Jenkins to GitHub Actions for CI."),
+    ("Our clusters run Kubernetes 1.27.", "Our clusters run Kubernetes 1.29."),
+    ("Alice owns the payments service.", "Bob took over the payments service from Alice."),
+    ("The team tracks work in Jira.", "The team tracks work in Linear."),
+    ("Secrets are kept in .env files.", "Secrets are no longer kept in .env files."),
+    ("Password rotation is optional.", "Password rotation is mandatory."),
+    ("The upload limit is 10 MB.", "The upload limit was raised to 25 MB."),
+    ("Carlos is the release manager.", "The release manager is now Mei."),
+    ("Elasticsearch backs the search page.", "Elasticsearch was replaced by OpenSearch."),
+    ("The default branch is master.", "The default branch is main."),
+    ("Auto-scaling is turned on for the API.", "Auto-scaling is turned off for the API."),
+]
+COMPATIBLE = [
+    ("the billing service listens on 8080", "the auth service listens on 9443"),
+    ("Alice likes tea", "Alice likes coffee too"),
+    ("we use Postgres for billing", "we use Redis for caching"),
+    ("the API has 3 endpoints for users", "the API returns 3 fields"),
+    (
+        "Grafana is exposed on port 3000 in staging.",
+        "Grafana is exposed on port 443 in production.",
+    ),
+    ("The mobile app targets iOS 16.", "The mobile app targets Android 10."),
+    ("Pull requests need one approval.", "Pull requests to the infra repo need two approvals."),
+    ("Alice likes Python.", "Alice likes Rust."),
+    ("Carlos is the release manager for 4.2.", "Carlos is the release manager for 4.3."),
+    ("Two-factor auth is mandatory for staff.", "Two-factor auth is optional for contractors."),
+    ("The cache TTL is 5 minutes.", "The cache TTL is 300 seconds."),
+    ("We deploy on Tuesdays.", "Deploys happen every Tuesday."),
+    ("Feature flags are enabled for the API tier.", "Feature flags are enabled for the web tier."),
+    (
+        "The support team answers tickets in 24 hours.",
+        "The support team answers urgent tickets in 1 hour.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("older", "newer"), CHANGED)
+def test_changed_facts_are_flagged(older: str, newer: str) -> None:
+    finding = judge_texts(older, newer)
+    assert finding.relation is not PairRelation.COMPATIBLE, finding.explanation
+    assert 0.5 <= finding.confidence <= 1.0
+
+
+@pytest.mark.parametrize(("older", "newer"), COMPATIBLE)
+def test_look_alikes_that_can_both_hold_are_not_flagged(older: str, newer: str) -> None:
+    finding = judge_texts(older, newer)
+    assert finding.relation is PairRelation.COMPATIBLE, finding.explanation
+
+
+def test_verdicts_say_what_changed_and_why() -> None:
+    billing = judge_texts(
+        "the billing service listens on 8080", "the billing service now listens on 9443"
+    )
+    assert billing.relation is PairRelation.UPDATE and billing.confidence >= 0.8
+    assert billing.explanation == "'the billing service listens on _': '8080' -> '9443' ('now')"
+    other = judge_texts("the billing service listens on 8080", "the auth service listens on 9443")
+    assert other.explanation == "Different subjects: 'billing' vs 'auth'"
+    # A negation without a change cue cannot say which one is current: a conflict.
+    kafka = judge_texts("We use Kafka for events.", "We do not use Kafka for events.")
+    assert kafka.relation is PairRelation.CONFLICT
+    no_longer = judge_texts("We use Kafka for events.", "We no longer use Kafka for events.")
+    assert no_longer.relation is PairRelation.UPDATE
+    assert judge_texts("the port is 8080", "the port is 8080").explanation == "The same statement"
+
+
+def test_the_judge_keeps_pair_order_and_ids() -> None:
+    pairs = [
+        PairToJudge(
+            pair_id=f"p{i}",
+            older_id=f"o{i}",
+            older_text=older,
+            older_at_ms=1,
+            newer_id=f"n{i}",
+            newer_text=newer,
+            newer_at_ms=2,
+            similarity=0.9,
+        )
+        for i, (older, newer) in enumerate(CHANGED[:3] + COMPATIBLE[:3])
+    ]
+    verdicts = asyncio.run(RuleJudge().judge(pairs, UsageMeter(max_calls=0)))
+    assert [v.pair_id for v in verdicts] == [p.pair_id for p in pairs]
+    assert [v.contradicts for v in verdicts] == [True] * 3 + [False] * 3
+    assert {v.detector for v in verdicts} == {"rules"}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=200), st.text(max_size=200))
+def test_any_text_gets_the_same_verdict_every_time(older: str, newer: str) -> None:
+    first = judge_texts(older, newer)
+    assert judge_texts(older, newer) == first
+    assert 0.0 <= first.confidence <= 1.0 and first.explanation
+
+
+def test_the_evaluation_set_is_large_varied_and_well_formed() -> None:
+    pairs = load_pairs()
+    updates = [p for p in pairs if p.kind == "update"]
+    compatible = [p for p in pairs if p.kind == "compatible"]
+    assert len(updates) >= 60 and len(compatible) >= 60
+    assert len({p.id for p in pairs}) == len(pairs)
+    assert all(p.query for p in updates)
+
+    # Changes are not all announced: a good share has no change cue at all.
+    def has_cue(text: str) -> bool:
+        lowered = text.lower()
+        return any(re.search(rf"\b{re.escape(c)}\b", lowered) for c in lexicon.CHANGE_CUES)
+
+    silent = [p for p in updates if not has_cue(p.newer)]
+    assert len(silent) >= len(updates) // 4
+
+
+def test_the_rules_judge_meets_the_evaluation_targets(local_embedder: TextEmbedder) -> None:
+    report = asyncio.run(evaluate_judge(RuleJudge(), local_embedder))
+    assert report.recall >= MIN_RECALL, render_table(report)
+    assert report.compatible_flag_rate <= MAX_COMPATIBLE_FLAGGED, render_table(report)
+    assert report.meets_targets
+    table = render_table(report)
+    assert "update pairs (update or conflict)" in table and "Failures:" in table
+    assert report.usage.calls == 0
+
+
+def test_pairs_below_the_similarity_floor_are_not_judged(local_embedder: TextEmbedder) -> None:
+    pairs = [
+        EvalPair(id="u", kind="update", older="The port is 8080.", newer="The port is 9443."),
+        EvalPair(id="c", kind="compatible", older="We like tea.", newer="Deploys are on Friday."),
+    ]
+    report = asyncio.run(
+        evaluate_judge(RuleJudge(), local_embedder, pairs=pairs, min_similarity=0.99)
+    )
+    assert [r.verdict for r in report.results] == [None, None]
+    assert report.recall == 0.0 and report.updates_below_similarity == 1
+    assert [r.pair.id for r in report.failures] == ["u"]
+    assert "not judged" in render_table(report)
