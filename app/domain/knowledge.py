@@ -20,6 +20,12 @@ def stable_id(prefix: str, *parts: str) -> str:
     return f"{prefix}-{digest}"
 
 
+def stable_thought_id(*parts: str) -> str:
+    """A deterministic thought id, shaped like every other thought id (a UUID)."""
+    digest = hashlib.sha256("\x1f".join(parts).encode()).hexdigest()[:32]
+    return str(uuid.UUID(hex=digest))
+
+
 def new_run_id() -> str:
     return f"run-{uuid.uuid4()}"
 

@@ -117,12 +117,14 @@ class Consolidation:
 
     async def execute(self) -> RunCounts:
         settings = self._rt.settings
-        since = self._rt.clock.now_ms() - settings.consolidation_window_hours * HOUR_MS
+        until = self._rt.clock.now_ms()
+        since = until - settings.consolidation_window_hours * HOUR_MS
         after: tuple[int, str] | None = None
         while True:
             page = await self._rt.store.merges.candidates(
                 self._ns,
                 since_ms=since,
+                until_ms=until,
                 min_importance=settings.consolidation_min_importance,
                 min_access_count=settings.consolidation_min_access_count,
                 after=after,

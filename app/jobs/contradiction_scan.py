@@ -38,7 +38,8 @@ async def scan_namespace(runtime: Runtime, namespace: str) -> ScanResult:
     """Thoughts of the consolidation window, a page at a time."""
     settings = runtime.settings
     usage = UsageMeter(max_calls=settings.llm_max_calls_per_run)
-    since = runtime.clock.now_ms() - settings.consolidation_window_hours * HOUR_MS
+    until = runtime.clock.now_ms()
+    since = until - settings.consolidation_window_hours * HOUR_MS
     totals = ScanResult(
         namespace=namespace, scanned=0, pairs_judged=0, contradictions_found=0, links=0, llm_calls=0
     )
@@ -47,6 +48,7 @@ async def scan_namespace(runtime: Runtime, namespace: str) -> ScanResult:
         page = await runtime.store.merges.candidates(
             namespace,
             since_ms=since,
+                until_ms=until,
             min_importance=6,  # recent ones only: importance never reaches 6
             min_access_count=2**31,
             after=after,

@@ -9,6 +9,7 @@ from app.jobs.queue import JobQueue, NoJobQueue
 from app.services.browse import BrowseService
 from app.services.consolidation import ConsolidationService
 from app.services.contradictions import ContradictionService
+from app.services.episodes import EpisodeService
 from app.services.history import HistoryService
 from app.services.lineage import LineageService
 from app.services.merging import MergeService
@@ -41,6 +42,7 @@ class Services:
     merging: MergeService
     topics: TopicService
     consolidation: ConsolidationService
+    episodes: EpisodeService
 
     @classmethod
     def build(
@@ -81,6 +83,7 @@ class Services:
                 store, TopicSummariser(llm, settings.topic_summary_max_words), settings, clock
             ),
             consolidation=ConsolidationService(store, queue, clock),
+            episodes=EpisodeService(store, embedder, thoughts, llm, settings, clock),
         )
 
     async def close(self) -> None:

@@ -11,7 +11,7 @@ from app.domain.knowledge import (
     ContradictionStatus,
     Resolution,
     pair_fingerprint,
-    stable_id,
+    stable_thought_id,
 )
 from app.domain.models import Thought, ThoughtType
 from app.services.ports import Embeddings
@@ -116,6 +116,6 @@ class ContradictionService:
             ),
             [older.id, newer.id],
             reason=f"merged to resolve contradiction {found.id}",
-            thought_id=stable_id("merged", found.id),
+            thought_id=stable_thought_id("merged", found.id),
         )
         return contribution.thought

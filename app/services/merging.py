@@ -13,7 +13,7 @@ from app.clock import Clock
 from app.domain import validation as check
 from app.domain.changes import Actor
 from app.domain.errors import InvalidStateError, ThoughtNotFoundError
-from app.domain.knowledge import pair_fingerprint, stable_id
+from app.domain.knowledge import pair_fingerprint, stable_thought_id
 from app.domain.models import ScoredThought, Thought, ThoughtType
 from app.domain.rules import inherited_pheromone
 from app.services.ports import Embeddings
@@ -98,7 +98,7 @@ class MergeService:
         source_ids = tuple(sorted(t.id for t in members))
         actor = Actor.maintenance("consolidation")
         merged = Thought(
-            id=stable_id("merge", namespace, *source_ids),
+            id=stable_thought_id("merge", namespace, *source_ids),
             namespace=namespace,
             type=ThoughtType.CONSOLIDATION,
             content=newest.content,

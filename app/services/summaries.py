@@ -87,4 +87,6 @@ class TopicSummariser:
 
         texts = [t.content for t, _ in members]
         vectors = [list(e) for _, e in members]
-        return SummaryResult(summarise(texts, vectors, self._max_words), OFFLINE_SUMMARISER)
+        return SummaryResult(
+            summarise(texts, vectors, max_words=self._max_words), OFFLINE_SUMMARISER
+        )

@@ -32,27 +32,76 @@ class AssignOutcome:
     added: dict[str, int] = field(default_factory=dict)
 
 
+def join_threshold(size: np.ndarray, settled: float) -> np.ndarray:
+    """How similar a thought must be to the centroid of a topic of ``size`` thoughts.
+
+    ``settled`` (topic_assign_similarity, 0.7) is the bar for an established topic. A
+    centroid of few thoughts is less similar to a new member than the centroid of many:
+    with pairwise similarity r inside a topic, a member's cosine to the centroid of n
+    others is sqrt(n) r / sqrt(1 + (n - 1) r), which tends to sqrt(r). Asking the same
+    r of every topic (r = settled**2) gives the bar for each size, so a second thought
+    can join a topic of one as readily as the tenth joins a topic of nine.
+    """
+    r = settled * settled
+    n = np.maximum(size, 1)
+    return np.asarray(np.sqrt(n) * r / np.sqrt(1 + (n - 1) * r))
+
+
 class _Centroids:
-    """The namespace's topic embeddings as one normalised matrix, grown as topics form."""
+    """The namespace's topics as running sums of member embeddings (unit vectors), so a
+    topic's embedding is the mean direction of its thoughts and follows them as they join.
+    Rows of one matrix: a thought is compared with every topic in one product."""
 
-    def __init__(self, topics: Sequence[TopicVector]) -> None:
-        self.ids = [t.id for t in topics]
-        vectors = [np.asarray(t.embedding, dtype=np.float32) for t in topics]
-        self.matrix = np.vstack([v / (np.linalg.norm(v) or 1.0) for v in vectors]) if vectors else None
+    def __init__(self, topics: Sequence[TopicVector], settled: float) -> None:
+        self._settled = settled
+        self.ids: list[str] = []
+        self._index: dict[str, int] = {}
+        self._sums = np.zeros((0, 0), dtype=np.float32)
+        self._counts = np.zeros(0, dtype=np.int64)
+        for topic in topics:
+            count = max(1, topic.count)
+            self._append(topic.id, _unit(topic.embedding) * count, count)
 
-    def nearest(self, embedding: Sequence[float]) -> tuple[str | None, float]:
-        if self.matrix is None:
-            return None, -1.0
-        v = np.asarray(embedding, dtype=np.float32)
-        scores = self.matrix @ (v / (np.linalg.norm(v) or 1.0))
-        best = int(np.argmax(scores))
-        return self.ids[best], float(scores[best])
+    def _append(self, topic_id: str, total: np.ndarray, count: int) -> None:
+        row = total.astype(np.float32)[None, :]
+        self._sums = row if self._sums.size == 0 else np.vstack([self._sums, row])
+        self._counts = np.append(self._counts, count)
+        self._index[topic_id] = len(self.ids)
+        self.ids.append(topic_id)
+
+    def nearest(self, embedding: Sequence[float]) -> str | None:
+        """The topic the thought clears the bar of by the widest margin, if any."""
+        if not self.ids:
+            return None
+        norms = np.linalg.norm(self._sums, axis=1)
+        norms[norms == 0] = 1.0
+        scores = (self._sums @ _unit(embedding)) / norms
+        margins = scores - join_threshold(self._counts, self._settled)
+        margins[self._counts <= 0] = -np.inf  # emptied: no topic to join
+        best = int(np.argmax(margins))
+        return self.ids[best] if margins[best] > 0 else None
 
     def add(self, topic_id: str, embedding: Sequence[float]) -> None:
-        v = np.asarray(embedding, dtype=np.float32)
-        row = (v / (np.linalg.norm(v) or 1.0))[None, :]
-        self.matrix = row if self.matrix is None else np.vstack([self.matrix, row])
-        self.ids.append(topic_id)
+        if topic_id not in self._index:
+            self._append(topic_id, np.zeros(len(embedding), dtype=np.float32), 0)
+        i = self._index[topic_id]
+        self._sums[i] += _unit(embedding)
+        self._counts[i] += 1
+
+    def remove(self, topic_id: str, embedding: Sequence[float]) -> None:
+        """Take a thought out again (its topic then weighs nothing in ``nearest``)."""
+        i = self._index[topic_id]
+        self._sums[i] -= _unit(embedding)
+        self._counts[i] -= 1
+
+    def centroid(self, topic_id: str) -> list[float]:
+        return [float(x) for x in _unit(self._sums[self._index[topic_id]])]
+
+
+def _unit(vector: Sequence[float] | np.ndarray) -> np.ndarray:
+    v = np.asarray(vector, dtype=np.float32)
+    norm = float(np.linalg.norm(v))
+    return v / norm if norm else v
 
 
 class TopicService:
@@ -96,37 +145,74 @@ class TopicService:
         new one (named from the thought, its embedding as the topic's first centroid)."""
         from app.knowledge.extractive import topic_name
 
-        outcome = AssignOutcome()
-        centroids = _Centroids(await self._store.topics.vectors(namespace))
-        joining: dict[str, list[str]] = defaultdict(list)
-        now = self._clock.now_ms()
-        actor = Actor.maintenance("topics")
-        for thought, embedding in thoughts:
-            if thought.topic_id is not None:
-                continue
-            topic_id, similarity = centroids.nearest(embedding)
-            if topic_id is None or similarity <= self._settings.topic_assign_similarity:
+        settled = self._settings.topic_assign_similarity
+        centroids = _Centroids(await self._store.topics.vectors(namespace), settled)
+        existing = set(centroids.ids)
+        pending = [(t, e) for t, e in thoughts if t.topic_id is None]
+        plan: dict[str, str] = {}  # thought id -> topic id
+        names: dict[str, tuple[str, Thought, Sequence[float]]] = {}  # new topic -> founder
+        vectors = {t.id: e for t, e in pending}
+        for thought, embedding in pending:
+            topic_id = centroids.nearest(embedding)
+            if topic_id is None:
                 name = topic_name(thought.content)
                 topic_id = stable_id("topic", namespace, name.lower())
-                if topic_id not in centroids.ids:
-                    centroids.add(topic_id, embedding)
-                    outcome.created += 1
-                    if not dry_run:
-                        await self._store.topics.create(
-                            namespace,
-                            topic_id,
-                            name,
-                            embedding,
-                            actor=actor,
-                            at_ms=now,
-                            first_thought_id=thought.id,
-                        )
-            joining[topic_id].append(thought.id)
+                names.setdefault(topic_id, (name, thought, embedding))
+            centroids.add(topic_id, embedding)
+            plan[thought.id] = topic_id
+        # A second look at topics this pass founded and nobody joined: their thought may
+        # clear the bar of a topic that formed after it (the order of a batch is arbitrary).
+        members: dict[str, list[str]] = defaultdict(list)
+        for tid, topic_id in plan.items():
+            members[topic_id].append(tid)
+        for topic_id, (_, founder, embedding) in list(names.items()):
+            if members[topic_id] != [founder.id]:
+                continue
+            centroids.remove(topic_id, embedding)
+            better = centroids.nearest(embedding)
+            centroids.add(better or topic_id, embedding)
+            if better is not None:
+                plan[founder.id] = better
+                members[better].append(founder.id)
+                del members[topic_id], names[topic_id]
+        return await self._apply(namespace, plan, names, centroids, vectors, existing, dry_run)
+
+    async def _apply(
+        self,
+        namespace: str,
+        plan: dict[str, str],
+        names: dict[str, tuple[str, Thought, Sequence[float]]],
+        centroids: _Centroids,
+        vectors: dict[str, Sequence[float]],
+        existing: set[str],
+        dry_run: bool,
+    ) -> AssignOutcome:
+        del vectors
+        outcome = AssignOutcome()
+        now = self._clock.now_ms()
+        actor = Actor.maintenance("topics")
+        joining: dict[str, list[str]] = defaultdict(list)
+        for tid, topic_id in plan.items():
+            joining[topic_id].append(tid)
+        for topic_id, (name, founder, embedding) in names.items():
+            if topic_id in existing:
+                continue
+            outcome.created += 1
+            if not dry_run:
+                await self._store.topics.create(
+                    namespace,
+                    topic_id,
+                    name,
+                    embedding,
+                    actor=actor,
+                    at_ms=now,
+                    first_thought_id=founder.id,
+                )
         for topic_id, ids in joining.items():
             joined = len(ids)
             if not dry_run:
                 joined = await self._store.topics.assign(
-                    namespace, topic_id, ids, actor=actor, at_ms=now
+                    namespace, topic_id, ids, centroids.centroid(topic_id), actor=actor, at_ms=now
                 )
             outcome.assigned += joined
             outcome.added[topic_id] = joined

@@ -1,5 +1,5 @@
 // Thoughts join a topic (BELONGS_TO), those in no topic yet; the topic counts them as
-// unsummarised, and one event names them. No row when none joined.
+// unsummarised, takes its new centroid, and one event names them. No row when none joined.
 MATCH (tp:Topic {id: $topicId})
 WHERE tp.namespace = $namespace
 UNWIND $thoughtIds AS thoughtId
@@ -11,7 +11,7 @@ WITH tp, collect(t.id) AS joined
 WHERE size(joined) > 0
 SET tp.thoughtCount = tp.thoughtCount + size(joined),
     tp.unsummarisedCount = tp.unsummarisedCount + size(joined),
-    tp.updatedAt = $at
+    tp.updatedAt = $at, tp.embedding = {{ vector($centroid) }}
 WITH tp, joined
 {{ append_change(tp) }}
 SET ev.sourceIds = joined

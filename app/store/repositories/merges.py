@@ -22,6 +22,7 @@ class MergeRepository:
         namespace: str,
         *,
         since_ms: int,
+        until_ms: int,
         min_importance: int,
         min_access_count: int,
         after: tuple[int, str] | None,
@@ -33,6 +34,7 @@ class MergeRepository:
             {
                 "namespace": namespace,
                 "since": since_ms,
+                "until": until_ms,
                 "minImportance": min_importance,
                 "minAccessCount": min_access_count,
                 "afterCreatedAt": after[0] if after else -1,

@@ -15,12 +15,13 @@ from app.store.rows import thought_from_row
 
 
 class TopicVector:
-    """A topic's id, name and embedding: what assignment compares thoughts with."""
+    """A topic's id, name, centroid and size: what assignment compares thoughts with."""
 
-    def __init__(self, id: str, name: str, embedding: list[float]) -> None:
+    def __init__(self, id: str, name: str, embedding: list[float], count: int) -> None:
         self.id = id
         self.name = name
         self.embedding = embedding
+        self.count = count
 
 
 class TopicRepository:
@@ -61,24 +62,32 @@ class TopicRepository:
 
     async def vectors(self, namespace: str) -> list[TopicVector]:
         rows = await self._x.read("topic.all", {"namespace": namespace}, namespace=namespace)
-        return [TopicVector(r["id"], r["name"], vector_list(r["embedding"])) for r in rows]
+        return [
+            TopicVector(
+                r["id"], r["name"], vector_list(r["embedding"]), int(r["thoughtCount"] or 0)
+            )
+            for r in rows
+        ]
 
     async def assign(
         self,
         namespace: str,
         topic_id: str,
         thought_ids: Sequence[str],
+        centroid: Sequence[float],
         *,
         actor: Actor,
         at_ms: int,
     ) -> int:
-        """Thoughts in no topic yet join this one; returns how many joined."""
+        """Thoughts in no topic yet join this one, which takes ``centroid`` as its
+        embedding; returns how many joined."""
         rows = await self._x.write(
             "topic.assign",
             {
                 "namespace": namespace,
                 "topicId": topic_id,
                 "thoughtIds": list(thought_ids),
+                "centroid": list(centroid),
                 **change_params(
                     ChangeKind.ASSIGNED,
                     SubjectKind.TOPIC,

@@ -1,0 +1,52 @@
+"""Runtimes over the session's real stores for the knowledge-maintenance tests: the jobs
+run in-process here; tests/test_maintenance_worker.py runs them on a Celery worker."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from app.clock import OffsetFileClock
+from app.jobs.queue import NoJobQueue
+from app.llm.embedders import TextEmbedder
+from app.runtime import Runtime
+from app.services.container import Services
+from app.services.thoughts import ThoughtInput
+from app.settings import Settings
+from app.store.cypher_store import CypherGraphStore
+from tests.support import LoopThread
+
+DAY_MS = 24 * 3600 * 1000
+
+
+def make_runtime(
+    store: CypherGraphStore, embedder: TextEmbedder, tmp_path: Path, **overrides: Any
+) -> Runtime:
+    settings = Settings(
+        data_dir=tmp_path / "data",
+        clock_file=tmp_path / "clock",
+        scan_on_write=False,
+        **overrides,
+    )
+    clock = OffsetFileClock(tmp_path / "clock")
+    queue = NoJobQueue()
+    services = Services.build(store, embedder, settings=settings, clock=clock, queue=queue)
+    return Runtime(
+        settings=settings,
+        store=store,
+        embedder=embedder,
+        clock=clock,
+        queue=queue,
+        services=services,
+    )
+
+
+def contribute(loop: LoopThread, runtime: Runtime, ns: str, content: str, **fields: Any) -> str:
+    data = ThoughtInput(content=content, agent_id="agent-1", agent_name="Agent", namespace=ns, **fields)
+    return loop.run(runtime.services.thoughts.contribute(data)).thought.id
+
+
+def advance_days(runtime: Runtime, days: float) -> None:
+    clock = runtime.clock
+    assert isinstance(clock, OffsetFileClock)
+    clock.advance(int(days * DAY_MS))
