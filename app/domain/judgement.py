@@ -97,7 +97,7 @@ class LLMUsage(_Frozen):
         )
 
 
-@dataclass
+@dataclass(eq=False)  # a meter is itself: compared by identity (it links to its parent)
 class UsageMeter:
     """Counts LLM usage for one run and holds its call budget.
 

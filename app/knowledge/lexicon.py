@@ -283,3 +283,9 @@ def verb_forms(base: str) -> set[str]:
 
 
 VERB_FORM_BASE: dict[str, str] = {form: base for base in VERBS for form in verb_forms(base)}
+
+# Units a quantity can be converted in: seconds and bytes.
+DURATION_S: dict[str, float] = {"ms": 0.001, "s": 1, "sec": 1, "second": 1, "min": 60}
+DURATION_S |= {"minute": 60, "h": 3600, "hour": 3600, "day": 86400, "week": 604800}
+SIZE_B: dict[str, float] = {"kb": 1e3, "mb": 1e6, "gb": 1e9, "tb": 1e12}
+SIZE_B |= {"kib": 1024, "mib": 1024**2, "gib": 1024**3}

@@ -12,6 +12,10 @@ subject: the words before the verb), which words differ, and what kind of words 
   "disabled") -> update with a change cue, conflict without one.
 * The newer names the older value as replaced ("from X to Y", "instead of X", "X was
   replaced by Y") and keeps the rest -> update.
+* Another name in a role one person holds ("Carlos is the release manager" / "the release
+  manager is now Mei", "Alice owns X" / "Bob owns X") -> update; the same person in two
+  roles, or a value said "for" something else ("enabled for the API tier" / "... for the
+  web tier") -> compatible.
 
 Change cues ("now", "moved to", "switched", "no longer", ...) make an update confident and
 let the newer reword the rest; without one, a single-valued slot with a new value is still
@@ -20,7 +24,6 @@ an update, at lower confidence. Precision first: when in doubt, compatible.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -41,12 +44,8 @@ from app.knowledge.statements import (
     capitalised_names,
     clauses,
     parse,
+    quantity,
 )
-
-DURATION_S = {"ms": 0.001, "s": 1, "sec": 1, "second": 1, "min": 60, "minute": 60, "h": 3600}
-DURATION_S |= {"hour": 3600, "day": 86400, "week": 604800}
-SIZE_B = {"kb": 1e3, "mb": 1e6, "gb": 1e9, "tb": 1e12, "kib": 1024, "mib": 1024**2}
-SIZE_B |= {"gib": 1024**3}
 
 
 @dataclass(frozen=True)
@@ -128,7 +127,14 @@ def _decide(old: Statement, new: Statement) -> Finding:
     if new.additive_cues:
         added = ", ".join(f"'{c}'" for c in new.additive_cues)
         return _compatible(0.8, f"The newer adds to the older ({added}); both can hold")
+    return _compare_predicates(old, new, only_old, only_new)
 
+
+def _compare_predicates(
+    old: Statement, new: Statement, only_old: list[Token], only_new: list[Token]
+) -> Finding:
+    """Same subject: what do the words that differ after the verb say?"""
+    cue = ", ".join(f"'{c}'" for c in new.change_cues)
     verbs_old, verbs_new = _of(only_old, VERB), _of(only_new, VERB)
     values_old, values_new = _of(only_old, VALUE), _of(only_new, VALUE)
     content_old, content_new = _of(only_old, CONTENT), _of(only_new, CONTENT)
@@ -327,21 +333,8 @@ def _two_items(values_old: list[Token], values_new: list[Token]) -> bool:
 
 
 def _same_quantity(values_old: list[Token], values_new: list[Token]) -> bool:
-    old, new = _quantity(values_old), _quantity(values_new)
+    old, new = quantity(values_old), quantity(values_new)
     return old is not None and new is not None and abs(old - new) <= 1e-9 * max(old, new, 1)
-
-
-def _quantity(tokens: list[Token]) -> float | None:
-    """ "5 minutes" -> 300.0 (seconds), "2 GB" -> 2e9 (bytes); None for anything else."""
-    ordered = sorted(tokens, key=lambda t: t.position)
-    for number, unit in itertools.pairwise(ordered):
-        scale = DURATION_S.get(unit.norm) or SIZE_B.get(unit.norm)
-        if number.value_type == "number" and scale is not None:
-            try:
-                return float(number.norm.lstrip("$€£").rstrip("%")) * scale
-            except ValueError:
-                return None
-    return None
 
 
 def _verb_base(statement: Statement) -> str | None:

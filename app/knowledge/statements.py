@@ -7,6 +7,7 @@ positional rules. Good enough for the one-or-two-sentence thoughts agents write.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -373,3 +374,16 @@ def _value(words: list[Word], index: int, names: set[str]) -> tuple[str | None, 
     if raw[:1].isupper() and (index > 0 or lower in names):
         return "name", lower
     return None, stemmed
+
+
+def quantity(tokens: list[Token]) -> float | None:
+    """ "5 minutes" -> 300.0 (seconds), "2 GB" -> 2e9 (bytes); None for anything else."""
+    ordered = sorted(tokens, key=lambda t: t.position)
+    for number, unit in itertools.pairwise(ordered):
+        scale = lx.DURATION_S.get(unit.norm) or lx.SIZE_B.get(unit.norm)
+        if number.value_type == "number" and scale is not None:
+            try:
+                return float(number.norm.lstrip("$€£").rstrip("%")) * scale
+            except ValueError:
+                return None
+    return None
