@@ -14,7 +14,7 @@ import pytest
 from app.settings import Settings
 from app.worker_process import serve_runs_worker
 from tests.support import THOUGHTGRAPH_CLI, free_port, log_events, serve_process, wait_for_event
-from tests.test_serve_process import pid_alive, running_service, service_env
+from tests.test_serve_process import CONTRIBUTE, pid_alive, post, running_service, service_env
 from workers.app import create_celery
 
 pytestmark = pytest.mark.slow
@@ -60,6 +60,26 @@ def test_serve_brings_a_dead_worker_back(data_dir: Path) -> None:
         assert answer["ok"] is True
         second = [e["pid"] for e in log_events(log) if e.get("event") == "worker.child_started"]
         assert second[-1] != first and second[-1] in children(process.pid)
+
+
+def test_scheduled_fan_out_runs_a_job_in_every_namespace(data_dir: Path) -> None:
+    """What beat starts: the fan-out lists the namespaces and queues one forgetting run per
+    namespace, each of which the worker runs under its namespace's lock."""
+    with running_service(data_dir) as (process, client, log):
+        for namespace in ("team-a", "team-b"):
+            thought = {"content": "kept", "agentId": "a", "agentName": "A", "namespace": namespace}
+            post(client, CONTRIBUTE, input=thought)
+        app = create_celery(embedded(data_dir))
+        covered = app.send_task("thoughtgraph.scheduled_decay").get(timeout=20)
+        assert {"team-a", "team-b"} <= set(covered["namespaces"])
+        for namespace in ("team-a", "team-b"):
+            wait_for_event(
+                log,
+                "job.done",
+                process=process,
+                task="thoughtgraph.forget_and_purge",
+                namespace=namespace,
+            )
 
 
 def test_serve_without_worker_runs_none(data_dir: Path, tmp_path: Path) -> None:

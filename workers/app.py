@@ -32,8 +32,9 @@ LOCK_TIMEOUT_S = RUN_HARD_LIMIT_S + 60.0
 # (kombu's Redis transport). Longer than any run, so a run still going is never handed to
 # a second worker; a worker that died holding one gives it back after this.
 DEFAULT_VISIBILITY_TIMEOUT_S = RUN_HARD_LIMIT_S + 600.0
-# Results: only ping's is kept (health checks wait for it); jobs record their outcome in
-# the graph (run nodes), so storing every task's return value would only fill the broker.
+# Results: only ping's (health checks wait for it) and the fan-outs' (which namespaces a
+# slot covered) are kept; jobs record their outcome in the graph (run nodes), so storing
+# every task's return value would only fill the broker.
 RESULT_EXPIRES_S = 3600
 
 

@@ -11,7 +11,6 @@ Jobs are imported when a task runs, not when tasks are registered, so the API pr
 
 from __future__ import annotations
 
-import importlib
 import os
 import time
 from collections.abc import Awaitable, Callable
@@ -44,6 +43,9 @@ PERMANENT = (SchemaMismatchError, DataDirLockedError, EngineStartError)
 BUSY_RETRY_S = 60
 BUSY_MAX_RETRIES = int(LOCK_TIMEOUT_S // BUSY_RETRY_S) + 5
 SCAN_SOFT_LIMIT_S = 300.0
+# How long a task waits for its job (the soft limit interrupts first under prefork; under
+# the solo pool, which has no time limits, this is the only bound).
+SCAN_TIMEOUT_S = SCAN_SOFT_LIMIT_S + 30
 PING_MAX_HOLD_S = 60.0
 
 COMMON: dict[str, Any] = {
@@ -64,45 +66,33 @@ def limits(soft_s: float) -> dict[str, Any]:
     return {"soft_time_limit": soft_s, "time_limit": soft_s + 60.0}
 
 
-def job(path: str) -> Callable[..., Awaitable[Any]]:
-    """``app.jobs.<module>.<function>``, imported now (see the module docstring)."""
-    module, _, name = path.rpartition(".")
-    found: Callable[..., Awaitable[Any]] = getattr(importlib.import_module(module), name)
-    return found
-
-
 def plain(result: Any) -> Any:
     """A job's pydantic result as JSON-safe data (the only result serializer is JSON)."""
     dump = getattr(result, "model_dump", None)
     return dump(mode="json") if callable(dump) else result
 
 
+Job = Callable[[Runtime], Awaitable[Any]]
+
+
 def register_tasks(app: Celery, host: RuntimeHost, *, broker_url: str) -> None:
     """Register every ``thoughtgraph.*`` task on ``app``, running jobs on ``host``."""
 
-    def call(task: Any, path: str, *args: Any, timeout_s: float, **kwargs: Any) -> Any:
-        function = job(path)
+    def call(task: Any, job: Job, *, timeout_s: float, namespace: str | None = None) -> Any:
+        """Run one job on this process's Runtime, logged with the task's id."""
         started = time.monotonic()
-        log.info("job.started", task=task.name, task_id=task.request.id, pid=os.getpid())
-
-        async def run(runtime: Runtime) -> Any:
-            return await function(runtime, *args, **kwargs)
-
-        result = host.run(run, timeout_s)
-        log.info(
-            "job.done",
-            task=task.name,
-            task_id=task.request.id,
-            seconds=round(time.monotonic() - started, 3),
-        )
+        context = {"task": task.name, "task_id": task.request.id, "namespace": namespace}
+        log.info("job.started", **context, pid=os.getpid())
+        result = host.run(job, timeout_s)
+        log.info("job.done", **context, seconds=round(time.monotonic() - started, 3))
         return plain(result)
 
-    def exclusive(task: Any, namespace: str, path: str, *args: Any, **kwargs: Any) -> Any:
+    def exclusive(task: Any, namespace: str, job: Job) -> Any:
         """``call`` under the namespace's lock; retried later when another run holds it."""
         client = redis_client(broker_url)
         try:
             with single_flight(client, namespace, timeout_s=LOCK_TIMEOUT_S):
-                return call(task, path, namespace, *args, timeout_s=RUN_HARD_LIMIT_S, **kwargs)
+                return call(task, job, timeout_s=RUN_HARD_LIMIT_S, namespace=namespace)
         except NamespaceBusyError as exc:
             log.info(
                 "job.busy",
@@ -120,52 +110,63 @@ def register_tasks(app: Celery, host: RuntimeHost, *, broker_url: str) -> None:
     def ping(task: Any, hold_s: float = 0.0) -> dict[str, Any]:
         """Proves a worker reached the store. ``hold_s`` keeps the task busy that long
         first (capped), for probing delivery: tests kill a worker mid-task with it."""
+        from app.jobs.ping import ping as job
+
         if hold_s > 0:
             log.info("ping.holding", task_id=task.request.id, pid=os.getpid(), hold_s=hold_s)
             time.sleep(min(hold_s, PING_MAX_HOLD_S))
-        answer: dict[str, Any] = call(task, "app.jobs.ping.ping", timeout_s=30.0)
+        answer: dict[str, Any] = call(task, job, timeout_s=30.0)
         delivery = task.request.delivery_info or {}
         return {**answer, "pid": os.getpid(), "redelivered": bool(delivery.get("redelivered"))}
 
     def consolidate(task: Any, namespace: str, run_id: str, dry_run: bool) -> Any:
+        from app.jobs.consolidation import run_consolidation
+
         return exclusive(
-            task, namespace, "app.jobs.consolidation.run_consolidation", run_id, dry_run=dry_run
+            task, namespace, lambda rt: run_consolidation(rt, namespace, run_id, dry_run=dry_run)
         )
 
     def scan_thoughts(task: Any, namespace: str, thought_ids: list[str]) -> Any:
+        from app.jobs.contradiction_scan import scan_thoughts as job
+
         return call(
             task,
-            "app.jobs.contradiction_scan.scan_thoughts",
-            namespace,
-            thought_ids,
-            timeout_s=SCAN_SOFT_LIMIT_S + 30,
+            lambda rt: job(rt, namespace, thought_ids),
+            timeout_s=SCAN_TIMEOUT_S,
+            namespace=namespace,
         )
 
     def scan_namespace(task: Any, namespace: str) -> Any:
+        from app.jobs.contradiction_scan import scan_namespace as job
+
         return call(
-            task,
-            "app.jobs.contradiction_scan.scan_namespace",
-            namespace,
-            timeout_s=RUN_HARD_LIMIT_S,
+            task, lambda rt: job(rt, namespace), timeout_s=RUN_HARD_LIMIT_S, namespace=namespace
         )
 
     def forget_and_purge(task: Any, namespace: str) -> Any:
-        return exclusive(task, namespace, "app.jobs.retention.forget_and_purge")
+        from app.jobs.retention import forget_and_purge as job
+
+        return exclusive(task, namespace, lambda rt: job(rt, namespace))
 
     # --- fan-out for beat -------------------------------------------------------------------
     def namespaces(task: Any) -> list[str]:
-        found: list[str] = call(task, "app.jobs.namespaces.active_namespaces", timeout_s=120.0)
+        from app.jobs.namespaces import active_namespaces
+
+        found: list[str] = call(task, active_namespaces, timeout_s=SCAN_TIMEOUT_S)
         return found
 
     def scheduled_consolidation(task: Any) -> dict[str, Any]:
-        start_run = job("app.jobs.consolidation.start_scheduled_consolidation")
+        """Creates each namespace's scheduled run, then queues it; a namespace whose last
+        run is still going gets its new one once the lock is free."""
+        from app.jobs.consolidation import start_scheduled_consolidation
+
         queued: dict[str, str] = {}
         for namespace in namespaces(task):
 
-            async def start(runtime: Runtime, namespace: str = namespace) -> Any:
-                return await start_run(runtime, namespace)
+            def start(runtime: Runtime, namespace: str = namespace) -> Awaitable[str]:
+                return start_scheduled_consolidation(runtime, namespace)
 
-            run_id = str(host.run(start, 120.0))
+            run_id = host.run(start, SCAN_TIMEOUT_S)
             app.send_task(
                 "thoughtgraph.consolidate", args=(namespace, run_id, False), ignore_result=True
             )
@@ -192,15 +193,17 @@ def register_tasks(app: Celery, host: RuntimeHost, *, broker_url: str) -> None:
 
     run_limits = limits(RUN_SOFT_LIMIT_S)
     scan_limits = limits(SCAN_SOFT_LIMIT_S)
+    # Kept (for an hour): what a slot covered, for whoever looks (and the tests).
+    fan_out_options = {"ignore_result": False, **scan_limits}
     tasks: list[tuple[Callable[..., Any], dict[str, Any]]] = [
         (ping, {"ignore_result": False, **limits(PING_MAX_HOLD_S + 30)}),
         (consolidate, run_limits),
         (scan_thoughts, scan_limits),
         (scan_namespace, run_limits),
         (forget_and_purge, run_limits),
-        (scheduled_consolidation, scan_limits),
-        (scheduled_contradiction_scan, scan_limits),
-        (scheduled_decay, scan_limits),
+        (scheduled_consolidation, fan_out_options),
+        (scheduled_contradiction_scan, fan_out_options),
+        (scheduled_decay, fan_out_options),
     ]
     for function, options in tasks:
         app.task(name=f"thoughtgraph.{function.__name__}", **COMMON, **options)(function)
