@@ -92,18 +92,25 @@ def ping(app: Celery, *, hold_s: float = 0.0, timeout: float = 20) -> dict[str, 
 # --- a worker attaches and answers ----------------------------------------------------------
 
 
+@pytest.mark.parametrize("pool", ["prefork", "solo"])
 def test_worker_attaches_to_the_engine_and_answers_ping(
-    engine_dir: Path, broker: str, tmp_path: Path
+    engine_dir: Path, broker: str, tmp_path: Path, pool: str
 ) -> None:
     app = create_celery(settings_for(engine_dir, broker))
     log = tmp_path / "worker.log"
-    with worker_process(hash_embedder_env(engine_dir, TG_BROKER_URL=broker), log) as worker:
+    env = hash_embedder_env(engine_dir, TG_BROKER_URL=broker)
+    with worker_process(env, log, "--pool", pool) as worker:
         answer = ping(app)
         opened = wait_for_event(log, "worker.runtime_opened", process=worker)
+        assert ping(app)["pid"] == answer["pid"]  # one Runtime per process, kept open
+    wait_for_event(log, "worker.runtime_closed")  # closed at shutdown
     assert answer["ok"] is True and answer["ready"] is True
     assert answer["engine"] == "falkordb"
-    assert answer["pid"] == opened["pid"] != worker.pid  # a pool process ran it
+    assert answer["pid"] == opened["pid"]
+    # prefork: a pool process ran it; solo: the worker itself
+    assert (answer["pid"] == worker.pid) is (pool == "solo")
     assert answer["redelivered"] is False
+    assert len([e for e in log_events(log) if e.get("event") == "worker.runtime_opened"]) == 1
     attached = wait_for_event(log, "store.attached")
     assert attached["socket"].startswith(str(engine_dir))
 
