@@ -24,6 +24,8 @@ from app.domain.access import Principal
 from app.domain.errors import (
     EmbeddingError,
     InvalidInputError,
+    InvalidStateError,
+    NotFoundError,
     StoreError,
     ThoughtgraphError,
     ThoughtNotFoundError,
@@ -93,13 +95,39 @@ def test_sdl_has_the_types_queries_and_mutations(schema: strawberry.Schema) -> N
     sdl = str(schema)
     for expected in [
         "enum ThoughtType {\n  ORIGINAL\n  REFINEMENT\n  CONSOLIDATION\n}",
-        "enum LineageRelation {\n  REFINES\n  CONSOLIDATES\n}",
-        "enum ChangeKind {\n  CREATED\n  REFINED\n  CONSOLIDATED\n}",
+        "enum LineageRelation {\n  REFINES\n  CONSOLIDATES\n  SUPERSEDES\n}",
+        "enum ChangeKind {\n  CREATED\n  REFINED\n  CONSOLIDATED\n  SUPERSEDED\n",
         'thought(id: ID!, namespace: String! = "default"): Thought\n',
         'thoughts(namespace: String! = "default", filter: ThoughtFilterInput = null,'
-        " first: Int = 20, after: String = null): ThoughtConnection!",
+        " first: Int = 20, after: String = null, currentOnly: Boolean = false,"
+        " validAt: DateTime = null, knownAt: DateTime = null): ThoughtConnection!",
         "search(query: String!, k: Int = 10, threshold: Float = 0,"
-        ' namespace: String! = "default"): [SearchHit!]!',
+        ' namespace: String! = "default", currentOnly: Boolean = false,'
+        " validAt: DateTime = null, knownAt: DateTime = null): [SearchHit!]!",
+        'related(id: ID!, namespace: String! = "default", first: Int = 10): [RelatedThought!]!',
+        'topics(namespace: String! = "default", first: Int = 20): [Topic!]!',
+        'topic(id: ID!, namespace: String! = "default"): Topic\n',
+        'contradictions(namespace: String! = "default", status: ContradictionStatus = null,'
+        " first: Int = 20): [Contradiction!]!",
+        'contradiction(id: ID!, namespace: String! = "default"): Contradiction\n',
+        'episodes(namespace: String! = "default", first: Int = 20): [Episode!]!',
+        'episode(id: ID!, namespace: String! = "default"): Episode\n',
+        'consolidationRuns(namespace: String! = "default", first: Int = 20): [ConsolidationRun!]!',
+        'consolidationRun(id: ID!, namespace: String! = "default"): ConsolidationRun\n',
+        'supersede(newerId: ID!, olderId: ID!, reason: String!, namespace: String! = "default"):'
+        " Thought!",
+        'forget(id: ID!, namespace: String! = "default"): Thought!',
+        'restore(id: ID!, namespace: String! = "default"): Thought!',
+        'pin(id: ID!, namespace: String! = "default", pinned: Boolean = true): Thought!',
+        "resolveContradiction(id: ID!, resolution: Resolution!,"
+        ' namespace: String! = "default", note: String = null, mergedContent: String = null):'
+        " Contradiction!",
+        'runConsolidation(namespace: String! = "default", dryRun: Boolean = false):'
+        " ConsolidationRun!",
+        'scanContradictions(namespace: String! = "default"): Boolean!',
+        'undoConsolidation(thoughtId: ID!, namespace: String! = "default"): [Thought!]!',
+        'ingestEpisode(transcript: String!, namespace: String! = "default",'
+        " title: String = null, artifacts: [ArtifactInput!] = null): Episode!",
         'lineage(id: ID!, maxDepth: Int = 10, namespace: String! = "default"): LineageResult!',
         'searchChanges(query: String!, k: Int = 10, namespace: String! = "default"): [ChangeHit!]!',
         'history(thoughtId: ID!, namespace: String! = "default"): [ChangeEvent!]!',
@@ -137,7 +165,23 @@ EXPECTED_FIELDS = {
         sources: [Thought!]!
         refinements: [Thought!]!
         refinedBy: Thought
-        superseded: Boolean!""",
+        superseded: Boolean!
+        kind: ThoughtKind!
+        salience: Float!
+        importance: Int!
+        pinned: Boolean!
+        category: String
+        lastAccessedAt: DateTime
+        accessCount: Int!
+        state: ThoughtState!
+        purgeAt: DateTime
+        validFrom: DateTime!
+        validTo: DateTime
+        supersededAt: DateTime
+        supersededBy: Thought
+        topicId: ID
+        topic: Topic
+        episodeId: ID""",
     "type SearchHit": """
         thought: Thought!
         id: ID!
@@ -146,7 +190,8 @@ EXPECTED_FIELDS = {
         pheromoneWeight: Float!
         tags: [String!]!
         refinedBy: ID
-        superseded: Boolean!""",
+        superseded: Boolean!
+        supersededBy: ID""",
     "type Guidance": """
         similarThoughtId: ID!
         similarity: Float!
@@ -182,7 +227,9 @@ EXPECTED_FIELDS = {
         id: ID!
         revision: Int!
         kind: ChangeKind!
-        thoughtId: ID!
+        subjectKind: SubjectKind!
+        subjectId: ID!
+        thoughtId: ID
         sourceIds: [ID!]!
         actorId: String!
         actorName: String!
@@ -203,7 +250,9 @@ EXPECTED_FIELDS = {
     "input ThoughtFilterInput": """
         type: ThoughtType = null
         tag: String = null
-        agentId: String = null""",
+        agentId: String = null
+        kind: ThoughtKind = null
+        topicId: ID = null""",
     "input ContributeInput": """
         content: String!
         agentId: String!
@@ -213,6 +262,13 @@ EXPECTED_FIELDS = {
         tags: [String!] = []
         namespace: String! = "default"
         reason: String = null
+        kind: ThoughtKind = null
+        salience: Float = null
+        importance: Int = null
+        pinned: Boolean = null
+        category: String = null
+        validFrom: DateTime = null
+        validTo: DateTime = null
         refines: ID = null
         consolidates: [ID!] = null""",
     "input RefineInput": """
@@ -223,6 +279,82 @@ EXPECTED_FIELDS = {
         content: String!
         sourceIds: [ID!]!
         reason: String = null""",
+    "type RelatedThought": """
+        thought: Thought!
+        strength: Float!""",
+    "type Topic": """
+        id: ID!
+        namespace: String!
+        name: String!
+        summary: String
+        thoughtCount: Int!
+        unsummarisedCount: Int!
+        createdAt: DateTime!
+        updatedAt: DateTime!
+        summarisedAt: DateTime
+        thoughts(first: Int = 20): [Thought!]!""",
+    "type Contradiction": """
+        id: ID!
+        status: ContradictionStatus!
+        relation: String!
+        detectedAt: DateTime!
+        detector: String!
+        confidence: Float!
+        explanation: String!
+        thoughtAId: ID!
+        thoughtBId: ID!
+        thoughtA: Thought
+        thoughtB: Thought
+        resolution: Resolution
+        note: String
+        resolvedBy: String
+        resolvedAt: DateTime
+        mergedThoughtId: ID
+        mergedThought: Thought""",
+    "type Episode": """
+        id: ID!
+        title: String!
+        narrative: String!
+        summary: String!
+        compressed: String!
+        indexLabel: String!
+        artifacts: [Artifact!]!
+        thoughtIds: [ID!]!
+        createdAt: DateTime!
+        extractor: String!
+        thoughts(first: Int = 20): [Thought!]!""",
+    "input ArtifactInput": """
+        kind: String!
+        ref: String!""",
+    "type ConsolidationRun": """
+        id: ID!
+        status: RunStatus!
+        dryRun: Boolean!
+        trigger: String!
+        requestedAt: DateTime!
+        startedAt: DateTime
+        finishedAt: DateTime
+        durationMs: Int
+        attempts: Int!
+        counts: RunCounts!
+        usage: RunUsage!
+        error: String""",
+    "type RunCounts": """
+        candidates: Int!
+        deduped: Int!
+        assigned: Int!
+        summarised: Int!
+        superseded: Int!
+        forgotten: Int!
+        purged: Int!
+        contradictionsFound: Int!
+        links: Int!
+        pairsJudged: Int!""",
+    "type RunUsage": """
+        llmCalls: Int!
+        promptTokens: Int!
+        completionTokens: Int!
+        costUsd: Float!""",
 }
 
 
@@ -414,3 +546,94 @@ def test_no_context_outside_the_lifespan(graphql_app: ThoughtgraphGraphQL) -> No
     with pytest.raises(HTTPException) as raised:
         asyncio.run(graphql_app.get_context(_request(None), Response()))
     assert raised.value.status_code == 503
+
+
+# --- knowledge fields: errors, weights, actors ------------------------------------------------
+
+
+class RaisingServices:
+    """Every service method the knowledge mutations call raises the given error."""
+
+    def __init__(self, error: Exception) -> None:
+        self.error = error
+
+    def __getattr__(self, name: str) -> Any:
+        return self
+
+    async def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        raise self.error
+
+
+@pytest.mark.parametrize(
+    ("document", "error", "extensions"),
+    [
+        (
+            'mutation { resolveContradiction(id: "c-1", resolution: A_WINS) { id } }',
+            NotFoundError("contradiction", "c-1"),
+            {"code": "NOT_FOUND", "kind": "contradiction", "id": "c-1"},
+        ),
+        (
+            f'mutation {{ undoConsolidation(thoughtId: "{UNKNOWN_ID}") {{ id }} }}',
+            InvalidStateError("not an active merge", field="thoughtId"),
+            {"code": "INVALID_STATE", "field": "thoughtId"},
+        ),
+        (
+            f'mutation {{ forget(id: "{UNKNOWN_ID}") {{ id }} }}',
+            ThoughtNotFoundError([UNKNOWN_ID]),
+            {"code": "THOUGHT_NOT_FOUND", "ids": [UNKNOWN_ID]},
+        ),
+    ],
+)
+def test_knowledge_errors_keep_their_codes(
+    schema: strawberry.Schema, document: str, error: Exception, extensions: dict[str, Any]
+) -> None:
+    services = RaisingServices(error)
+    context = SimpleNamespace(
+        services=SimpleNamespace(contradictions=services, merging=services, retention=services),
+        principal=Principal.anyone(),
+    )
+    body = run(schema, document, context)
+    [formatted] = body["errors"]
+    assert formatted["message"] == str(error)
+    assert formatted["extensions"] == extensions
+
+
+def test_every_root_field_has_a_weight(schema: strawberry.Schema) -> None:
+    """A root field without a weight would cost 1 whatever it does: refuse that."""
+    from app.graphql.cost import ROOT_WEIGHTS
+
+    for root in (schema._schema.query_type, schema._schema.mutation_type):
+        assert root is not None
+        assert sorted(set(root.fields) - set(ROOT_WEIGHTS)) == [], root.name
+
+
+def test_nested_knowledge_lists_are_sized_by_their_arguments(schema: strawberry.Schema) -> None:
+    from graphql import parse
+
+    from app.graphql.cost import measure_operation
+
+    def cost(document: str) -> int:
+        measured = measure_operation(schema._schema, parse(document), None, {})
+        assert measured is not None
+        return measured.cost
+
+    # topics 5; per topic its thoughts list 1 and, per thought, its topic (a loader) 1.
+    assert cost("{ topics(first: 3) { thoughts(first: 4) { topic { id } } } }") == 5 + 3 * (
+        1 + 4 * 1
+    )
+    assert cost('{ related(id: "x") { strength thought { supersededBy { id } } } }') == 3 + 10 * (
+        1 + 1
+    )
+    assert cost("{ contradictions { thoughtA { id } thoughtB { id } } }") == 5 + 20 * 2
+    assert cost("mutation { runConsolidation { id counts { links } } }") == 20 + 1
+
+
+def test_writes_name_the_keys_agent_or_the_local_caller() -> None:
+    from app.graphql.thoughts.mutations import LOCAL_ACTOR, caller_actor
+
+    def actor_of(principal: Principal) -> Any:
+        return caller_actor(SimpleNamespace(context=SimpleNamespace(principal=principal)))  # type: ignore[arg-type]
+
+    assert actor_of(Principal.anyone()) == LOCAL_ACTOR
+    keyed = Principal(key_id="k1", agent_id="planner", agent_name="Planner")
+    assert actor_of(keyed).model_dump() == {"id": "planner", "name": "Planner", "key_id": "k1"}

@@ -61,6 +61,25 @@ ROOT_WEIGHTS = {
     "contribute": 20,
     "refine": 20,
     "consolidate": 20,
+    "related": 3,
+    "topics": 5,
+    "topic": 1,
+    "contradictions": 5,
+    "contradiction": 1,
+    "episodes": 5,
+    "episode": 1,
+    "consolidationRuns": 5,
+    "consolidationRun": 1,
+    "supersede": 20,
+    "forget": 20,
+    "restore": 20,
+    "pin": 20,
+    "resolveContradiction": 20,
+    "runConsolidation": 20,
+    "scanContradictions": 20,
+    "undoConsolidation": 20,
+    # Extraction embeds (and may ask a model about) every thought it finds: many writes.
+    "ingestEpisode": 100,
 }
 # Fields resolved through a DataLoader (a batched store read) weigh 1 even when scalar.
 LOADER_FIELDS = {
@@ -71,10 +90,22 @@ LOADER_FIELDS = {
     "similarThought",
     "from",
     "to",
+    "supersededBy",
+    "topic",
+    "thoughtA",
+    "thoughtB",
+    "mergedThought",
 }
-# (field, argument, default, maximum): a list whose size an argument chooses.
+# (field, argument, default, maximum): a list whose size an argument chooses. By field
+# name wherever it appears: a topic's and an episode's `thoughts` take `first` (default 20)
+# like the root listing.
 SIZED_BY_ARGUMENT = {
     "thoughts": ("first", 20, MAX_PAGE_SIZE),
+    "topics": ("first", 20, MAX_PAGE_SIZE),
+    "contradictions": ("first", 20, MAX_PAGE_SIZE),
+    "episodes": ("first", 20, MAX_PAGE_SIZE),
+    "consolidationRuns": ("first", 20, MAX_PAGE_SIZE),
+    "related": ("first", 10, MAX_PAGE_SIZE),
     "search": ("k", 10, MAX_K),
     "searchChanges": ("k", 10, MAX_K),
     "changes": ("limit", 100, MAX_CHANGES),
@@ -89,6 +120,7 @@ CAPPED_LISTS = {
     "refinements": MAX_REFINEMENTS,
     "history": MAX_HISTORY,
     "chain": MAX_LINEAGE_NODES,
+    "undoConsolidation": MAX_SOURCES,  # a merge's sources
 }
 
 

@@ -13,16 +13,19 @@ from dataclasses import dataclass
 
 from strawberry.dataloader import DataLoader
 
+from app.domain.knowledge import Topic
 from app.domain.models import Thought
+from app.store.cypher_store import CypherGraphStore
 from app.store.interface import GraphStore
 
 ThoughtKey = tuple[str, str]  # (namespace, thought id)
+TopicKey = tuple[str, str]  # (namespace, topic id)
 
 #: Largest batch handed to one store call; bigger batches are split by the loader.
 MAX_BATCH = 500
 
 
-def _by_namespace(keys: Sequence[ThoughtKey]) -> dict[str, list[str]]:
+def _by_namespace(keys: Sequence[tuple[str, str]]) -> dict[str, list[str]]:
     grouped: dict[str, list[str]] = defaultdict(list)
     for namespace, thought_id in keys:
         grouped[namespace].append(thought_id)
@@ -47,20 +50,35 @@ async def load_refiners(store: GraphStore, keys: Sequence[ThoughtKey]) -> list[l
     return [found.get(key, []) for key in keys]
 
 
+async def load_topics(store: CypherGraphStore, keys: Sequence[TopicKey]) -> list[Topic | None]:
+    """One ``topics.get_many`` call per namespace: every thought of a page shares a few
+    topics, which this reads once each."""
+    found: dict[TopicKey, Topic] = {}
+    for namespace, ids in _by_namespace(keys).items():
+        for topic_id, topic in (await store.topics.get_many(namespace, ids)).items():
+            found[(namespace, topic_id)] = topic
+    return [found.get(key) for key in keys]
+
+
 @dataclass(frozen=True)
 class Loaders:
     thoughts: DataLoader[ThoughtKey, Thought | None]
     refiners: DataLoader[ThoughtKey, list[str]]
+    topics: DataLoader[TopicKey, Topic | None]
 
     @classmethod
-    def build(cls, store: GraphStore) -> Loaders:
+    def build(cls, store: CypherGraphStore) -> Loaders:
         async def thoughts(keys: list[ThoughtKey]) -> list[Thought | None]:
             return await load_thoughts(store, keys)
 
         async def refiners(keys: list[ThoughtKey]) -> list[list[str]]:
             return await load_refiners(store, keys)
 
+        async def topics(keys: list[TopicKey]) -> list[Topic | None]:
+            return await load_topics(store, keys)
+
         return cls(
             thoughts=DataLoader(load_fn=thoughts, max_batch_size=MAX_BATCH),
             refiners=DataLoader(load_fn=refiners, max_batch_size=MAX_BATCH),
+            topics=DataLoader(load_fn=topics, max_batch_size=MAX_BATCH),
         )

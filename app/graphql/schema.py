@@ -12,22 +12,44 @@ from strawberry.types import ExecutionContext
 from app.access import AccessPolicy
 from app.graphql.auth import IntrospectionSwitch
 from app.graphql.changes.queries import ChangeQuery
+from app.graphql.consolidation.mutations import ConsolidationMutation
+from app.graphql.consolidation.queries import ConsolidationQuery
+from app.graphql.contradictions.mutations import ContradictionMutation
+from app.graphql.contradictions.queries import ContradictionQuery
+from app.graphql.episodes.mutations import EpisodeMutation
+from app.graphql.episodes.queries import EpisodeQuery
 from app.graphql.errors import MaskUnexpectedErrors, RequestErrorCodes, log_errors
 from app.graphql.guards import HeavyOperationGate, QueryGuard
 from app.graphql.lineage.queries import LineageQuery
 from app.graphql.parsing import CachedParser
+from app.graphql.thoughts.lifecycle import ThoughtLifecycleMutation
 from app.graphql.thoughts.mutations import ThoughtMutation
 from app.graphql.thoughts.queries import ThoughtQuery
+from app.graphql.topics.queries import TopicQuery
 from app.settings import Settings
 
 
 @strawberry.type
-class Query(ThoughtQuery, LineageQuery, ChangeQuery):
+class Query(
+    ThoughtQuery,
+    LineageQuery,
+    ChangeQuery,
+    TopicQuery,
+    ContradictionQuery,
+    EpisodeQuery,
+    ConsolidationQuery,
+):
     pass
 
 
 @strawberry.type
-class Mutation(ThoughtMutation):
+class Mutation(
+    ThoughtMutation,
+    ThoughtLifecycleMutation,
+    ContradictionMutation,
+    ConsolidationMutation,
+    EpisodeMutation,
+):
     pass
 
 

@@ -2,11 +2,24 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import strawberry
 
 from app.domain.models import DEFAULT_NAMESPACE, ThoughtFilter
-from app.graphql.enums import ThoughtType
+from app.graphql.enums import ThoughtKind, ThoughtType
 from app.services.thoughts import ThoughtInput
+
+
+def datetime_to_ms(value: datetime) -> int:
+    """Epoch milliseconds; a DateTime without an offset is taken as UTC (as shown)."""
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=UTC)
+    return int(value.timestamp() * 1000)
+
+
+def optional_ms(value: datetime | None) -> int | None:
+    return datetime_to_ms(value) if value is not None else None
 
 
 @strawberry.input(description="Narrow a thought listing; every given field must match.")
@@ -14,9 +27,17 @@ class ThoughtFilterInput:
     type: ThoughtType | None = None
     tag: str | None = None
     agent_id: str | None = None
+    kind: ThoughtKind | None = None
+    topic_id: strawberry.ID | None = None
 
     def to_domain(self) -> ThoughtFilter:
-        return ThoughtFilter(type=self.type, tag=self.tag, agent_id=self.agent_id)
+        return ThoughtFilter(
+            type=self.type,
+            tag=self.tag,
+            agent_id=self.agent_id,
+            kind=self.kind,
+            topic_id=self.topic_id,
+        )
 
 
 @strawberry.input
@@ -33,8 +54,25 @@ class _ThoughtFields:
     reason: str | None = strawberry.field(
         default=None, description="Why: stored on the lineage edges, searchable by meaning."
     )
+    kind: ThoughtKind | None = strawberry.field(default=None, description="FACT unless given.")
+    salience: float | None = strawberry.field(
+        default=None, description="0 to 1: how much it matters for later work (0.5)."
+    )
+    importance: int | None = strawberry.field(
+        default=None, description="1 to 5: forgetting spares important thoughts (3)."
+    )
+    pinned: bool | None = strawberry.field(default=None, description="Never forgotten (false).")
+    category: str | None = None
+    valid_from: datetime | None = strawberry.field(
+        default=None, description="Since when it is true in the world (its creation)."
+    )
+    valid_to: datetime | None = strawberry.field(
+        default=None, description="Until when it was true in the world (still true)."
+    )
 
     def to_thought_input(self) -> ThoughtInput:
+        # An explicit null means the service's default, like a field left out.
+        defaults = ThoughtInput(content="", agent_id="", agent_name="")
         return ThoughtInput(
             content=self.content,
             agent_id=self.agent_id,
@@ -43,6 +81,13 @@ class _ThoughtFields:
             context=self.context,
             session_id=self.session_id,
             tags=tuple(self.tags or ()),
+            kind=self.kind if self.kind is not None else defaults.kind,
+            salience=self.salience if self.salience is not None else defaults.salience,
+            importance=self.importance if self.importance is not None else defaults.importance,
+            pinned=self.pinned if self.pinned is not None else defaults.pinned,
+            category=self.category,
+            valid_from_ms=optional_ms(self.valid_from),
+            valid_to_ms=optional_ms(self.valid_to),
         )
 
 

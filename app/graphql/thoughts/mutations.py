@@ -6,11 +6,16 @@ from dataclasses import replace
 
 import strawberry
 
+from app.domain.changes import Actor
 from app.graphql.auth import CanWrite
 from app.graphql.context import Info
 from app.graphql.thoughts.inputs import ConsolidateInput, ContributeInput, RefineInput
 from app.graphql.thoughts.types import ContributionPayload
 from app.services.thoughts import ThoughtInput
+
+# Who the change log names for a write without an API key (open local mode): the
+# maintenance mutations carry no agentId of their own to take instead.
+LOCAL_ACTOR = Actor(id="local", name="local")
 
 
 def as_caller(info: Info, data: ThoughtInput) -> ThoughtInput:
@@ -23,6 +28,18 @@ def as_caller(info: Info, data: ThoughtInput) -> ThoughtInput:
         data,
         agent_id=principal.agent_id,
         agent_name=principal.agent_name or principal.agent_id,
+        key_id=principal.key_id,
+    )
+
+
+def caller_actor(info: Info) -> Actor:
+    """The actor of a write other than a contribution: the key's agent, and the key."""
+    principal = info.context.principal
+    if principal.agent_id is None:
+        return LOCAL_ACTOR.model_copy(update={"key_id": principal.key_id})
+    return Actor(
+        id=principal.agent_id,
+        name=principal.agent_name or principal.agent_id,
         key_id=principal.key_id,
     )
 

@@ -1,18 +1,68 @@
-"""Reading thoughts: one by id, a filtered page, and lineage-aware semantic search."""
+"""Reading thoughts: one by id, a filtered page, lineage-aware semantic search, and a
+thought's related neighbours; lists and search take the same time view."""
 
 from __future__ import annotations
 
+from datetime import datetime
+
 import strawberry
 
-from app.domain.models import DEFAULT_NAMESPACE
+from app.domain import validation as check
+from app.domain.models import DEFAULT_NAMESPACE, ThoughtFilter, TimeView
 from app.graphql.auth import CanRead
 from app.graphql.context import Info
-from app.graphql.thoughts.inputs import ThoughtFilterInput
-from app.graphql.thoughts.types import SearchHit, Thought, ThoughtConnection
+from app.graphql.thoughts.inputs import ThoughtFilterInput, optional_ms
+from app.graphql.thoughts.types import (
+    RelatedThought,
+    SearchHit,
+    Thought,
+    ThoughtConnection,
+    load_thoughts,
+)
+from app.services.browse import decode_cursor
+from app.services.related import RelatedService
 
 # Nullable arguments with defaults: an explicit null means the default.
 PAGE_SIZE = 20
 SEARCH_K = 10
+RELATED_FIRST = 10
+
+
+def time_view(
+    info: Info, current_only: bool | None, valid_at: datetime | None, known_at: datetime | None
+) -> TimeView | None:
+    """The view the arguments ask for; None for the default (active, valid now), which
+    the services and the store build themselves."""
+    if not current_only and valid_at is None and known_at is None:
+        return None
+    return info.context.services.search.view(
+        current_only=bool(current_only),
+        valid_at_ms=optional_ms(valid_at),
+        known_at_ms=optional_ms(known_at),
+    )
+
+
+def checked_filter(given: ThoughtFilterInput | None) -> ThoughtFilter:
+    """The filter with its free-form fields checked, each error naming its field.
+
+    Listing goes to the store directly rather than through BrowseService.list, which
+    neither keeps kind and topicId nor takes a time view."""
+    criteria = (given or ThoughtFilterInput()).to_domain()
+    return criteria.model_copy(
+        update={
+            "tag": check.require_tag("filter.tag", criteria.tag) if criteria.tag else None,
+            "agent_id": (
+                check.require_identifier("filter.agentId", criteria.agent_id)
+                if criteria.agent_id is not None
+                else None
+            ),
+            "topic_id": (
+                check.require_identifier("filter.topicId", criteria.topic_id)
+                if criteria.topic_id is not None
+                else None
+            ),
+        }
+    )
 
 
 async def resolve_thought(
@@ -31,10 +81,17 @@ async def resolve_thoughts(
     filter: ThoughtFilterInput | None = None,
     first: int | None = PAGE_SIZE,
     after: str | None = None,
+    current_only: bool | None = False,
+    valid_at: datetime | None = None,
+    known_at: datetime | None = None,
 ) -> ThoughtConnection:
-    criteria = (filter or ThoughtFilterInput()).to_domain()
+    check.require_namespace(namespace)
     size = PAGE_SIZE if first is None else first
-    page = await info.context.services.browse.list(namespace, criteria, size, after)
+    check.require_int_range("first", size, 1, check.MAX_PAGE_SIZE)
+    criteria = checked_filter(filter)
+    cursor = decode_cursor(after) if after else None
+    view = time_view(info, current_only, valid_at, known_at)
+    page = await info.context.services.store.list_thoughts(namespace, criteria, cursor, size, view)
     return ThoughtConnection.from_page(page)
 
 
@@ -44,14 +101,36 @@ async def resolve_search(
     k: int | None = SEARCH_K,
     threshold: float | None = 0.0,
     namespace: str = DEFAULT_NAMESPACE,
+    current_only: bool | None = False,
+    valid_at: datetime | None = None,
+    known_at: datetime | None = None,
 ) -> list[SearchHit]:
     hits = await info.context.services.search.search(
         namespace,
         query,
         k=SEARCH_K if k is None else k,
         threshold=0.0 if threshold is None else threshold,
+        view=time_view(info, current_only, valid_at, known_at),
     )
     return [SearchHit.from_domain(hit) for hit in hits]
+
+
+async def resolve_related(
+    info: Info,
+    id: strawberry.ID,
+    namespace: str = DEFAULT_NAMESPACE,
+    first: int | None = RELATED_FIRST,
+) -> list[RelatedThought]:
+    size = RELATED_FIRST if first is None else first
+    # Stateless over the store: built here rather than kept in Services.
+    related = await RelatedService(info.context.services.store).of(namespace, id, size)
+    thoughts = await load_thoughts(info, namespace, [r.thought_id for r in related])
+    by_id = {str(thought.id): thought for thought in thoughts}
+    return [
+        RelatedThought(thought=by_id[r.thought_id], strength=r.strength)
+        for r in related
+        if r.thought_id in by_id
+    ]
 
 
 @strawberry.type
@@ -64,13 +143,25 @@ class ThoughtQuery:
     thoughts = strawberry.field(
         permission_classes=[CanRead],
         resolver=resolve_thoughts,
-        description="Thoughts newest first, optionally filtered; `first` is 1 to 100.",
+        description=(
+            "Thoughts newest first, optionally filtered; `first` is 1 to 100. Forgotten"
+            " thoughts are left out; the time view arguments work as in `search`."
+        ),
     )
     search = strawberry.field(
         permission_classes=[CanRead],
         resolver=resolve_search,
         description=(
             "The k thoughts closest in meaning to the query; superseded ones are marked"
-            " and ranked below their refinements."
+            " and ranked below their successors (left out with currentOnly). validAt"
+            " asks what was true then, knownAt what the service knew then."
+        ),
+    )
+    related = strawberry.field(
+        permission_classes=[CanRead],
+        resolver=resolve_related,
+        description=(
+            "Thoughts consolidation linked to this one as related, strongest first"
+            " (`first` 1 to 100); THOUGHT_NOT_FOUND when it does not exist."
         ),
     )

@@ -4,14 +4,22 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from typing import TYPE_CHECKING, Annotated
 
 import strawberry
 
 from app.domain import models
 from app.domain.validation import MAX_REFINEMENTS
 from app.graphql.context import Info
-from app.graphql.enums import ThoughtType
+from app.graphql.enums import ThoughtKind, ThoughtState, ThoughtType
 from app.services.browse import encode_cursor
+
+if TYPE_CHECKING:
+    from app.graphql.topics.types import Topic
+
+
+def optional_datetime(epoch_ms: int | None) -> datetime | None:
+    return models.ms_to_datetime(epoch_ms) if epoch_ms is not None else None
 
 
 async def load_thought(info: Info, namespace: str, thought_id: str) -> Thought | None:
@@ -45,7 +53,27 @@ async def resolve_refined_by(root: Thought, info: Info) -> Thought | None:
 
 
 async def resolve_superseded(root: Thought, info: Info) -> bool:
+    if root.superseded_at is not None:
+        return True  # retired by a SUPERSEDES edge: no need to look for refiners
     return bool(await info.context.loaders.refiners.load((root.namespace, root.id)))
+
+
+async def resolve_superseded_by(root: Thought, info: Info) -> Thought | None:
+    if root.superseded_by_id is None:
+        return None
+    return await load_thought(info, root.namespace, root.superseded_by_id)
+
+
+async def resolve_topic(
+    root: Thought, info: Info
+) -> Annotated[Topic, strawberry.lazy("app.graphql.topics.types")] | None:
+    # Imported here: the topic type lists its thoughts, so the modules refer to each other.
+    from app.graphql.topics.types import Topic
+
+    if root.topic_id is None:
+        return None
+    found = await info.context.loaders.topics.load((root.namespace, root.topic_id))
+    return Topic.from_domain(found) if found is not None else None
 
 
 @strawberry.type(description="One unit of knowledge an agent contributed.")
@@ -83,8 +111,39 @@ class Thought:
     )
     superseded = strawberry.field(
         resolver=resolve_superseded,
-        description="True once another thought refines or consolidates it.",
+        description="True once another thought refines, consolidates or supersedes it.",
     )
+    kind: ThoughtKind
+    salience: float = strawberry.field(description="0 to 1: how much it matters for later work.")
+    importance: int = strawberry.field(description="1 to 5: forgetting spares important ones.")
+    pinned: bool = strawberry.field(description="Pinned thoughts are never forgotten.")
+    category: str | None
+    last_accessed_at: datetime | None = strawberry.field(
+        description="When a search last returned it (recorded within about a second)."
+    )
+    access_count: int
+    state: ThoughtState
+    purge_at: datetime | None = strawberry.field(
+        description="When a forgotten thought is purged for good; null while active."
+    )
+    valid_from: datetime = strawberry.field(
+        description="Since when it is true in the world: its creation unless given."
+    )
+    valid_to: datetime | None = strawberry.field(
+        description="Until when it was true in the world; null while still true."
+    )
+    superseded_at: datetime | None = strawberry.field(
+        description="When a newer thought superseded it; null while current."
+    )
+    superseded_by = strawberry.field(
+        resolver=resolve_superseded_by, description="The thought that superseded it."
+    )
+    topic_id: strawberry.ID | None
+    topic = strawberry.field(resolver=resolve_topic, description="The topic it belongs to.")
+    episode_id: strawberry.ID | None = strawberry.field(
+        description="The episode it was extracted from, if any."
+    )
+    superseded_by_id: strawberry.Private[str | None]
 
     @classmethod
     def from_domain(cls, thought: models.Thought) -> Thought:
@@ -102,6 +161,21 @@ class Thought:
             created_at=models.ms_to_datetime(thought.created_at_ms),
             revision=thought.revision,
             source_ids=[strawberry.ID(sid) for sid in thought.source_ids],
+            kind=thought.kind,
+            salience=thought.salience,
+            importance=thought.importance,
+            pinned=thought.pinned,
+            category=thought.category,
+            last_accessed_at=optional_datetime(thought.last_accessed_at_ms),
+            access_count=thought.access_count,
+            state=thought.state,
+            purge_at=optional_datetime(thought.purge_at_ms),
+            valid_from=models.ms_to_datetime(thought.effective_valid_from_ms),
+            valid_to=optional_datetime(thought.valid_to_ms),
+            superseded_at=optional_datetime(thought.superseded_at_ms),
+            topic_id=strawberry.ID(thought.topic_id) if thought.topic_id else None,
+            episode_id=strawberry.ID(thought.episode_id) if thought.episode_id else None,
+            superseded_by_id=thought.superseded_by,
         )
 
 
@@ -151,7 +225,12 @@ class SearchHit:
     refined_by: strawberry.ID | None = strawberry.field(
         description="The newest thought refining or consolidating this one."
     )
-    superseded: bool
+    superseded: bool = strawberry.field(
+        description="Refined, consolidated or superseded: ranked below what replaced it."
+    )
+    superseded_by: strawberry.ID | None = strawberry.field(
+        description="The thought that supersedes this one, if one does."
+    )
 
     @classmethod
     def from_domain(cls, hit: models.SearchHit) -> SearchHit:
@@ -164,7 +243,14 @@ class SearchHit:
             tags=list(hit.thought.tags),
             refined_by=strawberry.ID(hit.refined_by) if hit.refined_by is not None else None,
             superseded=hit.superseded,
+            superseded_by=strawberry.ID(hit.superseded_by) if hit.superseded_by else None,
         )
+
+
+@strawberry.type(description="A thought consolidation linked as related, and how strongly.")
+class RelatedThought:
+    thought: Thought
+    strength: float = strawberry.field(description="The similarity the link was made at.")
 
 
 async def resolve_similar_thought(root: Guidance, info: Info) -> Thought | None:

@@ -1,0 +1,1 @@
+"""Consolidation runs: asking for maintenance and reading how it went."""

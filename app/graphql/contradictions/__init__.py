@@ -1,0 +1,1 @@
+"""Contradictions between thoughts: listing them and deciding them."""

@@ -1,0 +1,1 @@
+"""Episodes: a session's narrative and the thoughts extracted from it."""

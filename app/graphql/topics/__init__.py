@@ -1,0 +1,1 @@
+"""Topics: thoughts grouped by meaning, each with a lazily written summary."""
