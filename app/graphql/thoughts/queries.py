@@ -50,7 +50,9 @@ def checked_filter(given: ThoughtFilterInput | None) -> ThoughtFilter:
     criteria = (given or ThoughtFilterInput()).to_domain()
     return criteria.model_copy(
         update={
-            "tag": check.require_tag("filter.tag", criteria.tag) if criteria.tag else None,
+            "tag": (
+                check.require_tag("filter.tag", criteria.tag) if criteria.tag is not None else None
+            ),
             "agent_id": (
                 check.require_identifier("filter.agentId", criteria.agent_id)
                 if criteria.agent_id is not None
