@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from app import cli_keys
+from app import cli_eval, cli_keys
 from app.domain.errors import ThoughtgraphError
 from app.logging import configure_logging
 from app.settings import Settings
@@ -31,7 +31,11 @@ def _serve(settings: Settings, args: argparse.Namespace) -> int:
     # Fail fast with a clear message before the model loads and uvicorn starts.
     check_store_available(settings)
     AccessPolicy.from_settings(settings).refuse_open_exposure(settings.api_host)
-    app = create_app(settings)
+    from workers.queue import build_job_queue
+
+    # Background work (scans after writes, runs asked for over GraphQL) goes to the
+    # workers whenever one will consume it.
+    app = create_app(settings, job_queue=build_job_queue(settings, worker_expected=with_worker))
     worker = WorkerChild(settings) if with_worker else None
     config = uvicorn.Config(
         WorkerAlongside(app, worker) if worker else app,
@@ -139,6 +143,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--queries", type=int, default=200, help="timed queries per measurement")
     bench.add_argument("--sentences", type=int, default=512, help="sentences for the embedder")
     cli_keys.add_parser(commands)
+    cli_eval.add_parser(commands)
     load = commands.add_parser(
         "loadtest", help="open-loop mixed load against a real service; prints a table"
     )
@@ -209,6 +214,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _dev_neo4j(settings, args)
         if args.command == "keys":
             return cli_keys.run(settings, args)
+        if args.command == "eval":
+            return cli_eval.run(settings, args)
         if args.command == "loadtest":
             from app.loadtest import run_loadtest
 

@@ -25,9 +25,9 @@ QUEUE = "thoughtgraph"
 # the soft limit cancels the job, the hard one kills the pool process.
 RUN_SOFT_LIMIT_S = 3600.0
 RUN_HARD_LIMIT_S = RUN_SOFT_LIMIT_S + 60.0
-# A namespace's run lock outlives any run, so a lock that still exists means a live run
-# (or one killed within the last minute or so).
-LOCK_TIMEOUT_S = RUN_HARD_LIMIT_S + 60.0
+# A namespace's run lock is a lease its run renews (workers/locks.py): a worker killed
+# mid-run frees the namespace within this long.
+LOCK_TIMEOUT_S = 30.0
 # A delivered but unacknowledged message goes back to the queue this long after delivery
 # (kombu's Redis transport). Longer than any run, so a run still going is never handed to
 # a second worker; a worker that died holding one gives it back after this.

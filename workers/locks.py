@@ -2,14 +2,17 @@
 
 Two runs over one namespace would read each other's half-written state (a consolidation
 merging thoughts that a purge is deleting). The lock is a Redis key on the broker, which
-every worker of a deployment already shares. It expires by itself after ``timeout_s``,
-longer than a run may last (the tasks' hard time limit), so a worker killed mid-run
-blocks the namespace only until then; a live run releases it in ``finally``.
+every worker of a deployment already shares. It is a lease: a short expiry that the
+holder renews from a thread while its run goes on, so a live run keeps it however long it
+takes, and a worker killed mid-run frees the namespace within one lease (its redelivered
+task then takes it), not after the longest a run may last. A live run releases it in
+``finally``.
 """
 
 from __future__ import annotations
 
 import contextlib
+import threading
 from collections.abc import Iterator
 
 import redis
@@ -33,13 +36,27 @@ def lock_key(namespace: str) -> str:
 
 @contextlib.contextmanager
 def single_flight(client: redis.Redis, namespace: str, *, timeout_s: float) -> Iterator[None]:
-    """Hold the namespace's lock for the block, or raise ``NamespaceBusyError`` at once."""
+    """Hold the namespace's lock for the block, or raise ``NamespaceBusyError`` at once.
+    ``timeout_s`` is the lease, renewed every third of it while the block runs."""
     lock = client.lock(lock_key(namespace), timeout=timeout_s, blocking=False)
     if not lock.acquire(blocking=False):
         raise NamespaceBusyError(namespace)
+    done = threading.Event()
+
+    def renew() -> None:
+        while not done.wait(timeout_s / 3):
+            try:
+                lock.reacquire()
+            except Exception as exc:  # lost, or Redis away: the run goes on regardless
+                log.warning("lock.not_renewed", namespace=namespace, error=str(exc))
+
+    renewer = threading.Thread(target=renew, name=f"lease-{namespace}", daemon=True)
+    renewer.start()
     try:
         yield
     finally:
+        done.set()
+        renewer.join(timeout=5)
         try:
             lock.release()
         except LockError:

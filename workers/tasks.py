@@ -39,9 +39,9 @@ log = structlog.get_logger(__name__)
 TRANSIENT = (StoreError, RedisConnectionError, RedisTimeoutError)
 # Store errors that no retry cures.
 PERMANENT = (SchemaMismatchError, DataDirLockedError, EngineStartError)
-# A busy namespace is asked again every minute, for as long as the lock can live.
-BUSY_RETRY_S = 60
-BUSY_MAX_RETRIES = int(LOCK_TIMEOUT_S // BUSY_RETRY_S) + 5
+# A busy namespace is asked again every 15 s, for as long as a run may last.
+BUSY_RETRY_S = 15
+BUSY_MAX_RETRIES = int(RUN_HARD_LIMIT_S // BUSY_RETRY_S) + 5
 SCAN_SOFT_LIMIT_S = 300.0
 # How long a task waits for its job (the soft limit interrupts first under prefork; under
 # the solo pool, which has no time limits, this is the only bound).

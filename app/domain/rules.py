@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 
 from app.domain.models import ScoredThought, SearchHit, ThoughtType
@@ -14,7 +15,7 @@ MAX_SCORE = 1.0
 GUIDANCE_SIMILARITY = 0.85
 # Supersession detection resolves an "update" contradiction for the newer thought only
 # when the judge was at least this sure; below, it stays open for a person.
-SUPERSESSION_MIN_CONFIDENCE = 0.75
+SUPERSESSION_MIN_CONFIDENCE = 0.65
 
 
 def inherited_pheromone(kind: ThoughtType, source_weights: Sequence[float]) -> float:
@@ -91,3 +92,24 @@ def rank_with_supersession(
         )
     ranked.sort(key=lambda h: h.score, reverse=True)
     return ranked
+
+
+_WORD = re.compile(r"[a-z0-9]+(?:[.:/-][a-z0-9]+)*")
+_FILLER = frozenset(
+    "a an the is are was were be been it its this that of to in on at for and or with as by".split()
+)
+
+
+def _content_words(text: str) -> set[str]:
+    return {w for w in _WORD.findall(text.lower()) if w not in _FILLER}
+
+
+def near_duplicate_text(first: str, second: str) -> bool:
+    """Whether two similar statements say the same thing in other words, so merging them
+    loses nothing: the content words of one contain the other's (punctuation, case and
+    filler aside). Embedding similarity alone is not enough: "the billing service listens
+    on 8080" and "the auth service listens on 8080" are 0.9 similar and both true."""
+    a, b = _content_words(first), _content_words(second)
+    if not a or not b:
+        return False
+    return a <= b or b <= a

@@ -23,7 +23,7 @@ from app.domain.knowledge import (
     RunCounts,
     RunStatus,
     RunUsage,
-    new_run_id,
+    stable_id,
 )
 from app.domain.models import Thought
 from app.domain.rules import SUPERSESSION_MIN_CONFIDENCE
@@ -35,8 +35,13 @@ DETECTOR = "supersession-detector"
 
 
 async def start_scheduled_consolidation(runtime: Runtime, namespace: str) -> str:
+    """The namespace's run for the current schedule slot. Its id comes from the slot, so
+    a fan-out delivered twice finds the run it created the first time (one run a slot)."""
+    now = runtime.clock.now_ms()
+    period_ms = max(1, int(runtime.settings.consolidation_every_s * 1000))
+    run_id = stable_id("run", namespace, "schedule", str(now // period_ms))
     run = await runtime.store.runs.create(
-        namespace, new_run_id(), dry_run=False, trigger="schedule", at_ms=runtime.clock.now_ms()
+        namespace, run_id, dry_run=False, trigger="schedule", at_ms=now
     )
     return run.id
 
@@ -56,6 +61,7 @@ async def run_consolidation(
         run = await store.runs.start(namespace, run_id, clock.now_ms()) or run
     usage = UsageMeter(max_calls=runtime.settings.llm_max_calls_per_run)
     started = time.monotonic()
+    log.info("consolidation.started", namespace=namespace, run=run_id, attempt=run.attempts)
     try:
         counts = await Consolidation(runtime, namespace, usage, dry_run=run.dry_run).execute()
     except Exception as exc:
@@ -111,12 +117,17 @@ class Consolidation:
         self._counts: dict[str, int] = {}
         self._topic_pending: dict[str, int] = {}
         self._updates: list[tuple[str, str, str]] = []  # (pair id, newer, older) this run
+        self._contested: set[str] = set()  # thoughts of open contradictions: not merged
 
     def _add(self, name: str, n: int) -> None:
         self._counts[name] = self._counts.get(name, 0) + n
 
     async def execute(self) -> RunCounts:
         settings = self._rt.settings
+        open_now = await self._rt.store.contradictions.by_status(
+            self._ns, ContradictionStatus.OPEN, 10_000
+        )
+        self._contested = {t for c in open_now for t in (c.thought_a_id, c.thought_b_id)}
         until = self._rt.clock.now_ms()
         since = until - settings.consolidation_window_hours * HOUR_MS
         after: tuple[int, str] | None = None
@@ -133,6 +144,7 @@ class Consolidation:
             if not page:
                 break
             await self._page(page)
+            log.info("consolidation.page", namespace=self._ns, thoughts=len(page))
             last = page[-1][0]
             after = (last.created_at_ms, last.id)
         await self._supersede_updates()
@@ -150,9 +162,14 @@ class Consolidation:
         for pair, verdict in scan.contradictions:
             if verdict.relation is PairRelation.UPDATE:
                 self._updates.append((pair.pair_id, pair.newer_id, pair.older_id))
-        contradicting = {pair.pair_id for pair, _ in scan.contradictions}
+        contested = self._contested | {
+            tid for pair, _ in scan.contradictions for tid in (pair.older_id, pair.newer_id)
+        }
         merged_away: set[str] = set()
-        for members in await services.merging.plan(self._ns, scan.neighbours, contradicting):
+        page_thoughts = [t for t, _ in page]
+        for members in await services.merging.plan(
+            self._ns, page_thoughts, scan.neighbours, contested
+        ):
             if any(m.id in merged_away for m in members):
                 continue
             merged_away.update(m.id for m in members)

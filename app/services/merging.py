@@ -1,8 +1,10 @@
 """Merging near-duplicates into consolidation thoughts, and undoing a merge.
 
-Two thoughts merge only when they are near-identical (dedupe_similarity), both current,
-not lineage of one another, and not judged contradicting: "listens on 8080" and
-"listens on 9443" can be 0.95 similar, and merging them would hide the change.
+Two thoughts merge only when they are near-identical (dedupe_similarity) and say the
+same thing (the content words of one contain the other's), both current, not lineage of
+one another, and neither is party to a contradiction: "listens on 8080" and "listens on
+9443" can be 0.95 similar, and merging them would hide the change; "the billing service
+listens on 8080" and "the auth service listens on 8080" are both true.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from app.domain.changes import Actor
 from app.domain.errors import InvalidStateError, ThoughtNotFoundError
 from app.domain.knowledge import pair_fingerprint, stable_thought_id
 from app.domain.models import ScoredThought, Thought, ThoughtType
-from app.domain.rules import inherited_pheromone
+from app.domain.rules import inherited_pheromone, near_duplicate_text
 from app.services.ports import Embeddings
 from app.settings import Settings
 from app.store.cypher_store import CypherGraphStore
@@ -59,13 +61,15 @@ class MergeService:
     async def plan(
         self,
         namespace: str,
+        subjects: Sequence[Thought],
         neighbours: dict[str, list[ScoredThought]],
-        contradicting: set[str],
+        contested: set[str],
     ) -> list[list[Thought]]:
-        """Clusters of near-duplicates to merge. ``contradicting``: pair fingerprints the
-        judge flagged in this run; pairs flagged earlier are found by their contradiction."""
+        """Clusters of near-duplicates to merge. ``contested``: thoughts party to a
+        contradiction (found in this run, or open): they wait until it is decided, so a
+        merge never carries an outdated value past its supersession."""
         threshold = self._settings.dedupe_similarity
-        thoughts: dict[str, Thought] = {}
+        thoughts: dict[str, Thought] = {t.id: t for t in subjects}
         pairs: dict[str, tuple[str, str]] = {}
         for hits in neighbours.values():
             for hit in hits:
@@ -75,12 +79,17 @@ class MergeService:
                 other = hit.thought
                 if hit.similarity < threshold or other.id == tid:
                     continue
+                if tid in contested or other.id in contested:
+                    continue
+                mine = thoughts.get(tid)
+                if mine is None or tid in other.source_ids or other.id in mine.source_ids:
+                    continue  # unknown, or lineage of one another
+                if not near_duplicate_text(mine.content, other.content):
+                    continue
                 if tid in other.source_ids or other.id in thoughts.get(tid, other).source_ids:
                     continue
                 pairs[pair_fingerprint(namespace, tid, other.id)] = (tid, other.id)
-        flagged = contradicting | set(
-            await self._store.contradictions.get_many(namespace, list(pairs))
-        )
+        flagged = set(await self._store.contradictions.get_many(namespace, list(pairs)))
         clean = [pair for pid, pair in pairs.items() if pid not in flagged]
         missing = {tid for pair in clean for tid in pair} - set(thoughts)
         if missing:
@@ -95,13 +104,15 @@ class MergeService:
     async def merge(self, namespace: str, members: Sequence[Thought]) -> str | None:
         """The merged thought's id (None when a member changed meanwhile)."""
         newest = max(members, key=lambda t: (t.created_at_ms, t.revision, t.id))
+        # The fullest wording (the others' words are contained in it), newest on ties.
+        fullest = max(members, key=lambda t: (len(t.content), t.created_at_ms, t.revision))
         source_ids = tuple(sorted(t.id for t in members))
         actor = Actor.maintenance("consolidation")
         merged = Thought(
             id=stable_thought_id("merge", namespace, *source_ids),
             namespace=namespace,
             type=ThoughtType.CONSOLIDATION,
-            content=newest.content,
+            content=fullest.content,
             agent_id=actor.id,
             agent_name=actor.name,
             tags=tuple(sorted({tag for t in members for tag in t.tags})),
@@ -115,7 +126,7 @@ class MergeService:
             importance=max(t.importance for t in members),
             pinned=any(t.pinned for t in members),
         )
-        embedding = await self._embedder.async_embed_query(newest.content)
+        embedding = await self._embedder.async_embed_query(fullest.content)
         if self._reason_embedding is None:
             self._reason_embedding = await self._embedder.async_embed_query(MERGE_REASON)
         revision = await self._store.merges.merge(

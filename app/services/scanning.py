@@ -31,7 +31,7 @@ class ScanOutcome:
     contradictions: list[tuple[PairToJudge, Verdict]] = field(default_factory=list)
     recorded: int = 0  # contradictions written (0 in a dry run)
     links: int = 0  # RELATED_TO edges created (0 in a dry run)
-    would_link: int = 0  # neighbour pairs at or above the strength (dry runs report it)
+    would_link: int = 0  # links a real scan would add (dry runs report it)
 
 
 def _is_lineage_pair(a: Thought, b: Thought) -> bool:
@@ -82,8 +82,14 @@ class ContradictionScanner:
             if verdict.contradicts:
                 outcome.contradictions.append((pair, verdict))
         neighbours = self._links(outcome.neighbours)
-        outcome.would_link = sum(len(found) for found in neighbours.values())
         if dry_run:
+            linked = await self._store.related.existing(namespace, list(neighbours))
+            outcome.would_link = sum(
+                1
+                for tid, found in neighbours.items()
+                for n in found
+                if n.thought_id not in linked.get(tid, set())
+            )
             return outcome
         for pair, verdict in outcome.contradictions:
             if await self._store.contradictions.record(

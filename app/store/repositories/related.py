@@ -49,6 +49,15 @@ class RelatedRepository:
         )
         return int(rows[0]["links"] or 0) if rows else 0
 
+    async def existing(self, namespace: str, ids: Sequence[str]) -> dict[str, set[str]]:
+        """Each thought's current RELATED_TO neighbours."""
+        if not ids:
+            return {}
+        rows = await self._x.read(
+            "related.existing", {"namespace": namespace, "ids": list(ids)}, namespace=namespace
+        )
+        return {r["id"]: set(r["neighbours"]) for r in rows}
+
     async def of(
         self, namespace: str, thought_id: str, limit: int, view: TimeView | None = None
     ) -> list[RelatedThought]:

@@ -1,0 +1,84 @@
+"""``thoughtgraph eval updates``: the changed-facts set, judge alone and through the
+service, as tables (offline by default; ``--model-server`` for the LLM path)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import tempfile
+from pathlib import Path
+
+from pydantic import SecretStr
+
+from app.settings import Settings
+
+
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    evaluate = commands.add_parser("eval", help="measure quality on an evaluation set; tables")
+    sets = evaluate.add_subparsers(dest="eval_set", required=True)
+    updates = sets.add_parser(
+        "updates", help="changed facts vs compatible look-alikes: detection, precision, ranking"
+    )
+    updates.add_argument(
+        "--model-server",
+        action="store_true",
+        help="run the LLM path against the built-in test model server (an oracle that "
+        "answers from the set's labels and rate-limits every 7th call with HTTP 429)",
+    )
+    updates.add_argument(
+        "--judge-only", action="store_true", help="only the judge table (no service run)"
+    )
+    updates.add_argument("--limit", type=int, help="only the first N pairs of each kind")
+
+
+def run(settings: Settings, args: argparse.Namespace) -> int:
+    return asyncio.run(_updates(settings, args))
+
+
+async def _updates(settings: Settings, args: argparse.Namespace) -> int:
+    from app.eval.model_server import MODEL, OracleModelServer
+    from app.eval.pipeline import MIN_NEWER_FIRST, evaluate_pipeline, render_pipeline
+    from app.eval.updates import evaluate_judge, load_pairs, render_table
+    from app.knowledge.judge import build_judge
+    from app.llm.client import build_llm_client
+    from app.llm.embedders import build_embedder
+    from app.runtime import open_runtime
+
+    pairs = load_pairs()
+    if args.limit:
+        pairs = [p for p in pairs if p.kind == "update"][: args.limit] + [
+            p for p in pairs if p.kind == "compatible"
+        ][: args.limit]
+    with contextlib.ExitStack() as stack:
+        if args.model_server:
+            server = stack.enter_context(OracleModelServer(pairs))
+            settings = settings.model_copy(
+                update={
+                    "llm_model": MODEL,
+                    "llm_api_base": server.base_url,
+                    "llm_api_key": SecretStr("eval"),  # litellm's OpenAI client wants one
+                    "llm_cache": False,
+                }
+            )
+        embedder = await build_embedder(settings)
+        judge = build_judge(settings, build_llm_client(settings))
+        report = await evaluate_judge(
+            judge, embedder, min_similarity=settings.contradiction_min_similarity, pairs=pairs
+        )
+        print(render_table(report))
+        ok = report.meets_targets
+        if args.judge_only:
+            return 0 if ok else 1
+        if settings.neo4j_uri is None:
+            data_dir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="tg-eval-")))
+            settings = settings.model_copy(update={"data_dir": data_dir})
+        settings = settings.model_copy(update={"scan_on_write": False})
+        async with open_runtime(settings, embedder=embedder) as runtime:
+            pipeline = await evaluate_pipeline(runtime, pairs)
+        print()
+        print(render_pipeline(pipeline))
+        if args.model_server:
+            print(f"\nModel server: {server.requests} requests, {server.rate_limited} answered 429")
+        ok = ok and pipeline.newer_first >= MIN_NEWER_FIRST
+        return 0 if ok else 1
