@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections import Counter
 
 import structlog
 
@@ -29,13 +30,13 @@ class AccessRecorder:
         self._store = store
         self._clock = clock
         self._interval_s = interval_s
-        self._pending: dict[str, set[str]] = {}
+        self._pending: dict[str, Counter[str]] = {}
         self._task: asyncio.Task[None] | None = None
 
     def record(self, namespace: str, ids: list[str]) -> None:
         if not ids:
             return
-        self._pending.setdefault(namespace, set()).update(ids)
+        self._pending.setdefault(namespace, Counter()).update(ids)
         if self._task is None:
             self._task = asyncio.get_running_loop().create_task(self._flush_soon())
 
@@ -49,9 +50,9 @@ class AccessRecorder:
     async def flush(self) -> None:
         pending, self._pending = self._pending, {}
         at = self._clock.now_ms()
-        for namespace, ids in pending.items():
+        for namespace, counts in pending.items():
             try:
-                await self._store.retention.touch(namespace, sorted(ids), at)
+                await self._store.retention.touch(namespace, counts, at)
             except Exception as exc:  # usage counts are best effort; never fail a read
                 log.warning("usage.not_recorded", namespace=namespace, error=str(exc))
 

@@ -1,7 +1,7 @@
-// Usage: thoughts returned to a caller were accessed now. Not a change to knowledge, so
-// no event; batched by the service, one statement per flush.
-UNWIND $ids AS thoughtId
-MATCH (t:Thought {id: thoughtId})
+// Usage: thoughts returned to callers were accessed (each row: an id and how many times
+// since the last flush). Not a change to knowledge, so no event; batched by the service.
+UNWIND $rows AS row
+MATCH (t:Thought {id: row.id})
 WHERE t.namespace = $namespace
-SET t.lastAccessedAt = $at, t.accessCount = coalesce(t.accessCount, 0) + 1
+SET t.lastAccessedAt = $at, t.accessCount = coalesce(t.accessCount, 0) + row.count
 RETURN count(t) AS touched

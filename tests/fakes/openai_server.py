@@ -85,6 +85,9 @@ class FakeOpenAIServer:
     models: list[str] = field(default_factory=lambda: ["text-embedding-fake", "chat-fake"])
     requests: list[RecordedRequest] = field(default_factory=list)
     chat_queue: deque[QueuedChat] = field(default_factory=deque)
+    # With nothing queued: the answer computed from the request's messages, if set (a test
+    # that plays a model answering several prompts it cannot order in advance).
+    chat_responder: Callable[[list[dict[str, Any]]], str] | None = None
 
     _httpd: ThreadingHTTPServer | None = field(default=None, init=False, repr=False)
     _thread: threading.Thread | None = field(default=None, init=False, repr=False)
@@ -204,10 +207,15 @@ class FakeOpenAIServer:
     ) -> tuple[int, dict[str, Any]]:
         if queued is not None and queued.status != 200:
             return queued.status, _error(queued.content, "queued")
-        content = queued.content if queued is not None else self.chat_content
         messages = body.get("messages")
         if not isinstance(messages, list) or not messages:
             return 400, _error("'messages' must be a non-empty list", "invalid_request")
+        if queued is not None:
+            content = queued.content
+        elif self.chat_responder is not None:
+            content = self.chat_responder(messages)
+        else:
+            content = self.chat_content
         prompt_tokens = sum(len(str(m.get("content", "")).split()) for m in messages)
         completion_tokens = len(content.split())
         return 200, {

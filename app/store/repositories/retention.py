@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping
 
 from app.domain.changes import Actor, ChangeKind, SubjectKind
 from app.domain.models import ThoughtState
@@ -14,13 +14,17 @@ class RetentionRepository:
     def __init__(self, executor: Executor) -> None:
         self._x = executor
 
-    async def touch(self, namespace: str, ids: Sequence[str], at_ms: int) -> int:
-        """Record that these thoughts were returned to a caller."""
-        if not ids:
+    async def touch(self, namespace: str, counts: Mapping[str, int], at_ms: int) -> int:
+        """Record that these thoughts were returned to callers, so many times each."""
+        if not counts:
             return 0
         rows = await self._x.write(
             "retention.touch",
-            {"namespace": namespace, "ids": list(ids), "at": at_ms},
+            {
+                "namespace": namespace,
+                "rows": [{"id": tid, "count": n} for tid, n in sorted(counts.items())],
+                "at": at_ms,
+            },
             namespace=namespace,
         )
         return int(rows[0]["touched"]) if rows else 0
