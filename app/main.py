@@ -25,9 +25,9 @@ from app.http_limits import BodySizeLimit, CancelOnDisconnect
 from app.jobs.queue import JobQueue
 from app.llm.embedders import TextEmbedder
 from app.neo4j_browser import neo4j_browser_files
+from app.runtime import open_runtime
 from app.services.container import Services
 from app.settings import Settings
-from app.runtime import open_runtime
 
 log = structlog.get_logger(__name__)
 

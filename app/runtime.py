@@ -48,9 +48,7 @@ async def open_runtime(
     try:
         async with open_store(settings, attach=attach) as store:
             await store.bootstrap(embedding_dimension=chosen.dimension, embedder=chosen.name)
-            services = Services.build(
-                store, chosen, settings=settings, clock=clock, queue=jobs
-            )
+            services = Services.build(store, chosen, settings=settings, clock=clock, queue=jobs)
             try:
                 yield Runtime(
                     settings=settings,

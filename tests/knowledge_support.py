@@ -42,7 +42,9 @@ def make_runtime(
 
 
 def contribute(loop: LoopThread, runtime: Runtime, ns: str, content: str, **fields: Any) -> str:
-    data = ThoughtInput(content=content, agent_id="agent-1", agent_name="Agent", namespace=ns, **fields)
+    data = ThoughtInput(
+        content=content, agent_id="agent-1", agent_name="Agent", namespace=ns, **fields
+    )
     return loop.run(runtime.services.thoughts.contribute(data)).thought.id
 
 

@@ -34,9 +34,7 @@ def runtime(
 
 
 def _consolidate(loop: LoopThread, runtime: Runtime, ns: str, *, dry_run: bool = False):  # type: ignore[no-untyped-def]
-    run = loop.run(
-        runtime.services.consolidation.request(ns, dry_run=dry_run, trigger="test")
-    )
+    run = loop.run(runtime.services.consolidation.request(ns, dry_run=dry_run, trigger="test"))
     return loop.run(run_consolidation(runtime, ns, run.id, dry_run=dry_run))
 
 
@@ -47,9 +45,7 @@ def test_a_changed_fact_is_flagged_then_superseded_and_ranks_below(
     newer = contribute(loop, runtime, ns, "The billing service now listens on port 9443.")
     scanned = loop.run(scan_thoughts(runtime, ns, [newer]))
     assert scanned.contradictions_found == 1
-    (found,) = loop.run(
-        runtime.services.contradictions.by_status(ns, ContradictionStatus.OPEN, 10)
-    )
+    (found,) = loop.run(runtime.services.contradictions.by_status(ns, ContradictionStatus.OPEN, 10))
     assert (found.thought_a_id, found.thought_b_id) == (older, newer)
     assert found.relation == "update" and found.detector == "rules"
 
@@ -74,7 +70,9 @@ def test_a_changed_fact_is_flagged_then_superseded_and_ranks_below(
     assert ChangeKind.CONTRADICTION_RESOLVED in [e.kind for e in history]
 
 
-def test_compatible_look_alikes_are_not_flagged(loop: LoopThread, runtime: Runtime, ns: str) -> None:
+def test_compatible_look_alikes_are_not_flagged(
+    loop: LoopThread, runtime: Runtime, ns: str
+) -> None:
     ids = [
         contribute(loop, runtime, ns, "The billing service listens on port 8080."),
         contribute(loop, runtime, ns, "The auth service listens on port 9443."),
@@ -113,7 +111,9 @@ def test_near_duplicates_merge_and_the_merge_undoes(
     loop: LoopThread, runtime: Runtime, ns: str
 ) -> None:
     first = contribute(loop, runtime, ns, "Deployments go out through the GitHub Actions pipeline.")
-    second = contribute(loop, runtime, ns, "Deployments go out through the GitHub Actions pipeline!")
+    second = contribute(
+        loop, runtime, ns, "Deployments go out through the GitHub Actions pipeline!"
+    )
     run = _consolidate(loop, runtime, ns)
     assert run.counts.deduped == 2
     sources = loop.run(runtime.store.get_thoughts(ns, [first, second]))
@@ -149,9 +149,7 @@ def test_a_dry_run_reports_the_same_counts_and_changes_nothing(
     assert real.counts.deduped == 2 and real.counts.contradictions_found == 1
 
 
-def test_topics_form_and_are_summarised_lazily(
-    loop: LoopThread, runtime: Runtime, ns: str
-) -> None:
+def test_topics_form_and_are_summarised_lazily(loop: LoopThread, runtime: Runtime, ns: str) -> None:
     for text in (
         "The payments API rate limit is 100 requests per second per client.",
         "Clients that exceed the payments API rate limit get HTTP 429 responses.",
@@ -174,11 +172,11 @@ def test_topics_form_and_are_summarised_lazily(
     assert any(m.content.split()[0] in big.summary for m in members)
 
 
-def test_forgetting_and_purge_follow_the_clock(
-    loop: LoopThread, runtime: Runtime, ns: str
-) -> None:
+def test_forgetting_and_purge_follow_the_clock(loop: LoopThread, runtime: Runtime, ns: str) -> None:
     stale = contribute(loop, runtime, ns, "A passing remark about the office coffee.", importance=1)
-    pinned = contribute(loop, runtime, ns, "The on-call rota lives in PagerDuty.", importance=1, pinned=True)
+    pinned = contribute(
+        loop, runtime, ns, "The on-call rota lives in PagerDuty.", importance=1, pinned=True
+    )
     important = contribute(loop, runtime, ns, "Production credentials are in Vault.", importance=5)
     advance_days(runtime, 59)
     assert loop.run(forget_and_purge(runtime, ns)).forgotten == 0
@@ -213,4 +211,8 @@ def test_running_again_duplicates_nothing(loop: LoopThread, runtime: Runtime, ns
     assert second.counts.contradictions_found == 0 and second.counts.superseded == 0
     # The merged thought is new in the window: the second run may only assign it a topic.
     events = loop.run(runtime.store.changes_since(ns, revision, 100))
-    assert {e.kind for e in events} <= {ChangeKind.ASSIGNED, ChangeKind.TOPIC_CREATED, ChangeKind.LINKED}
+    assert {e.kind for e in events} <= {
+        ChangeKind.ASSIGNED,
+        ChangeKind.TOPIC_CREATED,
+        ChangeKind.LINKED,
+    }

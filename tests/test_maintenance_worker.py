@@ -35,10 +35,36 @@ from workers.queue import build_job_queue
 pytestmark = pytest.mark.slow
 T = TypeVar("T")
 SERVICES = (
-    "billing", "checkout", "search", "catalog", "inventory", "shipping", "pricing", "reviews",
-    "accounts", "notifications", "analytics", "ledger", "payouts", "refunds", "loyalty",
-    "recommendations", "media", "gateway", "scheduler", "reports", "audit", "identity",
-    "messaging", "geocoding", "fraud", "tax", "invoicing", "subscriptions", "warehouse", "support",
+    "billing",
+    "checkout",
+    "search",
+    "catalog",
+    "inventory",
+    "shipping",
+    "pricing",
+    "reviews",
+    "accounts",
+    "notifications",
+    "analytics",
+    "ledger",
+    "payouts",
+    "refunds",
+    "loyalty",
+    "recommendations",
+    "media",
+    "gateway",
+    "scheduler",
+    "reports",
+    "audit",
+    "identity",
+    "messaging",
+    "geocoding",
+    "fraud",
+    "tax",
+    "invoicing",
+    "subscriptions",
+    "warehouse",
+    "support",
 )
 DAY_MS = 24 * 3600 * 1000
 
@@ -159,7 +185,9 @@ SEARCH = """query($ns: String!, $q: String!, $current: Boolean) {
     thought { id } superseded supersededBy
   }
 }"""
-REVISION = "query($ns: String!) { changes(namespace: $ns, afterRevision: 0, limit: 1) { revision } }"
+REVISION = (
+    "query($ns: String!) { changes(namespace: $ns, afterRevision: 0, limit: 1) { revision } }"
+)
 
 
 def contribute(api: GraphQLClient, ns: str, content: str, importance: int = 3) -> str:
@@ -251,12 +279,13 @@ def test_consolidation_merges_supersedes_forms_topics_and_undoes(
     by_id = {h["thought"]["id"]: h for h in hits}
     assert by_id[old_size]["supersededBy"] == new_size
     merged = api.data(
-        'query($ns: String!, $id: ID!) { thought(namespace: $ns, id: $id) { supersededBy { id } } }',
+        "query($ns: String!, $id: ID!) {"
+        " thought(namespace: $ns, id: $id) { supersededBy { id } } }",
         ns=ns,
         id=first,
     )["thought"]["supersededBy"]["id"]
     topics = api.data(
-        'query($ns: String!) { topics(namespace: $ns) { name thoughtCount summary } }', ns=ns
+        "query($ns: String!) { topics(namespace: $ns) { name thoughtCount summary } }", ns=ns
     )["topics"]
     assert any(t["thoughtCount"] >= 5 and t["summary"] for t in topics)
 
@@ -277,7 +306,7 @@ def test_forgetting_and_purge_follow_the_clock(
     stale = contribute(api, ns, "A passing remark about the office plants.", importance=1)
     kept = contribute(api, ns, "Production credentials are in Vault.", importance=5)
     app = create_celery(deployment.settings)
-    state = 'query($ns: String!, $id: ID!) { thought(namespace: $ns, id: $id) { state } }'
+    state = "query($ns: String!, $id: ID!) { thought(namespace: $ns, id: $id) { state } }"
 
     def decay() -> dict[str, Any]:
         result = app.send_task("thoughtgraph.forget_and_purge", args=(ns,))
@@ -345,9 +374,7 @@ def test_a_worker_killed_mid_run_leaves_a_consistent_graph_and_the_retry_complet
     assert len(assigned) == len(set(assigned))  # no thought joined a topic twice
 
 
-def test_the_llm_path_through_a_worker_with_a_rate_limit(
-    deployment: Deployment, ns: str
-) -> None:
+def test_the_llm_path_through_a_worker_with_a_rate_limit(deployment: Deployment, ns: str) -> None:
     """The judge is a model behind an OpenAI-compatible server the test runs; its first
     answer is HTTP 429, which the worker retries instead of failing the scan."""
     api = deployment.api
@@ -368,8 +395,8 @@ def test_the_llm_path_through_a_worker_with_a_rate_limit(
             pair = pair_fingerprint(ns, older, newer)
             model.queue_chat("slow down", status=429, retry_after="0")
             model.queue_chat(
-                '{"verdicts": [{"pair_id": "%s", "relation": "update", "confidence": 0.9,'
-                ' "explanation": "the version changed"}]}' % pair
+                f'{{"verdicts": [{{"pair_id": "{pair}", "relation": "update", "confidence": 0.9,'
+                ' "explanation": "the version changed"}]}'
             )
             app = create_celery(deployment.settings)
             app.send_task("thoughtgraph.scan_thoughts", args=(ns, [newer]))

@@ -96,7 +96,32 @@ def rank_with_supersession(
 
 _WORD = re.compile(r"[a-z0-9]+(?:[.:/-][a-z0-9]+)*")
 _FILLER = frozenset(
-    "a an the is are was were be been it its this that of to in on at for and or with as by".split()
+    [
+        "a",
+        "an",
+        "the",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "it",
+        "its",
+        "this",
+        "that",
+        "of",
+        "to",
+        "in",
+        "on",
+        "at",
+        "for",
+        "and",
+        "or",
+        "with",
+        "as",
+        "by",
+    ]
 )
 
 

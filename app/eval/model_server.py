@@ -60,11 +60,17 @@ class OracleModelServer:
             "object": "chat.completion",
             "model": body.get("model", MODEL),
             "choices": [
-                {"index": 0, "message": {"role": "assistant", "content": content},
-                 "finish_reason": "stop"}
+                {
+                    "index": 0,
+                    "message": {"role": "assistant", "content": content},
+                    "finish_reason": "stop",
+                }
             ],
-            "usage": {"prompt_tokens": len(system + user) // 4, "completion_tokens": len(content) // 4,
-                      "total_tokens": (len(system + user) + len(content)) // 4},
+            "usage": {
+                "prompt_tokens": len(system + user) // 4,
+                "completion_tokens": len(content) // 4,
+                "total_tokens": (len(system + user) + len(content)) // 4,
+            },
         }
 
     def _content(self, system: str, user: str) -> str:
@@ -72,20 +78,28 @@ class OracleModelServer:
             pairs = json.loads(user.split("\n", 1)[1])
             verdicts = []
             for item in pairs:
-                kind = self._labels.get((item["older"]["text"].strip(), item["newer"]["text"].strip()))
+                kind = self._labels.get(
+                    (item["older"]["text"].strip(), item["newer"]["text"].strip())
+                )
                 relation = "update" if kind == "update" else "compatible"
                 verdicts.append(
-                    {"pair_id": item["pair_id"], "relation": relation, "confidence": 0.9,
-                     "explanation": f"labelled {kind or 'unknown'} in the evaluation set"}
+                    {
+                        "pair_id": item["pair_id"],
+                        "relation": relation,
+                        "confidence": 0.9,
+                        "explanation": f"labelled {kind or 'unknown'} in the evaluation set",
+                    }
                 )
             return json.dumps({"verdicts": verdicts})
         if user.startswith("Topic:") or user.startswith("Thoughts:"):
             thoughts = json.loads(user.split("Thoughts:\n", 1)[1])
-            return json.dumps({"summary": " ".join(t["text"] for t in thoughts[-3:]),
-                               "superseded_ids": []})
+            return json.dumps(
+                {"summary": " ".join(t["text"] for t in thoughts[-3:]), "superseded_ids": []}
+            )
         first = user.split("\n", 1)[-1].strip().split(". ")[0][:90]
-        return json.dumps({"summary": first or "-", "line": first or "-", "title": first[:40],
-                           "thoughts": []})
+        return json.dumps(
+            {"summary": first or "-", "line": first or "-", "title": first[:40], "thoughts": []}
+        )
 
 
 def _handler(server: OracleModelServer) -> type[BaseHTTPRequestHandler]:

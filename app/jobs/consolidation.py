@@ -149,7 +149,9 @@ class Consolidation:
             after = (last.created_at_ms, last.id)
         await self._supersede_updates()
         await self._summarise()
-        self._add("forgotten", await self._rt.services.retention.forget_due(self._ns, dry_run=self._dry))
+        self._add(
+            "forgotten", await self._rt.services.retention.forget_due(self._ns, dry_run=self._dry)
+        )
         return RunCounts(**self._counts)
 
     async def _page(self, page: list[tuple[Thought, list[float]]]) -> None:

@@ -48,7 +48,7 @@ async def scan_namespace(runtime: Runtime, namespace: str) -> ScanResult:
         page = await runtime.store.merges.candidates(
             namespace,
             since_ms=since,
-                until_ms=until,
+            until_ms=until,
             min_importance=6,  # recent ones only: importance never reaches 6
             min_access_count=2**31,
             after=after,

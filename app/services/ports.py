@@ -22,6 +22,4 @@ class Embeddings(Protocol):
 class PairJudge(Protocol):
     """Judges pairs of similar thoughts (app.knowledge.judge: rules offline, or an LLM)."""
 
-    async def judge(
-        self, pairs: Sequence[PairToJudge], usage: UsageMeter
-    ) -> list[Verdict]: ...
+    async def judge(self, pairs: Sequence[PairToJudge], usage: UsageMeter) -> list[Verdict]: ...

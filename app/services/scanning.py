@@ -139,9 +139,7 @@ class ContradictionScanner:
                 )
         return pairs
 
-    def _links(
-        self, neighbours: dict[str, list[ScoredThought]]
-    ) -> dict[str, list[RelatedThought]]:
+    def _links(self, neighbours: dict[str, list[ScoredThought]]) -> dict[str, list[RelatedThought]]:
         s = self._settings
         seen: set[frozenset[str]] = set()
         links: dict[str, list[RelatedThought]] = {}

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 
 import structlog
 
-from app.domain import validation as check
 from app.clock import Clock, SystemClock
+from app.domain import validation as check
 from app.domain.errors import (
     InvalidInputError,
     MutualExclusionError,
@@ -25,8 +25,8 @@ from app.domain.models import (
     ThoughtType,
     new_thought_id,
 )
-from app.jobs.queue import JobQueue, NoJobQueue
 from app.domain.rules import GUIDANCE_SIMILARITY, guidance_message, inherited_pheromone
+from app.jobs.queue import JobQueue, NoJobQueue
 from app.services.ports import Embeddings
 from app.store.interface import GraphStore
 

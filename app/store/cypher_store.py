@@ -35,9 +35,9 @@ from app.domain.models import (
     TimeView,
     now_ms,
 )
-from app.store.params import change_params, view_params
 from app.store.cypher import StatementLibrary
 from app.store.interface import SyntheticThought
+from app.store.params import change_params, view_params
 from app.store.repositories.contradictions import ContradictionRepository
 from app.store.repositories.episodes import EpisodeRepository
 from app.store.repositories.executor import vector_list
@@ -156,7 +156,9 @@ class CypherGraphStore(abc.ABC):
         if not ids:
             return []
         rows = await self._read(
-            "thought.with_embeddings", {"namespace": namespace, "ids": list(ids)}, namespace=namespace
+            "thought.with_embeddings",
+            {"namespace": namespace, "ids": list(ids)},
+            namespace=namespace,
         )
         return [(thought_from_row(r), vector_list(r["embedding"])) for r in rows]
 

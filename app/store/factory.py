@@ -13,7 +13,6 @@ from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
 from app.domain.errors import EngineUnavailableError
-
 from app.settings import Settings
 from app.store.cypher import StatementLibrary
 from app.store.cypher_store import CypherGraphStore

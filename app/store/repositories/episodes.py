@@ -15,9 +15,7 @@ class EpisodeRepository:
     def __init__(self, executor: Executor) -> None:
         self._x = executor
 
-    async def create(
-        self, episode: Episode, embedding: Sequence[float], *, actor: Actor
-    ) -> bool:
+    async def create(self, episode: Episode, embedding: Sequence[float], *, actor: Actor) -> bool:
         """False when it exists (the same transcript ingested before)."""
         rows = await self._x.write(
             "episode.create",

@@ -11,12 +11,9 @@ Row = dict[str, Any]
 class Executor(Protocol):
     engine: str
 
-    async def read(self, name: str, params: Mapping[str, Any], *, namespace: str) -> list[Row]:
-        ...
+    async def read(self, name: str, params: Mapping[str, Any], *, namespace: str) -> list[Row]: ...
 
-    async def write(
-        self, name: str, params: Mapping[str, Any], *, namespace: str
-    ) -> list[Row]: ...
+    async def write(self, name: str, params: Mapping[str, Any], *, namespace: str) -> list[Row]: ...
 
     def similarity(self, raw_score: float) -> float:
         """The engine's vector score as cosine similarity."""

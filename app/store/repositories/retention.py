@@ -95,7 +95,9 @@ class RetentionRepository:
         at_ms: int,
     ) -> bool:
         """False when the thought is missing or in that state already."""
-        kind = ChangeKind.SOFT_DELETED if state is ThoughtState.SOFT_DELETED else ChangeKind.RESTORED
+        kind = (
+            ChangeKind.SOFT_DELETED if state is ThoughtState.SOFT_DELETED else ChangeKind.RESTORED
+        )
         rows = await self._x.write(
             "retention.set_state",
             {
