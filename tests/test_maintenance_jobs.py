@@ -178,12 +178,19 @@ def test_forgetting_and_purge_follow_the_clock(loop: LoopThread, runtime: Runtim
         loop, runtime, ns, "The on-call rota lives in PagerDuty.", importance=1, pinned=True
     )
     important = contribute(loop, runtime, ns, "Production credentials are in Vault.", importance=5)
+    outdated = contribute(loop, runtime, ns, "Credentials used to be in 1Password.", importance=5)
+    loop.run(
+        runtime.services.supersession.supersede(
+            ns, important, outdated, reason="moved to Vault", actor=PERSON
+        )
+    )
     advance_days(runtime, 59)
     assert loop.run(forget_and_purge(runtime, ns)).forgotten == 0
     advance_days(runtime, 2)
-    assert loop.run(forget_and_purge(runtime, ns)).forgotten == 1
-    stored = loop.run(runtime.store.get_thoughts(ns, [stale, pinned, important]))
+    assert loop.run(forget_and_purge(runtime, ns)).forgotten == 2  # stale, and outdated
+    stored = loop.run(runtime.store.get_thoughts(ns, [stale, pinned, important, outdated]))
     assert stored[stale].state is ThoughtState.SOFT_DELETED
+    assert stored[outdated].state is ThoughtState.SOFT_DELETED
     assert stored[pinned].is_current and stored[important].is_current
     hits = loop.run(runtime.services.search.search(ns, "office coffee remark"))
     assert stale not in [h.thought.id for h in hits]
@@ -193,7 +200,7 @@ def test_forgetting_and_purge_follow_the_clock(loop: LoopThread, runtime: Runtim
     advance_days(runtime, 29)
     assert loop.run(forget_and_purge(runtime, ns)).purged == 0
     advance_days(runtime, 2)
-    assert loop.run(forget_and_purge(runtime, ns)).purged == 1
+    assert loop.run(forget_and_purge(runtime, ns)).purged == 2  # stale, and outdated
     assert stale not in loop.run(runtime.store.get_thoughts(ns, [stale]))
     kinds = [e.kind for e in loop.run(runtime.store.changes_since(ns, 0, 100))]
     assert ChangeKind.PURGED in kinds and ChangeKind.RESTORED in kinds

@@ -118,7 +118,8 @@ class RetentionService:
 
     async def forget_due(self, namespace: str, *, dry_run: bool = False) -> int:
         """Soft-delete what was not accessed for forget_after_days, is below the
-        importance threshold and is not pinned."""
+        importance threshold or superseded (outdated, whatever its importance), and is
+        not pinned."""
         now = self._clock.now_ms()
         cutoff = now - self._settings.forget_after_days * DAY_MS
         if dry_run:

@@ -2,6 +2,6 @@
 MATCH (t:Thought)
 WHERE t.namespace = $namespace AND coalesce(t.state, 'active') = 'active'
   AND coalesce(t.pinned, false) = false
-  AND coalesce(t.importance, 3) < $belowImportance
+  AND (coalesce(t.importance, 3) < $belowImportance OR t.supersededAt IS NOT NULL)
   AND coalesce(t.lastAccessedAt, t.createdAt) < $accessedBefore
 RETURN count(t) AS due

@@ -1,10 +1,10 @@
 // Active forgetting: thoughts not accessed since $accessedBefore, below the importance
-// threshold and not pinned are soft-deleted (restorable until purgeAt), a batch at a
+// threshold or superseded, and not pinned, are soft-deleted (restorable until purgeAt), a batch at a
 // time, each with its own event numbered under the change log's write lock.
 MATCH (t:Thought)
 WHERE t.namespace = $namespace AND coalesce(t.state, 'active') = 'active'
   AND coalesce(t.pinned, false) = false
-  AND coalesce(t.importance, 3) < $belowImportance
+  AND (coalesce(t.importance, 3) < $belowImportance OR t.supersededAt IS NOT NULL)
   AND coalesce(t.lastAccessedAt, t.createdAt) < $accessedBefore
 WITH t
 ORDER BY t.createdAt, t.id
