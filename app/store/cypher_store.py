@@ -17,12 +17,10 @@ import asyncio
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from app.domain.changes import Actor, ChangeKind, SubjectKind
 from app.domain.errors import SchemaMismatchError, StoreError
 from app.domain.models import (
     ChangeEvent,
     LineageEdgeHit,
-    LineageRelation,
     LineageWalk,
     PageCursor,
     SchemaState,
@@ -37,17 +35,19 @@ from app.domain.models import (
 )
 from app.store.cypher import StatementLibrary
 from app.store.interface import SyntheticThought
-from app.store.params import change_params, view_params
+from app.store.params import thought_create_params, view_params
+from app.store.repositories.changes import ChangeRepository
 from app.store.repositories.contradictions import ContradictionRepository
 from app.store.repositories.episodes import EpisodeRepository
 from app.store.repositories.executor import vector_list
+from app.store.repositories.lineage import LineageRepository
 from app.store.repositories.merges import MergeRepository
 from app.store.repositories.related import RelatedRepository
 from app.store.repositories.retention import RetentionRepository
 from app.store.repositories.runs import RunRepository
 from app.store.repositories.supersession import SupersessionRepository
 from app.store.repositories.topics import TopicRepository
-from app.store.rows import event_from_row, thought_from_row
+from app.store.rows import thought_from_row
 
 Row = dict[str, Any]
 
@@ -67,7 +67,9 @@ class CypherGraphStore(abc.ABC):
         self._schema: SchemaState | None = None
         self._prepared_namespaces: set[str] = set()
         self._namespace_locks: dict[str, asyncio.Lock] = {}
-        # One repository per maintained aggregate, all over this store's executor.
+        # One repository per aggregate, all over this store's executor.
+        self.lineage = LineageRepository(self, oversample=OVERSAMPLE, min_candidates=MIN_CANDIDATES)
+        self.changes = ChangeRepository(self)
         self.topics = TopicRepository(self)
         self.contradictions = ContradictionRepository(self)
         self.supersession = SupersessionRepository(self)
@@ -254,45 +256,9 @@ class CypherGraphStore(abc.ABC):
         self, record: ThoughtRecord, *, event_id: str, event_kind: str
     ) -> int | None:
         t = record.thought
-        await self._prepare_namespace(t.namespace)
-        rows = await self._write(
+        rows = await self.write(
             "thought.create",
-            {
-                "id": t.id,
-                "namespace": t.namespace,
-                "type": t.type.value,
-                "content": t.content,
-                "agentId": t.agent_id,
-                "agentName": t.agent_name,
-                "context": t.context,
-                "sessionId": t.session_id,
-                "tags": list(t.tags),
-                "pheromoneWeight": t.pheromone_weight,
-                "createdAt": t.created_at_ms,
-                "sourceIds": list(t.source_ids),
-                "embedding": list(record.embedding),
-                "reason": record.reason,
-                "reasonEmbedding": (
-                    list(record.reason_embedding) if record.reason_embedding else None
-                ),
-                "kind": t.kind.value,
-                "salience": t.salience,
-                "importance": t.importance,
-                "pinned": t.pinned,
-                "category": t.category,
-                "validFrom": t.valid_from_ms,
-                "validTo": t.valid_to_ms,
-                "episodeId": t.episode_id,
-                **change_params(
-                    ChangeKind(event_kind),
-                    SubjectKind.THOUGHT,
-                    t.id,
-                    actor=Actor(id=t.agent_id, name=t.agent_name, key_id=record.actor_key_id),
-                    at_ms=t.created_at_ms,
-                    related_ids=t.source_ids,
-                    event_id=event_id,
-                ),
-            },
+            thought_create_params(record, event_id=event_id, event_kind=event_kind),
             namespace=t.namespace,
         )
         return int(rows[0]["revision"]) if rows else None
@@ -413,89 +379,31 @@ class CypherGraphStore(abc.ABC):
             for row in rows
         ]
 
+    # --- lineage and the change log (app/store/repositories/{lineage,changes}.py) --------
     async def refiners(self, namespace: str, ids: Sequence[str]) -> dict[str, list[str]]:
-        if not ids:
-            return {}
-        rows = await self._read(
-            "thought.refiners", {"namespace": namespace, "ids": list(ids)}, namespace=namespace
-        )
-        # Revisions increase strictly within a namespace, so the highest is the newest.
-        rows.sort(key=lambda row: int(row["revision"] or 0), reverse=True)
-        found: dict[str, list[str]] = {}
-        for row in rows:
-            found.setdefault(row["thoughtId"], []).append(row["refinerId"])
-        return found
+        return await self.lineage.refiners(namespace, ids)
 
     async def lineage_walk(
         self, namespace: str, thought_id: str, *, max_depth: int, max_nodes: int
     ) -> LineageWalk:
-        depths: dict[str, int] = {}
-        down, up = [thought_id], [thought_id]  # frontiers: toward sources, toward refinements
-        truncated = False
-        for step in range(1, max_depth + 2):
-            if not down and not up:
-                break
-            rows = await self._read(
-                "lineage.step",
-                {"namespace": namespace, "down": down, "up": up, "limit": max_nodes + 1},
-                namespace=namespace,
-            )
-            down, up = [], []
-            for row in rows:
-                found, direction = row["id"], int(row["direction"])
-                if found == thought_id or found in depths:
-                    continue  # reached already, at a smaller or equal distance
-                if step > max_depth or len(depths) >= max_nodes:
-                    truncated = True  # lineage goes on past the depth or the budget
-                    continue
-                depths[found] = direction * step
-                (down if direction < 0 else up).append(found)
-        return LineageWalk(depths=depths, truncated=truncated)
+        return await self.lineage.walk(
+            namespace, thought_id, max_depth=max_depth, max_nodes=max_nodes
+        )
 
     async def search_lineage_edges(
         self, namespace: str, embedding: Sequence[float], k: int
     ) -> list[LineageEdgeHit]:
         if not await self._namespace_searchable(namespace):
             return []
-        candidates = max(k * OVERSAMPLE, MIN_CANDIDATES)
-        rows = await self._read(
-            "lineage.search_reasons",
-            {"namespace": namespace, "embedding": list(embedding), "candidates": candidates},
-            namespace=namespace,
-        )
-        hits = [
-            LineageEdgeHit(
-                from_id=row["fromId"],
-                to_id=row["toId"],
-                relation=LineageRelation(row["relation"]),
-                reason=row["reason"],
-                created_at_ms=int(row["createdAt"]),
-                similarity=self._similarity(float(row["rawScore"])),
-            )
-            for row in rows
-            if row.get("reason") is not None
-        ]
-        hits.sort(key=lambda hit: hit.similarity, reverse=True)
-        return hits[:k]
+        return await self.lineage.search_reasons(namespace, embedding, k)
 
     async def history(self, namespace: str, thought_id: str, limit: int) -> list[ChangeEvent]:
-        rows = await self._read(
-            "changes.history",
-            {"namespace": namespace, "subjectId": thought_id, "limit": limit},
-            namespace=namespace,
-        )
-        return [event_from_row(row) for row in rows]
+        return await self.changes.history(namespace, thought_id, limit)
 
     async def changes_since(
         self, namespace: str, after_revision: int, limit: int
     ) -> list[ChangeEvent]:
-        rows = await self._read(
-            "changes.since",
-            {"namespace": namespace, "afterRevision": after_revision, "limit": limit},
-            namespace=namespace,
-        )
-        return [event_from_row(row) for row in rows]
+        return await self.changes.since(namespace, after_revision, limit)
 
     async def current_revision(self, namespace: str) -> int:
-        rows = await self._read("changes.revision", {"namespace": namespace}, namespace=namespace)
-        return int(rows[0]["revision"]) if rows else 0
+        return await self.changes.revision(namespace)

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from app.domain.changes import Actor, ChangeKind, SubjectKind
-from app.domain.models import TimeView, now_ms
+from app.domain.models import ThoughtRecord, TimeView, now_ms
 
 
 def change_params(
@@ -45,4 +45,45 @@ def view_params(view: TimeView | None) -> dict[str, Any]:
         "knownAt": view.known_at_ms,
         "currentOnly": view.current_only,
         "includeForgotten": view.include_forgotten,
+    }
+
+
+def thought_create_params(
+    record: ThoughtRecord, *, event_id: str, event_kind: str
+) -> dict[str, Any]:
+    """The parameters of thought/create: the thought, its edges' reason and its event."""
+    t = record.thought
+    return {
+        "id": t.id,
+        "namespace": t.namespace,
+        "type": t.type.value,
+        "content": t.content,
+        "agentId": t.agent_id,
+        "agentName": t.agent_name,
+        "context": t.context,
+        "sessionId": t.session_id,
+        "tags": list(t.tags),
+        "pheromoneWeight": t.pheromone_weight,
+        "createdAt": t.created_at_ms,
+        "sourceIds": list(t.source_ids),
+        "embedding": list(record.embedding),
+        "reason": record.reason,
+        "reasonEmbedding": list(record.reason_embedding) if record.reason_embedding else None,
+        "kind": t.kind.value,
+        "salience": t.salience,
+        "importance": t.importance,
+        "pinned": t.pinned,
+        "category": t.category,
+        "validFrom": t.valid_from_ms,
+        "validTo": t.valid_to_ms,
+        "episodeId": t.episode_id,
+        **change_params(
+            ChangeKind(event_kind),
+            SubjectKind.THOUGHT,
+            t.id,
+            actor=Actor(id=t.agent_id, name=t.agent_name, key_id=record.actor_key_id),
+            at_ms=t.created_at_ms,
+            related_ids=t.source_ids,
+            event_id=event_id,
+        ),
     }

@@ -1,0 +1,34 @@
+"""The change log: a subject's events, a namespace's events since a revision, and its
+current revision (cypher/changes)."""
+
+from __future__ import annotations
+
+from app.domain.changes import ChangeEvent
+from app.store.repositories.executor import Executor
+from app.store.rows import event_from_row
+
+
+class ChangeRepository:
+    def __init__(self, executor: Executor) -> None:
+        self._x = executor
+
+    async def history(self, namespace: str, subject_id: str, limit: int) -> list[ChangeEvent]:
+        """Events concerning a subject of any kind, oldest first."""
+        rows = await self._x.read(
+            "changes.history",
+            {"namespace": namespace, "subjectId": subject_id, "limit": limit},
+            namespace=namespace,
+        )
+        return [event_from_row(row) for row in rows]
+
+    async def since(self, namespace: str, after_revision: int, limit: int) -> list[ChangeEvent]:
+        rows = await self._x.read(
+            "changes.since",
+            {"namespace": namespace, "afterRevision": after_revision, "limit": limit},
+            namespace=namespace,
+        )
+        return [event_from_row(row) for row in rows]
+
+    async def revision(self, namespace: str) -> int:
+        rows = await self._x.read("changes.revision", {"namespace": namespace}, namespace=namespace)
+        return int(rows[0]["revision"]) if rows else 0
