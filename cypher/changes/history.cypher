@@ -1,7 +1,8 @@
-// Events that concern a subject (any node kind): its creation and every change to it,
-// oldest first, at most $limit.
-MATCH (e:ChangeEvent)-[:CONCERNS]->(s {id: $subjectId})
-WHERE e.namespace = $namespace
+// Events about a subject of any kind (topic, contradiction, episode, thought), by the
+// subject id every event carries; changes/concerning adds those that concern a thought
+// without being about it (a refinement of it, a contradiction over it).
+MATCH (e:ChangeEvent)
+WHERE e.subjectId = $subjectId AND e.namespace = $namespace
 RETURN {{ change_fields(e) }}
 ORDER BY revision
 LIMIT $limit

@@ -12,9 +12,10 @@ CREATE CONSTRAINT episode_id_unique IF NOT EXISTS FOR (ep:Episode) REQUIRE ep.id
 CREATE CONSTRAINT consolidation_run_id_unique IF NOT EXISTS FOR (run:ConsolidationRun) REQUIRE run.id IS UNIQUE;
 CREATE CONSTRAINT pair_check_id_unique IF NOT EXISTS FOR (p:PairCheck) REQUIRE p.id IS UNIQUE;
 CREATE INDEX topic_namespace IF NOT EXISTS FOR (tp:Topic) ON (tp.namespace);
-CREATE INDEX contradiction_namespace IF NOT EXISTS FOR (c:Contradiction) ON (c.namespace, c.status);
-CREATE INDEX episode_namespace IF NOT EXISTS FOR (ep:Episode) ON (ep.namespace, ep.createdAt);
-CREATE INDEX consolidation_run_namespace IF NOT EXISTS FOR (run:ConsolidationRun) ON (run.namespace, run.requestedAt);
+CREATE INDEX contradiction_ns IF NOT EXISTS FOR (c:Contradiction) ON (c.namespace);
+CREATE INDEX episode_ns IF NOT EXISTS FOR (ep:Episode) ON (ep.namespace);
+CREATE INDEX consolidation_run_ns IF NOT EXISTS FOR (run:ConsolidationRun) ON (run.namespace);
+CREATE INDEX change_event_subject IF NOT EXISTS FOR (e:ChangeEvent) ON (e.subjectId);
 CREATE INDEX thought_namespace_state IF NOT EXISTS FOR (t:Thought) ON (t.namespace, t.state);
 CREATE INDEX thought_namespace IF NOT EXISTS FOR (t:Thought) ON (t.namespace);
 CREATE INDEX thought_namespace_created IF NOT EXISTS FOR (t:Thought) ON (t.namespace, t.createdAt);

@@ -7,6 +7,7 @@ CREATE INDEX FOR (t:Thought) ON (t.namespace);
 CREATE INDEX FOR (t:Thought) ON (t.createdAt);
 CREATE INDEX FOR (e:ChangeEvent) ON (e.id);
 CREATE INDEX FOR (e:ChangeEvent) ON (e.namespace);
+CREATE INDEX FOR (e:ChangeEvent) ON (e.subjectId);
 CREATE INDEX FOR (l:ChangeLog) ON (l.namespace);
 CREATE VECTOR INDEX FOR (t:Thought) ON (t.embedding)
 OPTIONS {dimension: $dimension, similarityFunction: 'cosine'};

@@ -13,13 +13,12 @@ class ChangeRepository:
         self._x = executor
 
     async def history(self, namespace: str, subject_id: str, limit: int) -> list[ChangeEvent]:
-        """Events concerning a subject of any kind, oldest first."""
-        rows = await self._x.read(
-            "changes.history",
-            {"namespace": namespace, "subjectId": subject_id, "limit": limit},
-            namespace=namespace,
-        )
-        return [event_from_row(row) for row in rows]
+        """Events about or concerning a subject of any kind, oldest first."""
+        params = {"namespace": namespace, "subjectId": subject_id, "limit": limit}
+        about = await self._x.read("changes.history", params, namespace=namespace)
+        concerning = await self._x.read("changes.concerning", params, namespace=namespace)
+        events = {row["id"]: event_from_row(row) for row in [*about, *concerning]}
+        return sorted(events.values(), key=lambda e: e.revision)[:limit]
 
     async def since(self, namespace: str, after_revision: int, limit: int) -> list[ChangeEvent]:
         rows = await self._x.read(
