@@ -200,3 +200,21 @@ def evaluate_targets(results: dict[int, SizeResults], *, embedded: bool) -> list
             got.isolation_ratio <= TARGET_ISOLATION and got.isolation_exact,
         ),
     ]
+
+
+def format_grid(
+    header: Sequence[str], rows: Sequence[Sequence[str]], *, left: Sequence[int] = (0,)
+) -> list[str]:
+    """A plain aligned table for the sections with columns of their own (consolidation,
+    scan cost): columns in ``left`` are left-aligned, numbers right-aligned."""
+    cells = [tuple(header), *(tuple(row) for row in rows)]
+    widths = [max(len(line[i]) for line in cells) for i in range(len(header))]
+
+    def render(line: tuple[str, ...]) -> str:
+        parts = [
+            cell.ljust(widths[i]) if i in left else cell.rjust(widths[i])
+            for i, cell in enumerate(line)
+        ]
+        return "  ".join(parts).rstrip()
+
+    return [render(cells[0]), "  ".join("-" * w for w in widths), *map(render, cells[1:])]
