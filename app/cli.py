@@ -82,11 +82,32 @@ def _config(settings: Settings) -> int:
     return 0
 
 
+def _bench_sizes(text: str) -> list[int]:
+    """``1000,10000``; ``none`` (or nothing) skips the section."""
+    if text.strip().lower() in ("", "none"):
+        return []
+    return [int(size) for size in text.split(",") if size.strip()]
+
+
 def _bench(settings: Settings, args: argparse.Namespace) -> int:
     from app.bench import run_bench
+    from app.bench.maintenance import Maintenance
 
-    sizes = [int(size) for size in args.sizes.split(",") if size.strip()]
-    return run_bench(settings, sizes=sizes, queries=args.queries, embedder_sentences=args.sentences)
+    maintenance = Maintenance(
+        consolidation=_bench_sizes(args.consolidation),
+        scan_cost=args.scan_cost,
+        contributes=args.contributes,
+        scan_preload=args.scan_preload,
+        vector_cache=args.vector_cache,
+        profile_dir=args.profile_dir,
+    )
+    return run_bench(
+        settings,
+        sizes=_bench_sizes(args.sizes),
+        queries=args.queries,
+        embedder_sentences=args.sentences,
+        maintenance=maintenance,
+    )
 
 
 def _dev_neo4j(settings: Settings, args: argparse.Namespace) -> int:
@@ -139,9 +160,12 @@ def build_parser() -> argparse.ArgumentParser:
     _add_worker_parsers(commands)
     commands.add_parser("config", help="print the effective settings, secrets masked")
     bench = commands.add_parser("bench", help="measure latency and throughput; prints a table")
-    bench.add_argument("--sizes", default="1000,10000,100000", help="thought counts to load")
+    bench.add_argument(
+        "--sizes", default="1000,10000,100000", help="thought counts to load ('none' skips)"
+    )
     bench.add_argument("--queries", type=int, default=200, help="timed queries per measurement")
     bench.add_argument("--sentences", type=int, default=512, help="sentences for the embedder")
+    _add_bench_maintenance_flags(bench)
     cli_keys.add_parser(commands)
     cli_eval.add_parser(commands)
     load = commands.add_parser(
@@ -166,6 +190,36 @@ def build_parser() -> argparse.ArgumentParser:
     neo4j.add_argument("--http-port", type=int, default=7474, help="0 picks a free port")
     neo4j.add_argument("--heap", default="1g", help="JVM heap, e.g. 512m or 2g")
     return parser
+
+
+def _add_bench_maintenance_flags(bench: argparse.ArgumentParser) -> None:
+    bench.add_argument(
+        "--consolidation",
+        default="1000,10000",
+        help="consolidate a realistic corpus of these sizes, offline ('none' skips)",
+    )
+    bench.add_argument(
+        "--scan-cost",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="contribute p50 with scanning on write (and a real worker) vs off",
+    )
+    bench.add_argument(
+        "--contributes", type=int, default=300, help="timed contributes per scan-cost mode"
+    )
+    bench.add_argument(
+        "--scan-preload", type=int, default=1000, help="thoughts in each scan-cost namespace"
+    )
+    bench.add_argument(
+        "--vector-cache",
+        type=Path,
+        help="where corpus embeddings are cached (default: a directory under the temp dir)",
+    )
+    bench.add_argument(
+        "--profile-dir",
+        type=Path,
+        help="cProfile each consolidation run, dump it here and print its top functions",
+    )
 
 
 def _add_worker_parsers(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -1,4 +1,4 @@
-"""``thoughtgraph bench`` runs end to end in a real process and prints its table.
+"""``thoughtgraph bench`` runs end to end in a real process and prints its tables.
 
 This checks that the command works and reports every measurement; it never asserts
 timings (the targets are for the full run on a quiet machine).
@@ -36,9 +36,7 @@ def _bench_command() -> list[str]:
     return [sys.executable, "-m", "app.cli", "bench"]
 
 
-@pytest.mark.slow
-@pytest.mark.timeout(600)
-def test_bench_prints_every_measurement(tmp_path: Path) -> None:
+def _run_bench(tmp_path: Path, *args: str) -> str:
     env = {
         key: value
         for key, value in os.environ.items()
@@ -46,7 +44,7 @@ def test_bench_prints_every_measurement(tmp_path: Path) -> None:
     }
     env["TG_LOG_LEVEL"] = "WARNING"
     result = subprocess.run(
-        [*_bench_command(), "--sizes", "200", "--queries", "5", "--sentences", "16"],
+        [*_bench_command(), *args],
         cwd=tmp_path,  # no .env file from the repository
         env=env,
         capture_output=True,
@@ -56,6 +54,17 @@ def test_bench_prints_every_measurement(tmp_path: Path) -> None:
     )
     out = result.stdout
     assert result.returncode == 0, f"stdout:\n{out}\nstderr:\n{result.stderr[-4000:]}"
+    return out
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(600)
+def test_bench_prints_every_measurement(tmp_path: Path) -> None:
+    out = _run_bench(
+        tmp_path,
+        *("--sizes", "200", "--queries", "5", "--sentences", "16"),
+        *("--consolidation", "none", "--no-scan-cost"),
+    )
 
     assert re.search(r"^machine: \d+ CPUs", out, re.M), out
     assert re.search(r"^python:  \w+ \d+\.\d+", out, re.M), out
@@ -81,3 +90,59 @@ def test_bench_prints_every_measurement(tmp_path: Path) -> None:
     assert "targets:" in out, out
     for target in ("GraphQL search p50 <= 1.5x", "search p50 < 20 ms", "lineage p50 < 10 ms"):
         assert re.search(r"^\s+(PASS|MISS)\s+" + re.escape(target), out, re.M), (target, out)
+
+
+def _numbers(cells: str) -> list[float]:
+    return [float(cell.replace(",", "").rstrip("x")) for cell in cells.split()]
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(600)
+def test_bench_maintenance_sections_print_their_tables(tmp_path: Path) -> None:
+    """Consolidation of 100 realistic thoughts and 20 contributes with scanning on and off
+    (a real worker process): the tables print, and the runs did the work they report."""
+    out = _run_bench(
+        tmp_path,
+        *("--sizes", "none", "--sentences", "0", "--consolidation", "100"),
+        *("--contributes", "20", "--scan-preload", "100"),
+        *("--vector-cache", str(tmp_path / "vectors")),
+    )
+    assert "engine:  embedded FalkorDB" in out, out
+
+    # N, seconds, thoughts/s, then the run's counts.
+    row = re.search(r"^\s*100((?:\s+[\d,]+(?:\.\d+)?){10})\s*$", out, re.M)
+    assert row, f"no consolidation row in:\n{out}"
+    seconds, rate, deduped, assigned, topics, summarised, superseded, found, links, pairs = (
+        _numbers(row[1])
+    )
+    assert seconds > 0 and rate > 0, row[0]
+    # The corpus has 5 near-duplicates and 5 changed facts among 100 thoughts.
+    assert deduped > 0 and found > 0 and superseded >= 0, row[0]
+    assert assigned > 0 and deduped + assigned <= 100, row[0]
+    assert topics > 0 and links > 0 and pairs > 0 and summarised >= 0, row[0]
+    assert re.search(r"^  N=100: corpus 90 facts, 5 near-duplicates, 5 changed facts", out, re.M)
+    assert re.search(r"^  where the time goes at N=100: statements [\d.]+ s", out, re.M), out
+    assert re.search(r"^\s+thought\.vector_search\s+100\s", out, re.M), out
+
+    modes = {
+        "scanning off (no queue, no worker)": None,
+        "scanning on, worker scanning alongside": 20,
+        "scanning on, scans drained between writes": 24,  # with the 4 warm-up writes
+    }
+    for label, scans in modes.items():
+        match = re.search(r"^" + re.escape(label) + r"((?:\s+\S+){7})\s*$", out, re.M)
+        assert match, f"no scan-cost row {label!r} in:\n{out}"
+        cells = match[1].split()
+        p50, p95, samples = float(cells[0]), float(cells[1]), int(cells[2])
+        assert 0 < p50 <= p95 and samples == 20, match[0]
+        assert float(cells[3].rstrip("x")) > 0, match[0]
+        if scans is None:
+            assert cells[4:] == ["-", "-", "-"], match[0]
+        else:  # every write was scanned, and the scans judged and linked neighbours
+            assert int(cells[4]) == scans and int(cells[5]) > 0 and int(cells[6]) > 0, match[0]
+
+    assert "targets:" in out, out
+    for target in ("consolidation of 1,000 thoughts", "consolidation of 10,000 thoughts"):
+        assert re.search(r"^\s+n/a\s+" + re.escape(target), out, re.M), (target, out)
+    target = "contribute p50 with scanning <= 1.10x without"
+    assert re.search(r"^\s+(PASS|MISS)\s+" + re.escape(target), out, re.M), out

@@ -28,6 +28,15 @@ query BenchLineage($id: ID!, $namespace: String!) {
 }
 """
 
+# A write as an agent sends it, asking for the guidance a near-duplicate gets.
+CONTRIBUTE_MUTATION = """
+mutation BenchContribute($input: ContributeInput!) {
+  contribute(input: $input) {
+    thought { id } revision guidance { similarThoughtId similarity }
+  }
+}
+"""
+
 
 class GraphQLClient:
     def __init__(self, base_url: str) -> None:

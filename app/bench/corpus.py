@@ -239,10 +239,13 @@ class Corpus:
     def __len__(self) -> int:
         return len(self.texts)
 
-    def thoughts(self, vectors: np.ndarray, *, start_ms: int) -> list[BenchThought]:
-        """The corpus as originals with these embeddings, one second apart from
-        ``start_ms`` (a run's window must cover them: start within the last few hours)."""
-        if vectors.shape[0] != len(self.texts):
+    def thoughts(
+        self, vectors: np.ndarray, *, start_ms: int, count: int | None = None
+    ) -> list[BenchThought]:
+        """The first ``count`` texts (all by default) as originals with these embeddings,
+        one second apart from ``start_ms`` (a run's window must cover them)."""
+        count = len(self.texts) if count is None else count
+        if vectors.shape[0] != count:
             raise ValueError("one vector per text is needed")
         rows: list[list[float]] = vectors.tolist()
         return [
@@ -255,5 +258,5 @@ class Corpus:
                 created_at_ms=start_ms + i * SPACING_MS,
                 embedding=rows[i],
             )
-            for i, text in enumerate(self.texts)
+            for i, text in enumerate(self.texts[:count])
         ]

