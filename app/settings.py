@@ -111,6 +111,9 @@ class Settings(BaseSettings):
     contradiction_scan_every_s: float = 3600.0
     decay_every_s: float = 24 * 3600.0
     worker_concurrency: int = 1
+    # Whether `thoughtgraph serve` runs its own worker and beat (--worker/--no-worker win);
+    # None: on with the embedded engine (single-machine mode), off with Neo4j.
+    serve_worker: bool | None = None
     # Tests only: a file holding an offset in ms added to the wall clock, shared by every
     # process of a deployment, so tests can move time forward (forgetting, purge).
     clock_file: Path | None = None

@@ -34,9 +34,13 @@ BROKER_WAIT_S = 120.0
 
 def serve_runs_worker(settings: Settings, flag: bool | None) -> bool:
     """Whether ``thoughtgraph serve`` runs its own worker: as ``--worker/--no-worker``
-    say, else on the embedded engine (single-machine mode: its Redis is the broker) and
+    say, else as TG_SERVE_WORKER says, else on the embedded engine (single-machine mode: its Redis is the broker) and
     not on Neo4j, where deployments run ``thoughtgraph worker`` and ``beat`` themselves."""
-    return flag if flag is not None else settings.neo4j_uri is None
+    if flag is not None:
+        return flag
+    if settings.serve_worker is not None:
+        return settings.serve_worker
+    return settings.neo4j_uri is None
 
 
 def run_worker(

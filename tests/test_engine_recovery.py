@@ -39,6 +39,9 @@ def serving(
     data_dir: Path, **env: str
 ) -> contextlib.AbstractContextManager[tuple[subprocess.Popen[bytes], httpx.Client, Path]]:
     # The log stays outside any filesystem the test mounts and unmounts.
+    # The engine's own durability is under test: no worker child, whose broker traffic
+    # (the engine is its Redis) would add writes of its own to the disk being filled.
+    env = {"TG_SERVE_WORKER": "false", **env}
     return running_service(data_dir, log_dir=Path(tempfile.gettempdir()), **env)
 
 

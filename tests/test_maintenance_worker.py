@@ -216,6 +216,20 @@ def revision(api: GraphQLClient, ns: str) -> int:
     return int(api.data(REVISION, ns=ns)["changes"]["revision"])
 
 
+def settled_revision(api: GraphQLClient, ns: str, quiet_s: float = 3.0) -> int:
+    """The revision once the scans queued by earlier writes have all run: unchanged for
+    ``quiet_s`` (each scan that links or flags something writes)."""
+    last, since = revision(api, ns), time.monotonic()
+    deadline = since + 90
+    while time.monotonic() - since < quiet_s:
+        assert time.monotonic() < deadline, "the namespace never settled"
+        time.sleep(0.3)
+        now = revision(api, ns)
+        if now != last:
+            last, since = now, time.monotonic()
+    return last
+
+
 def test_a_write_is_scanned_and_a_contradiction_resolved_by_a_person(
     deployment: Deployment, worker: None, ns: str
 ) -> None:
@@ -267,7 +281,7 @@ def test_consolidation_merges_supersedes_forms_topics_and_undoes(
     ):
         contribute(api, ns, text)
     eventually(lambda: contradictions(api, ns), what="the scan of the cluster sizes")
-    before = revision(api, ns)
+    before = settled_revision(api, ns)
     dry = run_to_end(api, ns, dry=True)
     assert revision(api, ns) == before  # a dry run changes nothing
     done = run_to_end(api, ns)

@@ -75,6 +75,7 @@ class EmbeddedFalkorDB(OwnedProcess):
         self.socket_path = self._choose_socket_path()
         self._lock_file: IO[str] | None = None
         self._process: subprocess.Popen[bytes] | None = None
+        self.last_exit_full_disk = False  # whether the last restart followed a full disk
 
     def _choose_socket_path(self) -> Path:
         inside = self.engine_dir / "engine.sock"
@@ -160,6 +161,9 @@ class EmbeddedFalkorDB(OwnedProcess):
             await asyncio.to_thread(process.wait)  # a killed process is reaped at once
             if process.stderr is not None:
                 process.stderr.close()
+        # Read before the new process logs its start: the one that just exited has
+        # written all it will (a write that broke the connection can arrive first).
+        self.last_exit_full_disk = self.died_of_full_disk()
         self._spawn()
         deadline = time.monotonic() + self.start_timeout_s
         while True:  # the engine is another process: there is nothing to await but time

@@ -24,6 +24,10 @@ from app.store.falkordb.engine import EmbeddedFalkorDB
 log = structlog.get_logger(__name__)
 
 
+# Below this much free space an engine that cannot start is taken to lack disk.
+FULL_BYTES = 1024 * 1024
+
+
 class EngineSupervisor:
     """Constructing it does no I/O; ``start_watching`` starts the watchdog task."""
 
@@ -79,8 +83,9 @@ class EngineSupervisor:
         """After a write broke the connection: bring the engine back, and refuse the
         write if it died of a full disk (replaying it would crash the engine again)."""
         died_of_full_disk = self.engine.died_of_full_disk()
+        self.engine.last_exit_full_disk = False
         await self.recover(cause)
-        if died_of_full_disk:
+        if died_of_full_disk or self.engine.last_exit_full_disk:
             raise StoreFullError("the engine stopped on a write it could not append: disk full")
         self.refuse_write_if_full()
 
@@ -95,8 +100,21 @@ class EngineSupervisor:
                     log.warning("engine.restarted", cause=str(cause), pid=self.engine.pid)
                 await self._reconnect()
                 await self._wait_for_indexes()
+            except Exception as exc:  # it did not start, or died again while starting
+                if self._disk_is_full():
+                    # What the caller can act on is the disk, not the engine.
+                    raise StoreFullError("the engine cannot start again: its disk is full") from exc
+                raise
             finally:
                 self._serving.set()
+
+    def _disk_is_full(self) -> bool:
+        try:
+            room = self.engine.free_bytes()
+        except OSError:
+            return False
+        full = self.engine.died_of_full_disk() or self.engine.last_exit_full_disk
+        return full or room < max(self.min_free_bytes, FULL_BYTES)
 
     def start_watching(self, interval_s: float) -> None:
         """Watch the engine; statements wait until the indexes it loaded are usable."""
