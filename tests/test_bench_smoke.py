@@ -126,8 +126,9 @@ def test_bench_maintenance_sections_print_their_tables(tmp_path: Path) -> None:
 
     modes = {
         "scanning off (no queue, no worker)": None,
+        "scanning off, 30 ms pause before each write": None,
         "scanning on, worker scanning alongside": 20,
-        "scanning on, scans drained between writes": 24,  # with the 4 warm-up writes
+        "scanning on, scans drained before each write": 24,  # with the 4 warm-up writes
     }
     for label, scans in modes.items():
         match = re.search(r"^" + re.escape(label) + r"((?:\s+\S+){7})\s*$", out, re.M)

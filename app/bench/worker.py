@@ -32,7 +32,8 @@ _COUNT = re.compile(r"'(pairs_judged|links|contradictions_found)': (\d+)")
 
 @dataclass
 class ScanTotals:
-    done: int = 0
+    done: int = 0  # job.done: the scan's work is over
+    acknowledged: int = 0  # Celery's "succeeded" line: its bookkeeping too
     pairs_judged: int = 0
     links: int = 0
     contradictions_found: int = 0
@@ -69,6 +70,7 @@ class WorkerLog:
             return
         found = _SUCCEEDED.search(line)
         if found:
+            self.totals.acknowledged += 1
             for name, value in _COUNT.findall(found[1]):
                 setattr(self.totals, name, getattr(self.totals, name) + int(value))
 
@@ -109,11 +111,20 @@ class WorkerProcess:
             code = self._process.returncode if self._process else None
             raise BenchSetupError(f"the worker exited ({code}); its log:\n{self.log.tail()}")
 
-    def wait_for_scans(self, count: int, timeout_s: float, pause_s: float = 0.002) -> float:
-        """Until the worker has finished ``count`` scans in all; the seconds it took."""
+    def wait_for_scans(
+        self, count: int, timeout_s: float, *, idle: bool = False, pause_s: float = 0.002
+    ) -> float:
+        """Until the worker has finished ``count`` scans in all; the seconds it took.
+        ``idle``: until Celery has also logged each as succeeded (its bookkeeping after
+        the job), so the worker uses no CPU any more."""
         started = time.perf_counter()
         deadline = started + timeout_s
-        while self.log.poll().done < count:
+
+        def finished() -> int:
+            totals = self.log.poll()
+            return totals.acknowledged if idle else totals.done
+
+        while finished() < count:
             if time.perf_counter() > deadline:
                 raise BenchSetupError(
                     f"the worker finished {self.log.totals.done} of {count} scans within"
