@@ -19,7 +19,7 @@ import shutil
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,7 +29,7 @@ from app.bench.client import CONTRIBUTE_MUTATION, GraphQLClient
 from app.bench.corpus import SPACING_MS, Corpus
 from app.bench.report import Target, format_grid
 from app.bench.service import BenchSetupError, ServiceThread
-from app.bench.timing import Latency, time_sync, warmup_count
+from app.bench.timing import Latency, warmup_count
 from app.bench.vectors import embed_cached
 from app.bench.worker import ScanTotals, WorkerProcess
 from app.jobs.queue import JobQueue
@@ -108,7 +108,9 @@ class ScanCostBench:
                 latency = self._time(client, "bench-scan-off")
                 self.modes.append(Mode(OFF, "scanning off (no queue, no worker)", latency))
                 _progress(f"scan cost: {self.contributes} contributes, scanning off, paced")
-                latency = self._time(client, "bench-scan-off-paced", pause_s=SETTLE_S)
+                latency = self._time(
+                    client, "bench-scan-off-paced", before_each=lambda: time.sleep(SETTLE_S)
+                )
                 label = f"scanning off, {SETTLE_S * 1000:.0f} ms pause before each write"
                 self.modes.append(Mode(OFF_PACED, label, latency))
 
@@ -152,16 +154,13 @@ class ScanCostBench:
             _progress(f"scan cost: {self.contributes} contributes, scans drained between them")
             before = _copy(worker.log.poll())
 
-            def drained(i: int) -> None:
+            def until_idle() -> None:
                 nonlocal published
-                # The wait for the previous write's scan is not timed: it runs before the
-                # clock starts for this one.
                 worker.wait_for_scans(published, SCAN_WAIT_S, idle=True)
                 time.sleep(SETTLE_S)
-                self._contribute(client, "bench-scan-drained", i)
-                published += 1
+                published += 1  # by the write that follows
 
-            latency = time_sync(drained, iterations=self.contributes, warmup=self.warmup)
+            latency = self._time(client, "bench-scan-drained", before_each=until_idle)
             worker.wait_for_scans(published, SCAN_WAIT_S)
             self.modes.append(
                 Mode(
@@ -229,27 +228,27 @@ class ScanCostBench:
         return client.execute(CONTRIBUTE_MUTATION, variables)
 
     def _time(
-        self, client: GraphQLClient, namespace: str, *, warm: bool = True, pause_s: float = 0.0
+        self,
+        client: GraphQLClient,
+        namespace: str,
+        *,
+        warm: bool = True,
+        before_each: Callable[[], None] | None = None,
     ) -> Latency:
         """The timed documents come after the warm-up ones; ``warm``: write those first.
-        ``pause_s``: an untimed pause before each write."""
+        ``before_each``: untimed, before every write (warm-up ones too)."""
+
+        def write(i: int) -> float:
+            if before_each is not None:
+                before_each()
+            started = time.perf_counter()
+            self._contribute(client, namespace, i)
+            return time.perf_counter() - started
+
         if warm:
             for i in range(self.warmup):
-                self._contribute(client, namespace, i)
-
-        if not pause_s:
-            return time_sync(
-                lambda i: self._contribute(client, namespace, self.warmup + i),
-                iterations=self.contributes,
-                warmup=0,
-            )
-        samples = []  # the pause is not timed: each write alone is
-        for i in range(self.contributes):
-            time.sleep(pause_s)
-            started = time.perf_counter()
-            self._contribute(client, namespace, self.warmup + i)
-            samples.append(time.perf_counter() - started)
-        return Latency.of(samples)
+                write(i)
+        return Latency.of([write(self.warmup + i) for i in range(self.contributes)])
 
     # --- output -----------------------------------------------------------------------------
     def _mode(self, kind: str) -> Mode | None:
