@@ -34,8 +34,9 @@ BROKER_WAIT_S = 120.0
 
 def serve_runs_worker(settings: Settings, flag: bool | None) -> bool:
     """Whether ``thoughtgraph serve`` runs its own worker: as ``--worker/--no-worker``
-    say, else as TG_SERVE_WORKER says, else on the embedded engine (single-machine mode: its Redis is the broker) and
-    not on Neo4j, where deployments run ``thoughtgraph worker`` and ``beat`` themselves."""
+    say, else as TG_SERVE_WORKER says, else on the embedded engine (single-machine mode:
+    its Redis is the broker) and not on Neo4j, where deployments run ``thoughtgraph
+    worker`` and ``beat`` themselves."""
     if flag is not None:
         return flag
     if settings.serve_worker is not None:
