@@ -25,6 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from app.bench.client import CONTRIBUTE_MUTATION, GraphQLClient
 from app.bench.corpus import SPACING_MS, Corpus
 from app.bench.report import Target, format_grid
@@ -86,6 +88,7 @@ class ScanCostBench:
         corpus = Corpus(preload + self.warmup + contributes)
         self._corpus = corpus
         self._documents = corpus.texts[preload:]  # warm-up ones first, then the timed ones
+        self._vectors = np.empty((0, 0), dtype=np.float32)  # the preload's, once embedded
 
     def run(self) -> None:
         if self.settings.neo4j_uri:
