@@ -7,6 +7,7 @@ positional rules. Good enough for the one-or-two-sentence thoughts agents write.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 from collections.abc import Iterable
@@ -128,16 +129,25 @@ def capitalised_names(*texts: str) -> set[str]:
 
 def find_phrases(lowered: list[str], phrases: Iterable[str]) -> list[tuple[str, range]]:
     """Where each phrase occurs, longest first, never two over the same word."""
+    return list(_find_phrases(tuple(lowered), tuple(phrases)))
+
+
+# A scan judges each thought against its 20 nearest, so the same words meet the same cue
+# lists over and over: remembered, the lookups stop dominating a consolidation run.
+@functools.lru_cache(maxsize=1 << 16)
+def _find_phrases(
+    lowered: tuple[str, ...], phrases: tuple[str, ...]
+) -> tuple[tuple[str, range], ...]:
     taken: set[int] = set()
     found: list[tuple[str, range]] = []
     for phrase in sorted(phrases, key=lambda p: -len(p.split())):
-        parts = phrase.split()
+        parts = tuple(phrase.split())
         for start in range(len(lowered) - len(parts) + 1):
             span = range(start, start + len(parts))
             if lowered[start : start + len(parts)] == parts and not taken & set(span):
                 taken |= set(span)
                 found.append((phrase, span))
-    return found
+    return tuple(found)
 
 
 def parse(text: str, *, names: set[str], older: Statement | None = None) -> Statement:
