@@ -19,6 +19,7 @@ from app.services.thoughts import ThoughtInput, ThoughtService
 from app.store.cypher_store import CypherGraphStore
 
 MAX_NOTE_CHARS = 2_000
+MAX_REMEMBERED_REASONS = 256
 
 
 class ContradictionService:
@@ -33,6 +34,7 @@ class ContradictionService:
         self._embedder = embedder
         self._thoughts = thoughts
         self._clock = clock
+        self._reasons: dict[str, list[float]] = {}
 
     async def by_status(
         self, namespace: str, status: ContradictionStatus | None, limit: int
@@ -84,7 +86,7 @@ class ContradictionService:
             resolution=resolution,
             winner_id=winner,
             reason=reason,
-            reason_embedding=await self._embedder.async_embed_query(reason),
+            reason_embedding=await self._reason_embedding(reason),
             note=note,
             actor=actor,
             pair_id=pair_fingerprint(namespace, found.thought_a_id, found.thought_b_id),
@@ -94,6 +96,17 @@ class ContradictionService:
         resolved = await self.get(namespace, found.id)
         assert resolved is not None
         return resolved
+
+    async def _reason_embedding(self, reason: str) -> list[float]:
+        """Supersession detection resolves with the same few notes again and again: each
+        is embedded once per process."""
+        found = self._reasons.get(reason)
+        if found is None:
+            found = await self._embedder.async_embed_query(reason)
+            if len(self._reasons) >= MAX_REMEMBERED_REASONS:
+                self._reasons.clear()
+            self._reasons[reason] = found
+        return found
 
     async def _merged_thought(
         self, found: Contradiction, content: str | None, actor: Actor
