@@ -1,6 +1,6 @@
 """How well a contradiction judge finds changed facts without flagging look-alikes.
 
-The set (``data/updates.jsonl``) holds pairs of statements: ``update`` pairs, where the
+The set (``sets/updates.jsonl``) holds pairs of statements: ``update`` pairs, where the
 newer replaces the older (a new port, owner, date, tool, decision...), and ``compatible``
 pairs that read alike but can both be true (another subject, an addition). Each pair is
 embedded; as in the service, a pair less similar than ``contradiction_min_similarity`` is
@@ -105,7 +105,7 @@ class JudgeReport(_Frozen):
 
 def load_pairs() -> list[EvalPair]:
     """The evaluation set shipped with the package."""
-    text = resources.files("app.eval").joinpath("data", DATA_FILE).read_text(encoding="utf-8")
+    text = resources.files("app.eval").joinpath("sets", DATA_FILE).read_text(encoding="utf-8")
     return [EvalPair.model_validate(json.loads(line)) for line in text.splitlines() if line.strip()]
 
 
