@@ -1,4 +1,4 @@
-"""The ``thoughtgraph`` command: serve, worker, beat, config, bench, dev-neo4j."""
+"""The ``thoughtgraph`` command: serve, mcp, worker, beat, config, bench, dev-neo4j."""
 
 from __future__ import annotations
 
@@ -63,6 +63,30 @@ def _serve(settings: Settings, args: argparse.Namespace) -> int:
         print(f"thoughtgraph: error: the service did not start: {reason}", file=sys.stderr)
         return 1
     return 0
+
+
+def _mcp(args: argparse.Namespace) -> int:
+    from app.mcp.settings import McpSettings
+    from app.mcp.transport import run_mcp
+
+    flags = {"mcp_host": args.host, "mcp_port": args.port, "data_dir": args.data_dir}
+    settings = McpSettings(**{name: value for name, value in flags.items() if value is not None})
+    configure_logging(settings.log_level, settings.log_format)
+    return run_mcp(settings, args.transport)
+
+
+def _add_mcp_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    mcp = commands.add_parser(
+        "mcp", help="run the MCP server (stdio for a local client, or streamable HTTP)"
+    )
+    mcp.add_argument("--transport", choices=("stdio", "http"), default="stdio")
+    mcp.add_argument("--host", help="HTTP: interface to listen on (TG_MCP_HOST; 127.0.0.1)")
+    mcp.add_argument("--port", type=int, help="HTTP: port to listen on (TG_MCP_PORT; 8765)")
+    mcp.add_argument(
+        "--data-dir",
+        type=Path,
+        help="embedded engine's data dir (TG_DATA_DIR); a running service's is attached to",
+    )
 
 
 def _worker(settings: Settings, args: argparse.Namespace) -> int:
@@ -157,6 +181,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="also run a worker with beat as a child process (default: on with the embedded "
         "engine, whose Redis is the broker; off with Neo4j)",
     )
+    _add_mcp_parser(commands)
     _add_worker_parsers(commands)
     commands.add_parser("config", help="print the effective settings, secrets masked")
     bench = commands.add_parser("bench", help="measure latency and throughput; prints a table")
@@ -252,6 +277,8 @@ def _add_worker_parsers(commands: argparse._SubParsersAction[argparse.ArgumentPa
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
+        if args.command == "mcp":
+            return _mcp(args)
         settings = _settings(args)
         configure_logging(settings.log_level, settings.log_format)
         if args.command == "serve":

@@ -1,0 +1,69 @@
+"""Reading: lineage-aware semantic search, and a thought's lineage (seed 000 Q3)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any
+
+from mcp.server.mcpserver import Context, MCPServer
+from mcp_types import ToolAnnotations
+from pydantic import Field
+
+from app.domain.access import Action
+from app.domain.models import DEFAULT_NAMESPACE
+from app.domain.validation import MAX_K, MAX_LINEAGE_DEPTH
+from app.mcp.tools import ToolEnv
+from app.mcp.tools.shapes import LineageOut, SearchOut, epoch_ms
+
+READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
+Namespace = Annotated[str, Field(description="The namespace to work in.")]
+
+
+def register(server: MCPServer[Any], env: ToolEnv) -> None:
+    async def search(
+        ctx: Context[Any, Any],
+        query: Annotated[str, Field(description="What to look for, in plain words.")],
+        k: Annotated[int, Field(description=f"How many hits, 1 to {MAX_K}.")] = 10,
+        threshold: Annotated[
+            float, Field(description="Leave out hits less similar than this (-1 to 1).")
+        ] = 0.0,
+        namespace: Namespace = DEFAULT_NAMESPACE,
+        current_only: Annotated[
+            bool, Field(description="Leave out superseded and refined thoughts.")
+        ] = False,
+        valid_at: Annotated[
+            datetime | None, Field(description="What was true in the world at this time.")
+        ] = None,
+        known_at: Annotated[
+            datetime | None, Field(description="What the service knew at this time.")
+        ] = None,
+    ) -> SearchOut:
+        """The k thoughts closest in meaning to the query. Superseded ones are marked and
+        ranked below their successors; `current_only` leaves them out."""
+        env.caller(ctx, Action.READ, namespace)
+        services = env.services
+        view = None
+        if current_only or valid_at is not None or known_at is not None:
+            view = services.search.view(
+                current_only=current_only,
+                valid_at_ms=epoch_ms(valid_at),
+                known_at_ms=epoch_ms(known_at),
+            )
+        hits = await services.search.search(namespace, query, k=k, threshold=threshold, view=view)
+        return SearchOut.of(hits)
+
+    async def lineage(
+        ctx: Context[Any, Any],
+        thought_id: Annotated[str, Field(description="The thought whose lineage to trace.")],
+        max_depth: Annotated[
+            int, Field(description=f"Levels each way, 1 to {MAX_LINEAGE_DEPTH}.")
+        ] = MAX_LINEAGE_DEPTH,
+        namespace: Namespace = DEFAULT_NAMESPACE,
+    ) -> LineageOut:
+        """Sources (negative depths) and refinements (positive depths) of a thought;
+        THOUGHT_NOT_FOUND when it does not exist."""
+        env.caller(ctx, Action.READ, namespace)
+        return LineageOut.of(await env.services.lineage.lineage(namespace, thought_id, max_depth))
+
+    server.add_tool(search, annotations=READ_ONLY)
+    server.add_tool(lineage, annotations=READ_ONLY)
