@@ -485,6 +485,14 @@ def test_keys_over_http(
                 },
             )
             assert answer.status_code == 413, answer.text
+            # Host and Origin are checked as GraphQL checks Host (DNS rebinding).
+            reader = MCP_HEADERS | {"x-api-key": texts["reader"]}
+            answer = http.post(server.url, json=INITIALIZE, headers=reader | {"host": "evil.test"})
+            assert answer.status_code == 421, answer.text
+            answer = http.post(
+                server.url, json=INITIALIZE, headers=reader | {"origin": "http://evil.test"}
+            )
+            assert answer.status_code == 403, answer.text
 
         async def scenario() -> None:
             with pytest.raises(ExceptionGroup) as refusal:

@@ -28,8 +28,7 @@ class ToolEnv:
 
     def caller(self, ctx: Context[Any, Any], action: Action, namespace: str) -> Principal:
         """The caller of this tool call, if it may do ``action`` on ``namespace``."""
-        request = ctx.request_context.request if ctx is not None else None
-        return self.callers.allowed(request, action, namespace)
+        return self.callers.allowed(ctx.request_context.request, action, namespace)
 
 
 @dataclass(frozen=True)
@@ -42,6 +41,8 @@ class ToolGroup:
 def tool_groups() -> list[ToolGroup]:
     from app.mcp.tools import contradictions, reading, thoughts
 
+    # recall and assemble_context join here once services.recall and services.context
+    # exist, e.g. ToolGroup("recall", recall.register, lambda s: hasattr(s, "recall")).
     return [
         ToolGroup("reading", reading.register),
         ToolGroup("thoughts", thoughts.register),
