@@ -1,0 +1,135 @@
+"""Driving `thoughtgraph mcp` from tests: its environment, the MCP SDK's own client over
+stdio (which spawns the process) or streamable HTTP (a process the helper starts), and
+calls that expect an answer or a coded tool error."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from mcp.client.session import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared._httpx_utils import create_mcp_http_client
+
+from app.settings import Settings
+from tests.support import THOUGHTGRAPH_CLI, free_port, serve_process
+
+REPO = Path(__file__).resolve().parent.parent
+TOOLS = {
+    "search",
+    "lineage",
+    "contribute",
+    "refine",
+    "supersede",
+    "contradictions",
+    "resolve_contradiction",
+}
+AGENT = {"agent_id": "agent-1", "agent_name": "Agent One"}
+
+
+def process_env(settings: Settings, **extra: str) -> dict[str, str]:
+    """The test's environment without its TG_ variables, plus ``settings``' engine and
+    ``extra``. JSON logs, so the test can read what the process did."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TG_")}
+    env.update(
+        TG_DATA_DIR=str(settings.data_dir),
+        TG_EMBEDDER=settings.embedder.value,
+        TG_LOG_FORMAT="json",
+    )
+    if settings.embedding_dimension is not None:
+        env["TG_EMBEDDING_DIMENSION"] = str(settings.embedding_dimension)
+    if settings.neo4j_uri:
+        env.update(
+            TG_NEO4J_URI=settings.neo4j_uri,
+            TG_NEO4J_USER=settings.neo4j_user,
+            TG_NEO4J_PASSWORD=settings.neo4j_password.get_secret_value(),
+            TG_NEO4J_DATABASE=settings.neo4j_database,
+        )
+    env.update(extra)
+    return env
+
+
+@dataclass
+class McpServer:
+    """How to reach one `thoughtgraph mcp`: a command the stdio client spawns per session,
+    or the URL of an HTTP server the fixture started."""
+
+    transport: str
+    env: dict[str, str]
+    log: Path
+    url: str | None = None
+
+    @contextlib.asynccontextmanager
+    async def session(self, key: str | None = None) -> AsyncIterator[ClientSession]:
+        """An initialised SDK client session, acting with ``key`` (none: no key)."""
+        if self.transport == "stdio":
+            env = self.env | ({"TG_MCP_KEY": key} if key else {})
+            params = StdioServerParameters(
+                command=sys.executable, args=[*THOUGHTGRAPH_CLI[1:], "mcp"], env=env, cwd=REPO
+            )
+            with self.log.open("a") as errlog:
+                async with (
+                    stdio_client(params, errlog=errlog) as (read, write),
+                    ClientSession(read, write) as session,
+                ):
+                    await session.initialize()
+                    yield session
+            return
+        assert self.url is not None
+        headers = {"authorization": f"Bearer {key}"} if key else None
+        async with (
+            create_mcp_http_client(headers=headers) as http,
+            streamable_http_client(self.url, http_client=http) as (read, write),
+            ClientSession(read, write) as session,
+        ):
+            await session.initialize()
+            yield session
+
+
+@contextlib.contextmanager
+def mcp_server(transport: str, env: dict[str, str], log: Path) -> Iterator[McpServer]:
+    if transport == "stdio":
+        yield McpServer("stdio", env, log)
+        return
+    port = free_port()
+    command = [*THOUGHTGRAPH_CLI, "mcp", "--transport", "http", "--port", str(port)]
+    with serve_process(command, port=port, env=env, log=log, timeout=120):
+        yield McpServer("http", env, log, url=f"http://127.0.0.1:{port}/mcp")
+
+
+async def call(session: ClientSession, tool: str, **arguments: Any) -> dict[str, Any]:
+    result = await session.call_tool(tool, arguments)
+    assert not result.is_error, result.content
+    structured: dict[str, Any] | None = result.structured_content
+    assert structured is not None
+    return structured
+
+
+async def refused(session: ClientSession, tool: str, **arguments: Any) -> str:
+    """The code of the tool error ``tool`` answers with; its text names the code too."""
+    result = await session.call_tool(tool, arguments)
+    assert result.is_error, result.structured_content
+    assert result.structured_content is not None
+    code = str(result.structured_content["code"])
+    text = result.content[0].text  # type: ignore[union-attr]
+    assert text.startswith(f"[{code}] ") and result.structured_content["message"] in text
+    return code
+
+
+def leaves(error: BaseException) -> list[BaseException]:
+    """The exceptions inside (nested) exception groups, as anyio task groups raise them."""
+    if isinstance(error, BaseExceptionGroup):
+        return [leaf for inner in error.exceptions for leaf in leaves(inner)]
+    return [error]
+
+
+async def everything(session: ClientSession, ns: str) -> set[str]:
+    """The ids of every thought in the namespace (a search that keeps every hit)."""
+    found = await call(session, "search", query="anything", namespace=ns, k=100, threshold=-1.0)
+    return {hit["thought"]["id"] for hit in found["hits"]}
