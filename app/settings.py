@@ -107,6 +107,13 @@ class Settings(BaseSettings):
     # Workers (Celery). broker_url None: the embedded engine's Redis (single machine).
     broker_url: str | None = None
     scan_on_write: bool = True
+    # Scans asked for by writes within this window go out as one task per namespace: one
+    # batched scan instead of a task, a vector query and a judge call per write.
+    scan_coalesce_s: float = 0.5
+    scan_coalesce_max: int = 200  # thoughts in one coalesced scan
+    # Background work yields the CPU to requests: the worker process (and its pool) runs
+    # at this nice level (0: as the service). A scan is never urgent; a write is.
+    worker_nice: int = 10
     consolidation_every_s: float = 24 * 3600.0
     contradiction_scan_every_s: float = 3600.0
     decay_every_s: float = 24 * 3600.0
