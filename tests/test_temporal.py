@@ -85,7 +85,10 @@ def test_an_expression_resolves_against_its_anchor_day(
     (found,) = resolve(text, at(anchor))
     assert found.expression == expression
     assert text[found.start : found.end] == expression
-    assert (found.range_start, found.range_end) == (date.fromisoformat(first), date.fromisoformat(last))
+    assert (found.range_start, found.range_end) == (
+        date.fromisoformat(first),
+        date.fromisoformat(last),
+    )
     assert found.granularity is granularity
     assert found.range_start <= found.date <= found.range_end
 
