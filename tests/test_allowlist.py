@@ -280,3 +280,20 @@ def test_keys_bound_to_an_agent_read_only_its_categories(keyed: KeyedService, ns
     assert {h["thought"]["category"] for h in as_planner["hits"]} == {"tasks"}
     unknown = keyed.body("admin", RECALL, q=question, ns=ns, agent="intruder")
     assert codes(unknown) == ["CATEGORY_NOT_ALLOWED"]
+
+
+def test_the_keys_command_binds_a_key_to_an_agent(tmp_path: Path) -> None:
+    from tests.test_api_keys import keys_command
+
+    created = keys_command(
+        tmp_path, "create", "--name", "planner bot", "--namespace", "team-a",
+        "--agent-id", "planner-bot", "--agent", "planner", "--role", "reader",
+    )  # fmt: skip
+    assert created.returncode == 0, created.stderr
+    (key,) = KeyFile(tmp_path / "keys.json").all_keys()
+    assert key.agent == "planner" and key.agent_id == "planner-bot"
+    unbound = keys_command(
+        tmp_path, "create", "--name", "x", "--namespace", "team-a", "--agent-id", "x"
+    )
+    assert unbound.returncode == 0, unbound.stderr
+    assert KeyFile(tmp_path / "keys.json").all_keys()[1].agent is None
