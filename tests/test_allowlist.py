@@ -93,6 +93,19 @@ def test_categories_for_narrows_and_refuses(tmp_path: Path) -> None:
     assert policy.allows(None, None)
 
 
+def test_context_assembly_gets_the_modes_it_may_use(tmp_path: Path) -> None:
+    policy = load_allowlist(write(tmp_path, POLICY))
+    planner = policy.context_rules("planner")
+    assert planner is not None and set(planner) == {"tasks"}  # on_demand waits to be named
+    named = policy.context_rules("planner", ["procedural"])
+    assert named is not None and set(named) == {"procedural"}
+    stylist = policy.context_rules("stylist")
+    assert stylist is not None and set(stylist) == {"event"}  # profile is `never` for it
+    assert policy.context_rules(None) is None
+    with pytest.raises(CategoryNotAllowedError):
+        policy.context_rules("planner", ["profile"])
+
+
 def test_without_a_file_everything_is_unrestricted() -> None:
     policy = load_allowlist(None)
     assert policy == AllowlistPolicy.unrestricted() and not policy.configured

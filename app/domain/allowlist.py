@@ -113,6 +113,26 @@ class AllowlistPolicy:
             )
         return asked
 
+    def context_rules(
+        self, agent: str | None, requested: Iterable[str] | None = None
+    ) -> dict[str, CategoryRule] | None:
+        """What context assembly may put into ``agent``'s context, by category with its
+        mode: ``always`` and ``rag`` ones, ``on_demand`` ones only when ``requested`` names
+        them, ``never`` ones not at all. Refuses like :meth:`categories_for`; None when
+        unrestricted."""
+        allowed = self.categories_for(agent, requested)
+        rules = self.rules_for(agent)
+        if rules is None or allowed is None:
+            return None
+        named = frozenset(requested or ())
+        return {
+            name: rule
+            for name, rule in rules.items()
+            if name in allowed
+            and rule.context is not ContextMode.NEVER
+            and (rule.context is not ContextMode.ON_DEMAND or name in named)
+        }
+
     def allows(self, allowed: frozenset[str] | None, category: str | None) -> bool:
         """Whether a thought of ``category`` may be returned under ``categories_for``'s
         answer (None: anything)."""

@@ -214,7 +214,7 @@ def anchor_day(anchor_ms: int) -> dt.date:
 def _parse(phrase: str, anchor: dt.date) -> dt.date | None:
     """The day dateparser makes of ``phrase`` said on ``anchor``; cached, as the same few
     phrases and days come back for every thought of a conversation."""
-    import dateparser  # type: ignore[import-untyped]  # loads its language data on first use: only where it is needed
+    import dateparser  # loads its language data on first use: only where it is needed
 
     base = datetime(anchor.year, anchor.month, anchor.day, 12, 0)
     parsed = dateparser.parse(
