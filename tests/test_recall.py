@@ -295,3 +295,24 @@ def test_resolved_dates_and_recall_over_the_api(api: GraphQLClient, ns: str) -> 
     assert len(answer["hits"]) == 2
     assert api.error_codes(RECALL, q=WHEN, ns=ns, k=26) == ["VALIDATION_ERROR"]
     assert api.error_codes(RECALL, q="  ", ns=ns, k=2) == ["VALIDATION_ERROR"]
+
+
+HOSTILE = ("", " ", "\x00", "a\ud800b", "x" * 2001, "\n".join(["line"] * 3), "' OR 1=1 --")
+
+
+def test_hostile_recall_arguments_get_a_validation_error_or_an_answer(
+    api: GraphQLClient, ns: str
+) -> None:
+    document = """
+    query($q: String!, $ns: String!, $agent: String, $categories: [String!]) {
+      recall(question: $q, namespace: $ns, agent: $agent, categories: $categories) { answer }
+    }"""
+    for text in HOSTILE:
+        for variables in (
+            {"q": text},
+            {"q": "when?", "agent": text},
+            {"q": "when?", "categories": [text]},
+        ):
+            body = api.execute(document, ns=ns, **variables)
+            codes = {str((e.get("extensions") or {}).get("code")) for e in body.get("errors") or []}
+            assert codes <= {"VALIDATION_ERROR"}, (variables, body)

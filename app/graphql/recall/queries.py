@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import strawberry
 
+from app.domain import validation as check
 from app.domain.allowlist import effective_agent
 from app.domain.models import DEFAULT_NAMESPACE
 from app.graphql.auth import CanRead
@@ -22,7 +23,8 @@ async def resolve_recall(
     categories: list[str] | None = None,
     resolve_dates: bool | None = None,
 ) -> RecallAnswer:
-    reader = effective_agent(info.context.principal.agent, agent)
+    claimed = check.require_name("agent", agent) if agent is not None else None
+    reader = effective_agent(info.context.principal.agent, claimed)
     found = await info.context.services.recall.recall(
         namespace,
         question,
