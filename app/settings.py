@@ -132,6 +132,9 @@ class Settings(BaseSettings):
     # loopback-bound service is open; require_keys forces keys even there.
     keys_file: Path | None = None
     require_keys: bool = False
+    # Agents' category allowlists and context modes (YAML; see app/domain/allowlist.py).
+    # None: every read is unrestricted. A bad file stops the start.
+    allowlist_file: Path | None = None
     trusted_hosts: str | None = None  # comma-separated Host names; default: loopback + api_host
     cors_origins: str | None = None  # comma-separated origins; CORS is off without it
     graphiql: bool | None = None  # default: on while the service is open, off with keys
