@@ -64,6 +64,7 @@ class KeyFile:
         agent_id: str,
         agent_name: str,
         role: Role,
+        agent: str | None = None,
     ) -> tuple[ApiKey, str]:
         """A new key and its text, which is shown to the caller once and stored nowhere."""
         key_id, secret, text = new_key_material()
@@ -77,6 +78,7 @@ class KeyFile:
             agent_name=agent_name,
             role=role,
             created_at_ms=now_ms(),
+            agent=agent,
         )
         with self._locked():
             self._write((*self._current(), key))

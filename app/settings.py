@@ -107,6 +107,13 @@ class Settings(BaseSettings):
     # Workers (Celery). broker_url None: the embedded engine's Redis (single machine).
     broker_url: str | None = None
     scan_on_write: bool = True
+    # Scans asked for by writes within this window go out as one task per namespace: one
+    # batched scan instead of a task, a vector query and a judge call per write.
+    scan_coalesce_s: float = 0.5
+    scan_coalesce_max: int = 200  # thoughts in one coalesced scan
+    # Background work yields the CPU to requests: the worker process (and its pool) runs
+    # at this nice level (0: as the service). A scan is never urgent; a write is.
+    worker_nice: int = 10
     consolidation_every_s: float = 24 * 3600.0
     contradiction_scan_every_s: float = 3600.0
     decay_every_s: float = 24 * 3600.0
@@ -125,6 +132,9 @@ class Settings(BaseSettings):
     # loopback-bound service is open; require_keys forces keys even there.
     keys_file: Path | None = None
     require_keys: bool = False
+    # Agents' category allowlists and context modes (YAML; see app/domain/allowlist.py).
+    # None: every read is unrestricted. A bad file stops the start.
+    allowlist_file: Path | None = None
     trusted_hosts: str | None = None  # comma-separated Host names; default: loopback + api_host
     cors_origins: str | None = None  # comma-separated origins; CORS is off without it
     graphiql: bool | None = None  # default: on while the service is open, off with keys

@@ -61,6 +61,7 @@ def run_worker(
 
     app, host = create_worker_app(settings, visibility_timeout_s=visibility_timeout_s)
     wait_for_broker(app.conf.broker_url, BROKER_WAIT_S)
+    yield_cpu_to_requests(settings.worker_nice)
 
     def start_host(**_: Any) -> None:
         host.start()  # in each pool process, after the fork; returns at once
@@ -87,6 +88,14 @@ def run_worker(
         argv.append("--beat")
     log.info("worker.starting", engine=settings.engine, pool=pool, beat=beat, pid=os.getpid())
     return int(app.start(argv) or 0)
+
+
+def yield_cpu_to_requests(nice: int) -> None:
+    """Lower this process's CPU priority (its pool processes inherit it). Scans and runs
+    are background work: on a machine the service shares, a write waiting for the CPU
+    behind a scan is the one cost a writer sees (``thoughtgraph bench --scan-cost``)."""
+    if nice > 0:
+        os.nice(nice)
 
 
 def run_beat(settings: Settings) -> int:

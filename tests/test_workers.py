@@ -110,6 +110,8 @@ def test_worker_attaches_to_the_engine_and_answers_ping(
     # prefork: a pool process ran it; solo: the worker itself
     assert (answer["pid"] == worker.pid) is (pool == "solo")
     assert answer["redelivered"] is False
+    # Jobs yield the CPU to requests: they run below the service's priority.
+    assert answer["nice"] == os.nice(0) + Settings().worker_nice > os.nice(0)
     assert len([e for e in log_events(log) if e.get("event") == "worker.runtime_opened"]) == 1
     attached = wait_for_event(log, "store.attached")
     assert attached["socket"].startswith(str(engine_dir))
@@ -307,6 +309,39 @@ def test_job_queue_publishes_tasks_by_name(broker: str, tmp_path: Path, loop: Lo
     assert isinstance(
         build_job_queue(settings_for(tmp_path, None), worker_expected=False), NoJobQueue
     )
+
+
+def test_scans_asked_for_together_go_out_as_one_task_per_namespace(
+    broker: str, tmp_path: Path
+) -> None:
+    settings = settings_for(tmp_path, broker).model_copy(
+        update={"scan_coalesce_s": 2.0, "scan_coalesce_max": 3}
+    )
+    jobs = build_job_queue(settings, worker_expected=False)
+    for i in range(5):
+        jobs.scan_after_write("team-a", [f"a{i}"])
+        jobs.scan_after_write("team-b", [f"b{i % 2}"])  # asked twice: scanned once
+    jobs.scan_after_write("team-a", ["a0"])
+    jobs.close()  # publishes what it gathered at once, without waiting out the window
+    sent = sorted((m["task"], m["args"]) for m in queued(broker))
+    assert sent == [
+        ("thoughtgraph.scan_thoughts", ["team-a", ["a0", "a1", "a2"]]),
+        ("thoughtgraph.scan_thoughts", ["team-a", ["a3", "a4"]]),
+        ("thoughtgraph.scan_thoughts", ["team-b", ["b0", "b1"]]),
+    ]
+
+
+def test_a_lone_scan_goes_out_after_the_window(broker: str, tmp_path: Path) -> None:
+    settings = settings_for(tmp_path, broker).model_copy(update={"scan_coalesce_s": 0.2})
+    jobs = build_job_queue(settings, worker_expected=False)
+    try:
+        jobs.scan_after_write("team-a", ["t1"])
+        deadline = time.monotonic() + 10
+        while not queued(broker) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert [m["args"] for m in queued(broker)] == [["team-a", ["t1"]]]
+    finally:
+        jobs.close()
 
 
 def test_scan_after_write_never_blocks_on_a_dead_broker(tmp_path: Path, loop: LoopThread) -> None:

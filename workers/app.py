@@ -50,7 +50,7 @@ def create_worker_app(
 ) -> tuple[Celery, RuntimeHost]:
     """``create_celery``, and the RuntimeHost its tasks run jobs on, for a worker to start
     in each of its processes (it opens lazily on the first task otherwise)."""
-    from workers.queue import CeleryJobQueue
+    from workers.queue import celery_job_queue
     from workers.tasks import register_tasks
 
     broker = broker_url_for(settings)
@@ -59,7 +59,7 @@ def create_worker_app(
     host = RuntimeHost(
         settings,
         # Jobs that write thoughts ask for scans through the same broker.
-        queue_factory=lambda: CeleryJobQueue(app, scan_on_write=settings.scan_on_write),
+        queue_factory=lambda: celery_job_queue(app, settings),
     )
     register_tasks(app, host, broker_url=broker)
     return app, host

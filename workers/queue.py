@@ -4,6 +4,11 @@ A write's contradiction scan must never slow or fail the write: ``scan_after_wri
 the request on a bounded in-memory queue that one background thread publishes from, and
 drops it (logged) when that queue is full, e.g. while the broker is down. A dropped scan
 is not lost knowledge: the scheduled namespace scan covers recent thoughts again.
+
+The thread coalesces: what writes ask for within ``scan_coalesce_s`` of the first request
+goes out as one task per namespace (at most ``scan_coalesce_max`` thoughts each). A burst
+of writes then costs the worker one batched scan, not a task, a vector query and a judge
+call per write, and the CPU it leaves is the writers'.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ import asyncio
 import contextlib
 import queue
 import threading
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -25,6 +31,7 @@ from app.settings import Settings
 log = structlog.get_logger(__name__)
 
 DEFAULT_MAX_PENDING_SCANS = 1000
+ScanRequest = tuple[str, list[str]]
 
 
 class JobQueueUnavailableError(ThoughtgraphError):
@@ -44,10 +51,14 @@ class CeleryJobQueue:
         *,
         scan_on_write: bool = True,
         max_pending: int = DEFAULT_MAX_PENDING_SCANS,
+        coalesce_s: float = 0.5,
+        coalesce_max: int = 200,
     ) -> None:
         self._app = celery_app
         self._scan_on_write = scan_on_write
-        self._pending: queue.Queue[tuple[str, list[str]] | None] = queue.Queue(max_pending)
+        self._coalesce_s = coalesce_s
+        self._coalesce_max = max(1, coalesce_max)
+        self._pending: queue.Queue[ScanRequest | None] = queue.Queue(max_pending)
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
         self._closed = False
@@ -104,12 +115,43 @@ class CeleryJobQueue:
 
     def _publish_scans(self) -> None:
         while True:
-            item = self._pending.get()
-            if item is None:
+            first = self._pending.get()
+            if first is None:
                 return
-            namespace, thought_ids = item
-            with contextlib.suppress(JobQueueUnavailableError):  # logged by _send
-                self._send("thoughtgraph.scan_thoughts", namespace, thought_ids)
+            batch, stopping = self._gather([first])
+            for namespace, thought_ids in coalesce(batch, self._coalesce_max):
+                with contextlib.suppress(JobQueueUnavailableError):  # logged by _send
+                    self._send("thoughtgraph.scan_thoughts", namespace, thought_ids)
+            if stopping:
+                return
+
+    def _gather(self, batch: list[ScanRequest]) -> tuple[list[ScanRequest], bool]:
+        """More requests, for up to the coalescing window after the first; True when
+        ``close`` asked the thread to stop (what was gathered is still published)."""
+        deadline = time.monotonic() + self._coalesce_s
+        while (left := deadline - time.monotonic()) > 0:
+            try:
+                item = self._pending.get(timeout=left)
+            except queue.Empty:
+                break
+            if item is None:
+                return batch, True
+            batch.append(item)
+        return batch, False
+
+
+def coalesce(requests: Sequence[ScanRequest], max_ids: int) -> list[ScanRequest]:
+    """One request per namespace (in order of first appearance, ids deduplicated in order),
+    split into chunks of at most ``max_ids``."""
+    by_namespace: dict[str, dict[str, None]] = {}
+    for namespace, thought_ids in requests:
+        by_namespace.setdefault(namespace, {}).update(dict.fromkeys(thought_ids))
+    return [
+        (namespace, ids[start : start + max_ids])
+        for namespace, unique in by_namespace.items()
+        for ids in [list(unique)]
+        for start in range(0, len(ids), max_ids)
+    ]
 
 
 def build_job_queue(settings: Settings, *, worker_expected: bool) -> JobQueue:
@@ -121,4 +163,13 @@ def build_job_queue(settings: Settings, *, worker_expected: bool) -> JobQueue:
         return NoJobQueue()
     from workers.app import create_celery
 
-    return CeleryJobQueue(create_celery(settings), scan_on_write=settings.scan_on_write)
+    return celery_job_queue(create_celery(settings), settings)
+
+
+def celery_job_queue(celery_app: Celery, settings: Settings) -> CeleryJobQueue:
+    return CeleryJobQueue(
+        celery_app,
+        scan_on_write=settings.scan_on_write,
+        coalesce_s=settings.scan_coalesce_s,
+        coalesce_max=settings.scan_coalesce_max,
+    )

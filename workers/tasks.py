@@ -117,7 +117,12 @@ def register_tasks(app: Celery, host: RuntimeHost, *, broker_url: str) -> None:
             time.sleep(min(hold_s, PING_MAX_HOLD_S))
         answer: dict[str, Any] = call(task, job, timeout_s=30.0)
         delivery = task.request.delivery_info or {}
-        return {**answer, "pid": os.getpid(), "redelivered": bool(delivery.get("redelivered"))}
+        return {
+            **answer,
+            "pid": os.getpid(),
+            "nice": os.nice(0),  # the CPU priority jobs run at (settings.worker_nice)
+            "redelivered": bool(delivery.get("redelivered")),
+        }
 
     def consolidate(task: Any, namespace: str, run_id: str, dry_run: bool) -> Any:
         from app.jobs.consolidation import run_consolidation

@@ -29,6 +29,7 @@ from app.bench.service import BenchSetupError, ServiceThread
 from app.bench.timing import Latency, time_async, time_sync, warmup_count
 from app.domain.errors import ThoughtgraphError
 from app.domain.validation import MAX_LINEAGE_DEPTH
+from app.progress import progress
 from app.services.thoughts import ThoughtInput
 from app.settings import EmbedderKind, Settings
 from app.store.cypher_store import MIN_CANDIDATES, OVERSAMPLE
@@ -184,12 +185,14 @@ class Bench:
         _progress(f"loading {missing:,} thoughts (to N={size:,})")
         store = service.services.store
         spent = 0.0
-        for batch in factory.batches(size, LOAD_BATCH):
-            started = time.perf_counter()
-            created = service.call(store.bulk_create_originals(self.namespace, batch))
-            spent += time.perf_counter() - started
-            if created != len(batch):
-                raise BenchSetupError(f"bulk load created {created} of {len(batch)} thoughts")
+        with progress("bench: loading", missing) as shown:
+            for batch in factory.batches(size, LOAD_BATCH):
+                started = time.perf_counter()
+                created = service.call(store.bulk_create_originals(self.namespace, batch))
+                spent += time.perf_counter() - started
+                if created != len(batch):
+                    raise BenchSetupError(f"bulk load created {created} of {len(batch)} thoughts")
+                shown.advance(len(batch))
         rate = f"{missing / spent:,.0f} thoughts/s" if spent > 0 else "-"
         self.rows.append(Row(size, f"load (bulk_create_originals, {LOAD_BATCH}/call)", value=rate))
 

@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from app.llm.embedders import TextEmbedder
+from app.progress import progress
 
 
 def default_cache_dir() -> Path:
@@ -46,6 +47,21 @@ def texts_key(model: str, texts: Sequence[str]) -> str:
     return digest.hexdigest()[:24]
 
 
+EMBED_CHUNK = 512  # texts per embedder call: large enough to batch well, small enough to show
+
+
+def _embed_with_progress(embedder: TextEmbedder, texts: Sequence[str]) -> np.ndarray:
+    chunks: list[np.ndarray] = []
+    with progress("bench: embedding", len(texts)) as shown:
+        for first in range(0, len(texts), EMBED_CHUNK):
+            chunk = list(texts[first : first + EMBED_CHUNK])
+            chunks.append(np.asarray(embedder.embed_documents(chunk), dtype=np.float32))
+            shown.advance(len(chunk))
+    if not chunks:
+        return np.zeros((0, embedder.dimension), dtype=np.float32)
+    return np.concatenate(chunks)
+
+
 def embed_cached(
     embedder: TextEmbedder, texts: Sequence[str], cache_dir: Path | None = None
 ) -> Embedded:
@@ -60,7 +76,7 @@ def embed_cached(
         if vectors.shape == (len(texts), embedder.dimension):
             return Embedded(vectors, float(meta["seconds"]), cached=True, path=path)
     started = time.perf_counter()
-    vectors = np.asarray(embedder.embed_documents(list(texts)), dtype=np.float32)
+    vectors = _embed_with_progress(embedder, texts)
     seconds = time.perf_counter() - started
     with contextlib.suppress(OSError):
         directory.mkdir(mode=0o700, parents=True, exist_ok=True)

@@ -54,6 +54,9 @@ class ApiKey(BaseModel):
     role: Role
     created_at_ms: int
     revoked_at_ms: int | None = None
+    # The agent of the allowlist file (TG_ALLOWLIST_FILE) whose categories bind this key's
+    # reads; None: the key reads unrestricted (a request may still name an agent).
+    agent: str | None = None
 
     @property
     def active(self) -> bool:
@@ -73,6 +76,7 @@ class Principal(BaseModel):
     agent_name: str | None = None
     role: Role = Role.ADMIN
     namespaces: tuple[str, ...] = (ALL_NAMESPACES,)
+    agent: str | None = None  # the allowlist agent its key is bound to, if any
 
     @classmethod
     def anyone(cls) -> Principal:
@@ -87,6 +91,7 @@ class Principal(BaseModel):
             agent_name=key.agent_name,
             role=key.role,
             namespaces=key.namespaces,
+            agent=key.agent,
         )
 
     def may(self, action: Action, namespace: str | None) -> bool:

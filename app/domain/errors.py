@@ -43,6 +43,19 @@ class MinConsolidationError(InvalidInputError):
     code = "MIN_CONSOLIDATION"
 
 
+class CategoryNotAllowedError(ThoughtgraphError):
+    """The agent's allowlist (``TG_ALLOWLIST_FILE``) does not let it read a category asked
+    for, or the agent has no allowlist at all."""
+
+    code = "CATEGORY_NOT_ALLOWED"
+
+
+class AgentMismatchError(ThoughtgraphError):
+    """A request names an agent other than the one its API key is bound to."""
+
+    code = "AGENT_MISMATCH"
+
+
 class ThoughtNotFoundError(ThoughtgraphError):
     code = "THOUGHT_NOT_FOUND"
 

@@ -46,6 +46,7 @@ from app.domain.validation import (
     MAX_REFINEMENTS,
     MAX_SOURCES,
 )
+from app.services.recall import MAX_RECALL_K
 
 UNKNOWN_LIST_SIZE = 100  # any list not named below: counted as this long
 
@@ -80,6 +81,8 @@ ROOT_WEIGHTS = {
     "undoConsolidation": 20,
     # Extraction embeds (and may ask a model about) every thought it finds: many writes.
     "ingestEpisode": 100,
+    # A search, and with a language model configured up to two model calls.
+    "recall": 40,
 }
 # Fields resolved through a DataLoader (a batched store read) weigh 1 even when scalar.
 LOADER_FIELDS = {
@@ -121,6 +124,7 @@ CAPPED_LISTS = {
     "history": MAX_HISTORY,
     "chain": MAX_LINEAGE_NODES,
     "undoConsolidation": MAX_SOURCES,  # a merge's sources
+    "hits": MAX_RECALL_K,  # recall's hits
 }
 
 

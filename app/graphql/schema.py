@@ -22,6 +22,7 @@ from app.graphql.errors import MaskUnexpectedErrors, RequestErrorCodes, log_erro
 from app.graphql.guards import HeavyOperationGate, QueryGuard
 from app.graphql.lineage.queries import LineageQuery
 from app.graphql.parsing import CachedParser
+from app.graphql.recall.queries import RecallQuery
 from app.graphql.thoughts.lifecycle import ThoughtLifecycleMutation
 from app.graphql.thoughts.mutations import ThoughtMutation
 from app.graphql.thoughts.queries import ThoughtQuery
@@ -38,6 +39,7 @@ class Query(
     ContradictionQuery,
     EpisodeQuery,
     ConsolidationQuery,
+    RecallQuery,
 ):
     pass
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from app.clock import Clock, SystemClock
+from app.domain.allowlist import AllowlistPolicy, load_allowlist
 from app.jobs.queue import JobQueue, NoJobQueue
 from app.services.browse import BrowseService
 from app.services.consolidation import ConsolidationService
@@ -14,6 +15,7 @@ from app.services.history import HistoryService
 from app.services.lineage import LineageService
 from app.services.merging import MergeService
 from app.services.ports import Embeddings
+from app.services.recall import RecallService
 from app.services.retention import AccessRecorder, RetentionService
 from app.services.scanning import ContradictionScanner
 from app.services.search import SearchService
@@ -43,6 +45,10 @@ class Services:
     topics: TopicService
     consolidation: ConsolidationService
     episodes: EpisodeService
+    # Agents' category allowlists (TG_ALLOWLIST_FILE): every read path asks
+    # allowlist.categories_for(agent, requested) which categories it may return.
+    allowlist: AllowlistPolicy
+    recall: RecallService
 
     @classmethod
     def build(
@@ -65,12 +71,14 @@ class Services:
             store, embedder, clock=clock, queue=queue, scan_on_write=settings.scan_on_write
         )
         access = AccessRecorder(store, clock)
+        allowlist = load_allowlist(settings.allowlist_file)  # a bad file stops the start
+        search = SearchService(store, embedder, clock=clock, access=access, settings=settings)
         return cls(
             store=store,
             embedder=embedder,
             thoughts=thoughts,
             browse=BrowseService(store),
-            search=SearchService(store, embedder, clock=clock, access=access, settings=settings),
+            search=search,
             lineage=LineageService(store),
             history=HistoryService(store),
             access=access,
@@ -84,6 +92,8 @@ class Services:
             ),
             consolidation=ConsolidationService(store, queue, clock),
             episodes=EpisodeService(store, embedder, thoughts, llm, settings, clock),
+            allowlist=allowlist,
+            recall=RecallService(search, llm, allowlist),
         )
 
     async def close(self) -> None:

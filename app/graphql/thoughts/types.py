@@ -12,6 +12,7 @@ from app.domain import models
 from app.domain.validation import MAX_REFINEMENTS
 from app.graphql.context import Info
 from app.graphql.enums import ThoughtKind, ThoughtState, ThoughtType
+from app.graphql.recall.dates import ResolvedDate, resolve_resolved_dates
 from app.services.browse import encode_cursor
 
 if TYPE_CHECKING:
@@ -142,6 +143,13 @@ class Thought:
     topic = strawberry.field(resolver=resolve_topic, description="The topic it belongs to.")
     episode_id: strawberry.ID | None = strawberry.field(
         description="The episode it was extracted from, if any."
+    )
+    resolved_dates: list[ResolvedDate] = strawberry.field(
+        resolver=resolve_resolved_dates,
+        description=(
+            'Relative time expressions in the content ("yesterday", "last week", "on'
+            ' Tuesday") resolved against validFrom, in the order they appear.'
+        ),
     )
     superseded_by_id: strawberry.Private[str | None]
 

@@ -1,0 +1,1 @@
+"""Recall: a question answered from memory, with relative dates resolved."""

@@ -1,0 +1,53 @@
+"""Recall: ask a question, get an answer from memory (reasoned with an LLM configured)."""
+
+from __future__ import annotations
+
+import strawberry
+
+from app.domain import validation as check
+from app.domain.allowlist import effective_agent
+from app.domain.models import DEFAULT_NAMESPACE
+from app.graphql.auth import CanRead
+from app.graphql.context import Info
+from app.graphql.recall.types import RecallAnswer
+from app.services.recall import DEFAULT_K
+
+
+async def resolve_recall(
+    info: Info,
+    question: str,
+    namespace: str = DEFAULT_NAMESPACE,
+    k: int | None = DEFAULT_K,
+    current_only: bool | None = False,
+    agent: str | None = None,
+    categories: list[str] | None = None,
+    resolve_dates: bool | None = None,
+) -> RecallAnswer:
+    claimed = check.require_name("agent", agent) if agent is not None else None
+    reader = effective_agent(info.context.principal.agent, claimed)
+    found = await info.context.services.recall.recall(
+        namespace,
+        question,
+        k=DEFAULT_K if k is None else k,
+        current_only=bool(current_only),
+        agent=reader,
+        categories=categories,
+        resolve_dates=resolve_dates,
+    )
+    return RecallAnswer.from_domain(found, namespace)
+
+
+@strawberry.type
+class RecallQuery:
+    recall = strawberry.field(
+        permission_classes=[CanRead],
+        resolver=resolve_recall,
+        description=(
+            "Answers a question from the k (1 to 25) closest thoughts. For when / what date /"
+            " how long ago questions (or resolveDates: true) the hits' relative dates are"
+            " resolved against when each was written. With a language model configured the"
+            " answer is reasoned, otherwise the best hit as written. `agent` names the"
+            " allowlist to read under when the API key names none; `categories` narrows it"
+            " (CATEGORY_NOT_ALLOWED outside it)."
+        ),
+    )
