@@ -25,6 +25,7 @@ TOOLS = {
     "supersede",
     "contradictions",
     "resolve_contradiction",
+    "recall",
 }
 
 # --- the tools, on both engines and both transports ------------------------------------------
@@ -72,6 +73,7 @@ def test_the_tools_through_the_sdk_client(
                 await _contribute_search_refine_lineage(session, ns)
                 await _supersede(session, ns)
                 await _bad_input_writes_nothing(session, ns)
+                await _recall(session, ns)
                 await _contradiction(session, ns, scenario_settings, local_embedder)
 
         asyncio.run(scenario())
@@ -194,6 +196,29 @@ async def _bad_input_writes_nothing(session: ClientSession, ns: str) -> None:
         "VALIDATION_ERROR"
     )
     assert await everything(session, ns) == before
+
+
+async def _recall(session: ClientSession, ns: str) -> None:
+    written = await call(
+        session,
+        "contribute",
+        content="Yesterday we moved the staging database to PostgreSQL 16.",
+        valid_from="2024-03-05T10:00:00Z",
+        namespace=ns,
+        **AGENT,
+    )
+    moved = written["thought"]["id"]
+    found = await call(
+        session, "recall", question="When did we move the staging database?", namespace=ns
+    )
+    assert found["temporal"] and found["answered_by"] == "extractive"  # no model configured
+    assert found["hits"][0]["thought"]["id"] == moved
+    assert set(found["source_ids"]) <= {hit["thought"]["id"] for hit in found["hits"]}
+    (resolved,) = [r for r in found["resolutions"] if r["thought_id"] == moved]
+    assert (resolved["expression"].lower(), resolved["date"]) == ("yesterday", "2024-03-04")
+    assert await refused(session, "recall", question="x", k=26, namespace=ns) == (
+        "VALIDATION_ERROR"
+    )
 
 
 async def _contradiction(

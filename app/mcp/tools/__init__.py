@@ -39,12 +39,13 @@ class ToolGroup:
 
 
 def tool_groups() -> list[ToolGroup]:
-    from app.mcp.tools import contradictions, reading, thoughts
+    from app.mcp.tools import contradictions, reading, recall, thoughts
 
-    # recall and assemble_context join here once services.recall and services.context
-    # exist, e.g. ToolGroup("recall", recall.register, lambda s: hasattr(s, "recall")).
+    # assemble_context joins here once services.context exists, as recall does:
+    # ToolGroup("context", context.register, context.available).
     return [
         ToolGroup("reading", reading.register),
+        ToolGroup("recall", recall.register, recall.available),
         ToolGroup("thoughts", thoughts.register),
         ToolGroup("contradictions", contradictions.register),
     ]
