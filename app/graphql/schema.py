@@ -10,6 +10,7 @@ from strawberry.extensions import MaxTokensLimiter, ValidationCache
 from strawberry.types import ExecutionContext
 
 from app.access import AccessPolicy
+from app.graphql.assembly.queries import ContextQuery
 from app.graphql.auth import IntrospectionSwitch
 from app.graphql.changes.queries import ChangeQuery
 from app.graphql.consolidation.mutations import ConsolidationMutation
@@ -38,6 +39,7 @@ class Query(
     ContradictionQuery,
     EpisodeQuery,
     ConsolidationQuery,
+    ContextQuery,
 ):
     pass
 

@@ -8,6 +8,7 @@ from app.clock import Clock, SystemClock
 from app.jobs.queue import JobQueue, NoJobQueue
 from app.services.browse import BrowseService
 from app.services.consolidation import ConsolidationService
+from app.services.context import ContextService
 from app.services.contradictions import ContradictionService
 from app.services.episodes import EpisodeService
 from app.services.history import HistoryService
@@ -43,6 +44,7 @@ class Services:
     topics: TopicService
     consolidation: ConsolidationService
     episodes: EpisodeService
+    context: ContextService
 
     @classmethod
     def build(
@@ -65,12 +67,13 @@ class Services:
             store, embedder, clock=clock, queue=queue, scan_on_write=settings.scan_on_write
         )
         access = AccessRecorder(store, clock)
+        search = SearchService(store, embedder, clock=clock, access=access, settings=settings)
         return cls(
             store=store,
             embedder=embedder,
             thoughts=thoughts,
             browse=BrowseService(store),
-            search=SearchService(store, embedder, clock=clock, access=access, settings=settings),
+            search=search,
             lineage=LineageService(store),
             history=HistoryService(store),
             access=access,
@@ -84,6 +87,7 @@ class Services:
             ),
             consolidation=ConsolidationService(store, queue, clock),
             episodes=EpisodeService(store, embedder, thoughts, llm, settings, clock),
+            context=ContextService(store, search, settings=settings, clock=clock),
         )
 
     async def close(self) -> None:
