@@ -41,6 +41,10 @@ LISTED = 50  # newest thoughts of a kind considered
 CONTRADICTIONS = 20
 TOPICS = 50
 MAX_COLLABORATORS = 5
+RECENT = 20
+PLACED_KINDS = frozenset(
+    {ThoughtKind.DECISION, ThoughtKind.PREFERENCE, ThoughtKind.PROCEDURE, ThoughtKind.TASK}
+)
 
 
 class SearchHitLike(Protocol):
@@ -86,6 +90,7 @@ class Gathering:
             self._decisions(),
             self._matches(),
             self._people(),
+            self._recent(),
             self._background(),
             self._topics(),
         )
@@ -216,6 +221,20 @@ class Gathering:
                 )
         return items
 
+    async def _recent(self) -> list[Candidate]:
+        """The newest current thoughts, below every signal match: what a session start
+        without signals still needs (seed 003 ranks its summary by recency too)."""
+        listed = await self._listed(None)
+        # Decisions, preferences, procedures, tasks and conventions have places of their own.
+        recent = [t for t in listed if t.kind not in PLACED_KINDS and "convention" not in t.tags][
+            :RECENT
+        ]
+        items = []
+        for rank, thought in enumerate(recent):
+            score = 0.1 + 0.1 * thought.salience + 0.02 * thought.importance - rank * 0.001
+            items.append(thought_item(thought, Tier.RELEVANT, "recent", score, confidence=0.3))
+        return items
+
     # --- tier 3 ------------------------------------------------------------------------
     async def _background(self) -> list[Candidate]:
         """Conventions (preferences and thoughts tagged "convention") and workflow hints
@@ -265,7 +284,10 @@ class Gathering:
             LISTED,
             self.current,
         )
-        return [thought for thought in page.thoughts if self.visible(thought)]
+        shown = [thought for thought in page.thoughts if self.visible(thought)]
+        # A refined or consolidated thought is not current either (as in search).
+        refiners = await self.store.refiners(self.namespace, [t.id for t in shown])
+        return [thought for thought in shown if not refiners.get(thought.id)]
 
 
 def _topic_overlap(topic: Topic, words: set[str]) -> int:

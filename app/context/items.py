@@ -72,7 +72,8 @@ def error_item(error_hit: Thought, fix: Thought | None, similarity: float) -> Ca
         key=error_hit.id,
         tier=Tier.CRITICAL,
         source="error",
-        score=1.0 + similarity,
+        # An error with its fix outranks the fix met alone, which it covers anyway.
+        score=1.0 + similarity + (0.5 if fix is not None else 0.0),
         renderings=renderings,
         covers=covers,
         confidence=similarity_confidence(similarity),

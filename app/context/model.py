@@ -107,6 +107,7 @@ class Packing:
     items: tuple[PackedItem, ...]
     tiers: tuple[TierUsage, ...]
     header_tokens: int = 0
+    trimmed: int = 0  # items dropped because the whole text counted more than its parts
 
     @property
     def ids(self) -> list[str]:

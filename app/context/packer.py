@@ -133,9 +133,11 @@ def _fit(
     parts, so while the exact count is over budget the last item goes (then the header)."""
     text = render(header, items)
     total = count(text)
+    trimmed = 0
     while total > budget and (items or header):
         if items:
             items.pop()
+            trimmed += 1
         else:
             header, header_tokens = "", 0
         text = render(header, items)
@@ -156,4 +158,5 @@ def _fit(
         items=tuple(items),
         tiers=usage,
         header_tokens=header_tokens,
+        trimmed=trimmed,
     )
