@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from app.context.items import (
@@ -25,7 +25,15 @@ from app.context.items import (
     topic_summary_item,
 )
 from app.context.model import Candidate, Signals, Tier
-from app.context.signals import errors_of, file_terms, mentions, overlap, signal_words, task_query
+from app.context.signals import (
+    errors_of,
+    file_terms,
+    mentions,
+    overlap,
+    signal_words,
+    task_query,
+    words_of,
+)
 from app.domain.knowledge import ContradictionStatus, Topic
 from app.domain.models import Thought, ThoughtFilter, ThoughtKind, TimeView
 from app.store.cypher_store import CypherGraphStore
@@ -41,6 +49,9 @@ LISTED = 50  # newest thoughts of a kind considered
 CONTRADICTIONS = 20
 TOPICS = 50
 MAX_COLLABORATORS = 5
+# Statements and searches in flight at once: the parts run concurrently, but a burst of
+# twenty statements from one request would crowd out everyone else's on a small machine.
+MAX_IN_FLIGHT = 4
 RECENT = 20
 PLACED_KINDS = frozenset(
     {ThoughtKind.DECISION, ThoughtKind.PREFERENCE, ThoughtKind.PROCEDURE, ThoughtKind.TASK}
@@ -82,6 +93,9 @@ class Gathering:
     signals: Signals
     current: TimeView  # current knowledge only: nothing superseded passed off as current
     visible: Visible
+    _slots: asyncio.Semaphore = field(
+        default_factory=lambda: asyncio.Semaphore(MAX_IN_FLIGHT), init=False, repr=False
+    )
 
     async def candidates(self) -> list[Candidate]:
         parts = await asyncio.gather(
@@ -89,7 +103,8 @@ class Gathering:
             self._errors(),
             self._decisions(),
             self._matches(),
-            self._people(),
+            self._preferences(),
+            self._tasks(),
             self._recent(),
             self._background(),
             self._topics(),
@@ -118,9 +133,7 @@ class Gathering:
         # Every hit, superseded or refined ones included: an old error's fix is what
         # retired it.
         view = self.current.model_copy(update={"current_only": False})
-        found = await asyncio.gather(
-            *(self.search.search(self.namespace, e, k=ERROR_HITS, view=view) for e in errors)
-        )
+        found = await asyncio.gather(*(self._search(e, ERROR_HITS, view) for e in errors))
         hits = [
             hit
             for hits in found
@@ -168,11 +181,7 @@ class Gathering:
         task = task_query(self.signals)
         searches = [(self.signals.query, "query", QUERY_HITS), (task, "task", TASK_HITS)]
         found = await asyncio.gather(
-            *(
-                self.search.search(self.namespace, text, k=k, view=self.current)
-                for text, _, k in searches
-                if text
-            )
+            *(self._search(text, k, self.current) for text, _, k in searches if text)
         )
         sources = [source for text, source, _ in searches if text]
         items = []
@@ -192,19 +201,14 @@ class Gathering:
                 items.append(thought_item(hit.thought, tier, source, score, confidence=confidence))
         return items
 
-    async def _people(self) -> list[Candidate]:
-        """Collaborators' preferences, and the agent's own open tasks."""
+    async def _preferences(self) -> list[Candidate]:
+        """Collaborators' preferences (seed 002: loaded to tier 2 when they join)."""
         collaborators = list(dict.fromkeys(self.signals.collaborators))[:MAX_COLLABORATORS]
         lists = await asyncio.gather(
-            *(self._listed(ThoughtKind.PREFERENCE, agent_id=who) for who in collaborators),
-            *(
-                [self._listed(ThoughtKind.TASK, agent_id=self.signals.agent)]
-                if self.signals.agent
-                else []
-            ),
+            *(self._listed(ThoughtKind.PREFERENCE, agent_id=who) for who in collaborators)
         )
         items = []
-        for who, preferences in zip(collaborators, lists, strict=False):
+        for preferences in lists:
             for rank, pref in enumerate(preferences):
                 label = f"{pref.agent_name} prefers"
                 score = 0.6 - rank * 0.01
@@ -213,13 +217,17 @@ class Gathering:
                         pref, Tier.RELEVANT, "preference", score, label=label, confidence=0.7
                     )
                 )
-            del who
-        if self.signals.agent:
-            for rank, task in enumerate(lists[-1]):
-                items.append(
-                    thought_item(task, Tier.RELEVANT, "task", 0.55 - rank * 0.01, confidence=0.6)
-                )
         return items
+
+    async def _tasks(self) -> list[Candidate]:
+        """The agent's own open tasks: what "the task" is when no file says it."""
+        if not self.signals.agent:
+            return []
+        tasks = await self._listed(ThoughtKind.TASK, agent_id=self.signals.agent)
+        return [
+            thought_item(task, Tier.RELEVANT, "task", 0.55 - rank * 0.01, confidence=0.6)
+            for rank, task in enumerate(tasks)
+        ]
 
     async def _recent(self) -> list[Candidate]:
         """The newest current thoughts, below every signal match: what a session start
@@ -274,23 +282,26 @@ class Gathering:
         return items
 
     # --- helpers -----------------------------------------------------------------------
+    async def _search(self, text: str, k: int, view: TimeView) -> Sequence[SearchHitLike]:
+        async with self._slots:
+            return await self.search.search(self.namespace, text, k=k, view=view)
+
     async def _listed(
         self, kind: ThoughtKind | None, *, agent_id: str | None = None, tag: str | None = None
     ) -> list[Thought]:
-        page = await self.store.list_thoughts(
-            self.namespace,
-            ThoughtFilter(kind=kind, agent_id=agent_id, tag=tag),
-            None,
-            LISTED,
-            self.current,
-        )
-        shown = [thought for thought in page.thoughts if self.visible(thought)]
-        # A refined or consolidated thought is not current either (as in search).
-        refiners = await self.store.refiners(self.namespace, [t.id for t in shown])
+        async with self._slots:
+            page = await self.store.list_thoughts(
+                self.namespace,
+                ThoughtFilter(kind=kind, agent_id=agent_id, tag=tag),
+                None,
+                LISTED,
+                self.current,
+            )
+            shown = [thought for thought in page.thoughts if self.visible(thought)]
+            # A refined or consolidated thought is not current either (as in search).
+            refiners = await self.store.refiners(self.namespace, [t.id for t in shown])
         return [thought for thought in shown if not refiners.get(thought.id)]
 
 
 def _topic_overlap(topic: Topic, words: set[str]) -> int:
-    from app.context.signals import words_of
-
     return len(set(words_of(f"{topic.name} {topic.summary or ''}")) & words)
