@@ -153,3 +153,14 @@ def test_tokens_are_counted_offline_with_litellm() -> None:
     done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert "gpt-4o (o200k_base) | claude-sonnet-4-5 (anthropic, bundled)" in done.stdout
+
+
+def test_the_configured_model_chooses_the_tokenizer() -> None:
+    from app.context.tokens import TokenCounter
+
+    assert TokenCounter().name == "gpt-4o (o200k_base)" and TokenCounter().is_default
+    # A provider prefix litellm's counter would not understand is dropped for known models.
+    assert TokenCounter("openai/gpt-4o-mini").name == "gpt-4o-mini (o200k_base)"
+    assert TokenCounter("gpt-4").name == "gpt-4 (cl100k_base)"
+    text = "Deploys go through GitHub Actions; 東京 émigré 🙂"
+    assert TokenCounter("gpt-4")(text) != TokenCounter("gpt-4o")(text)

@@ -4,7 +4,7 @@ what an assembly returns."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import IntEnum, StrEnum
 
 
@@ -143,5 +143,4 @@ class AssembledContext:
     tokenizer: str
     revision: int
     delta: DeltaHeader | None = None
-    candidates: int = 0
-    extras: Mapping[str, str] = field(default_factory=dict)
+    candidates: int = 0  # items considered before packing

@@ -20,6 +20,19 @@ DEFAULT_TOKENIZER_MODEL = "gpt-4o"
 _CACHE_SIZE = 4096
 
 
+def tokenizer_model(model: str) -> str:
+    """The name litellm picks the tokenizer by: a provider prefix litellm's counter does
+    not understand is dropped for models it knows bare ("openai/gpt-4o-mini" would
+    otherwise be counted as gpt-3.5-turbo, with cl100k_base instead of o200k_base)."""
+    _, _, bare = model.partition("/")
+    if not bare:
+        return model
+    import litellm
+
+    known = set(litellm.open_ai_chat_completion_models) | set(litellm.anthropic_models)
+    return bare if bare in known else model
+
+
 def tokenizer_name(model: str) -> str:
     """Which tokenizer litellm counts ``model`` with, without loading it."""
     try:
@@ -41,7 +54,7 @@ class TokenCounter:
     again and again as they are tried at several compression levels)."""
 
     def __init__(self, model: str | None = None) -> None:
-        self.model = model or DEFAULT_TOKENIZER_MODEL
+        self.model = tokenizer_model(model or DEFAULT_TOKENIZER_MODEL)
         self.is_default = model is None
         self.name = tokenizer_name(self.model)
         self._count = _litellm_counter(self.model)
