@@ -34,6 +34,7 @@ from app.context.signals import (
     task_query,
     words_of,
 )
+from app.domain.changes import ChangeKind, SubjectKind
 from app.domain.knowledge import ContradictionStatus, Topic
 from app.domain.models import Thought, ThoughtFilter, ThoughtKind, TimeView
 from app.store.cypher_store import CypherGraphStore
@@ -53,6 +54,8 @@ MAX_COLLABORATORS = 5
 # twenty statements from one request would crowd out everyone else's on a small machine.
 MAX_IN_FLIGHT = 4
 RECENT = 20
+RECENT_EVENTS = 100  # the change log's last events the recent thoughts are read from
+WRITTEN = frozenset({ChangeKind.CREATED, ChangeKind.REFINED, ChangeKind.CONSOLIDATED})
 PLACED_KINDS = frozenset(
     {ThoughtKind.DECISION, ThoughtKind.PREFERENCE, ThoughtKind.PROCEDURE, ThoughtKind.TASK}
 )
@@ -92,6 +95,7 @@ class Gathering:
     namespace: str
     signals: Signals
     current: TimeView  # current knowledge only: nothing superseded passed off as current
+    revision: int  # the namespace's revision when the assembly started
     visible: Visible
     _slots: asyncio.Semaphore = field(
         default_factory=lambda: asyncio.Semaphore(MAX_IN_FLIGHT), init=False, repr=False
@@ -231,17 +235,40 @@ class Gathering:
 
     async def _recent(self) -> list[Candidate]:
         """The newest current thoughts, below every signal match: what a session start
-        without signals still needs (seed 003 ranks its summary by recency too)."""
-        listed = await self._listed(None)
-        # Decisions, preferences, procedures, tasks and conventions have places of their own.
-        recent = [t for t in listed if t.kind not in PLACED_KINDS and "convention" not in t.tags][
-            :RECENT
-        ]
+        without signals still needs (seed 003 ranks its summary by recency too). Read off
+        the change log's last events, whose revision bounds the read, rather than by
+        sorting every thought of the namespace by time."""
+        async with self._slots:
+            events = await self.store.changes_since(
+                self.namespace, max(0, self.revision - RECENT_EVENTS), RECENT_EVENTS
+            )
+            ids = list(
+                dict.fromkeys(
+                    e.subject_id
+                    for e in reversed(events)
+                    if e.kind in WRITTEN and e.subject_kind is SubjectKind.THOUGHT
+                )
+            )
+            found = await self.store.get_thoughts(self.namespace, ids)
+            # Decisions, preferences, procedures, tasks and conventions have places of
+            # their own; refined thoughts are not current (as in search).
+            recent = [
+                thought
+                for tid in ids
+                if (thought := found.get(tid)) is not None and self._current(thought)
+                if thought.kind not in PLACED_KINDS and "convention" not in thought.tags
+            ]
+            refiners = await self.store.refiners(self.namespace, [t.id for t in recent])
         items = []
-        for rank, thought in enumerate(recent):
+        fresh = [thought for thought in recent if not refiners.get(thought.id)][:RECENT]
+        for rank, thought in enumerate(fresh):
             score = 0.1 + 0.1 * thought.salience + 0.02 * thought.importance - rank * 0.001
             items.append(thought_item(thought, Tier.RELEVANT, "recent", score, confidence=0.3))
         return items
+
+    def _current(self, thought: Thought) -> bool:
+        expired = thought.valid_to_ms is not None and thought.valid_to_ms <= self.current.now_ms
+        return thought.is_current and not expired and self.visible(thought)
 
     # --- tier 3 ------------------------------------------------------------------------
     async def _background(self) -> list[Candidate]:

@@ -77,7 +77,8 @@ class ContextService:
             if since_revision is not None
             else None
         )
-        candidates = await self._gathering(namespace, signals, allowed_categories).candidates()
+        gathering = self._gathering(namespace, signals, revision, allowed_categories)
+        candidates = await gathering.candidates()
         packing = pack(
             candidates,
             budget,
@@ -171,7 +172,11 @@ class ContextService:
         return check.require_int_range("budget", chosen, 0, MAX_BUDGET)
 
     def _gathering(
-        self, namespace: str, signals: Signals, allowed: Collection[str] | None
+        self,
+        namespace: str,
+        signals: Signals,
+        revision: int,
+        allowed: Collection[str] | None,
     ) -> Gathering:
         current = TimeView(now_ms=self._clock.now_ms(), current_only=True)
         return Gathering(
@@ -180,6 +185,7 @@ class ContextService:
             namespace=namespace,
             signals=signals,
             current=current,
+            revision=revision,
             visible=visibility(allowed),
         )
 
