@@ -104,6 +104,12 @@ class Settings(BaseSettings):
     purge_after_days: int = 30  # soft-deleted thoughts are purged this long after
     superseded_rank_factor: float = 0.5  # a superseded hit's score is multiplied by this
 
+    # Context assembly (app/context). Tokens are counted with context_tokenizer_model's
+    # tokenizer through litellm, offline; unset: llm_model's, else gpt-4o's (o200k_base).
+    context_budget: int = 8000
+    context_session_budget: int = 2000  # the session-start block, tags included
+    context_tokenizer_model: str | None = None
+
     # Workers (Celery). broker_url None: the embedded engine's Redis (single machine).
     broker_url: str | None = None
     scan_on_write: bool = True

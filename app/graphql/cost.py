@@ -79,6 +79,12 @@ ROOT_WEIGHTS = {
     "runConsolidation": 20,
     "scanContradictions": 20,
     "undoConsolidation": 20,
+    # Context assembly: several searches (each an embedding) and listings, then packing.
+    "assembleContext": 40,
+    "predictContext": 40,
+    "sessionBlock": 40,
+    "injectSessionBlock": 40,
+    "changesSince": 2,
     # Extraction embeds (and may ask a model about) every thought it finds: many writes.
     "ingestEpisode": 100,
     # A search, and with a language model configured up to two model calls.
@@ -112,6 +118,7 @@ SIZED_BY_ARGUMENT = {
     "search": ("k", 10, MAX_K),
     "searchChanges": ("k", 10, MAX_K),
     "changes": ("limit", 100, MAX_CHANGES),
+    "changesSince": ("limit", 100, MAX_CHANGES),
 }
 # Lists with a fixed cap, wherever they appear. A connection's own lists (nodes, edges,
 # events) count once: the field above them was already multiplied by first or limit.

@@ -10,6 +10,7 @@ from strawberry.extensions import MaxTokensLimiter, ValidationCache
 from strawberry.types import ExecutionContext
 
 from app.access import AccessPolicy
+from app.graphql.assembly.queries import ContextQuery
 from app.graphql.auth import IntrospectionSwitch
 from app.graphql.changes.queries import ChangeQuery
 from app.graphql.consolidation.mutations import ConsolidationMutation
@@ -40,6 +41,7 @@ class Query(
     EpisodeQuery,
     ConsolidationQuery,
     RecallQuery,
+    ContextQuery,
 ):
     pass
 

@@ -9,6 +9,7 @@ from app.domain.allowlist import AllowlistPolicy, load_allowlist
 from app.jobs.queue import JobQueue, NoJobQueue
 from app.services.browse import BrowseService
 from app.services.consolidation import ConsolidationService
+from app.services.context import ContextService
 from app.services.contradictions import ContradictionService
 from app.services.episodes import EpisodeService
 from app.services.history import HistoryService
@@ -49,6 +50,7 @@ class Services:
     # allowlist.categories_for(agent, requested) which categories it may return.
     allowlist: AllowlistPolicy
     recall: RecallService
+    context: ContextService
 
     @classmethod
     def build(
@@ -94,6 +96,7 @@ class Services:
             episodes=EpisodeService(store, embedder, thoughts, llm, settings, clock),
             allowlist=allowlist,
             recall=RecallService(search, llm, allowlist),
+            context=ContextService(store, search, settings=settings, clock=clock),
         )
 
     async def close(self) -> None:

@@ -37,6 +37,15 @@ async def resolve_changes(
     )
 
 
+async def resolve_changes_since(
+    info: Info,
+    revision: int,
+    namespace: str = DEFAULT_NAMESPACE,
+    limit: int | None = CHANGES_LIMIT,
+) -> ChangesPage:
+    return await resolve_changes(info, namespace, revision, limit)
+
+
 @strawberry.type
 class ChangeQuery:
     history = strawberry.field(
@@ -53,5 +62,13 @@ class ChangeQuery:
         description=(
             "Events with a revision above afterRevision, oldest first (limit 1 to 500)."
             " Poll again with afterRevision set to the last event's revision."
+        ),
+    )
+    changes_since = strawberry.field(
+        permission_classes=[CanRead],
+        resolver=resolve_changes_since,
+        description=(
+            "What changed after `revision` (the revision an assembleContext answer or an"
+            " earlier poll gave), oldest first: `changes` by the name seed 001 uses."
         ),
     )

@@ -1,0 +1,1 @@
+"""Context assembly: tiered context, predictive prefetch and the session-start block."""

@@ -1,0 +1,236 @@
+"""Tiered context assembly, predictive prefetch, the delta header and the session-start
+block (seeds 001, 002, 003), over the store and the search service.
+
+The rules live in app/context (pure, tested over random inputs); this service gathers
+candidates, reads the change log and counts tokens with the configured tokenizer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+
+from app.clock import Clock, SystemClock
+from app.context.budget import split_for
+from app.context.delta import delta_header, subject_ids
+from app.context.gathering import Gathering, ThoughtSearch, visibility
+from app.context.model import AssembledContext, DeltaHeader, Packing, Signals
+from app.context.packer import pack
+from app.context.predict import Prediction, predict
+from app.context.session_block import Injection, SessionBlock, envelope_of, inject, wrap
+from app.context.tokens import TokenCounter
+from app.domain import validation as check
+from app.domain.errors import InvalidInputError
+from app.domain.models import TimeView
+from app.settings import Settings
+from app.store.cypher_store import CypherGraphStore
+
+MAX_BUDGET = 200_000
+MAX_ERRORS = 20
+MAX_COLLABORATORS = 20
+MAX_SIGNAL_CHARS = 1_000  # a file path, a branch, an activity
+MAX_INJECTION_CHARS = 400_000  # the text a session block is injected into
+FIT_ATTEMPTS = 4
+
+
+class ContextService:
+    def __init__(
+        self,
+        store: CypherGraphStore,
+        search: ThoughtSearch,
+        *,
+        settings: Settings | None = None,
+        clock: Clock | None = None,
+    ) -> None:
+        settings = settings or Settings()
+        self._store = store
+        self._search = search
+        self._clock = clock or SystemClock()
+        self.default_budget = settings.context_budget
+        self.session_budget = settings.context_session_budget
+        self.tokens = TokenCounter(settings.context_tokenizer_model or settings.llm_model)
+
+    @property
+    def tokenizer(self) -> str:
+        default = " (default: no model configured)" if self.tokens.is_default else ""
+        return f"{self.tokens.name}{default}"
+
+    async def assemble(
+        self,
+        namespace: str,
+        *,
+        budget: int | None = None,
+        signals: Signals | None = None,
+        since_revision: int | None = None,
+        allowed_categories: Collection[str] | None = None,
+    ) -> AssembledContext:
+        """The context for ``signals`` within ``budget`` tokens, tier by tier; with
+        ``since_revision``, headed by what changed since."""
+        budget = self._budget(budget, self.default_budget)
+        signals = require_signals(signals or Signals())
+        check.require_namespace(namespace)
+        if since_revision is not None:
+            check.require_int_range("sinceRevision", since_revision, 0, 2**53)
+        # The revision is read first: a write landing meanwhile shows in the next delta.
+        revision = await self._store.current_revision(namespace)
+        delta = (
+            await self._delta(namespace, since_revision, revision)
+            if since_revision is not None
+            else None
+        )
+        gathering = self._gathering(namespace, signals, revision, allowed_categories)
+        candidates = await gathering.candidates()
+        packing = pack(
+            candidates,
+            budget,
+            split_for(signals.activity),
+            self.tokens,
+            header=delta.render() if delta else "",
+        )
+        if delta is not None and not packing.header_tokens:
+            delta = None  # it did not fit the budget
+        return AssembledContext(
+            packing=packing,
+            tokenizer=self.tokenizer,
+            revision=revision,
+            delta=delta,
+            candidates=len(candidates),
+        )
+
+    async def predict(
+        self,
+        namespace: str,
+        *,
+        signals: Signals | None = None,
+        budget: int | None = None,
+        allowed_categories: Collection[str] | None = None,
+    ) -> Prediction:
+        """What ``assemble`` would load for these signals, with a confidence per item."""
+        assembled = await self.assemble(
+            namespace, budget=budget, signals=signals, allowed_categories=allowed_categories
+        )
+        return predict(assembled.packing, assembled.tokenizer)
+
+    async def session_block(
+        self,
+        namespace: str,
+        *,
+        budget: int | None = None,
+        signals: Signals | None = None,
+        since_revision: int | None = None,
+        allowed_categories: Collection[str] | None = None,
+    ) -> tuple[SessionBlock, AssembledContext]:
+        """The tagged block, tags included within ``budget`` (default 2000) tokens."""
+        budget = self._budget(budget, self.session_budget)
+        check.require_namespace(namespace)
+        inner = budget - self.tokens(envelope_of(namespace))
+        if inner < 0:
+            raise InvalidInputError(
+                f"budget must leave room for the block's tags ({budget - inner} tokens)",
+                field="budget",
+            )
+        for _ in range(FIT_ATTEMPTS):
+            assembled = await self.assemble(
+                namespace,
+                budget=max(0, inner),
+                signals=signals,
+                since_revision=since_revision,
+                allowed_categories=allowed_categories,
+            )
+            block = wrap(assembled.packing.text, namespace)
+            over = self.tokens(block.text) - budget
+            if over <= 0:
+                return block, assembled
+            inner -= over  # the seams between tags and body cost a token or two
+        empty = await self.assemble(namespace, budget=0, signals=signals)
+        return wrap("", namespace), empty
+
+    async def inject_session_block(
+        self,
+        namespace: str,
+        text: str,
+        *,
+        budget: int | None = None,
+        signals: Signals | None = None,
+        since_revision: int | None = None,
+        allowed_categories: Collection[str] | None = None,
+    ) -> tuple[Injection, SessionBlock]:
+        """``text`` with the session block replaced (or added once): never two blocks."""
+        if text.strip():
+            check.require_text("text", text, MAX_INJECTION_CHARS)
+        block, _ = await self.session_block(
+            namespace,
+            budget=budget,
+            signals=signals,
+            since_revision=since_revision,
+            allowed_categories=allowed_categories,
+        )
+        return inject(text, block), block
+
+    # --- helpers -----------------------------------------------------------------------
+    def _budget(self, budget: int | None, default: int) -> int:
+        chosen = default if budget is None else budget
+        return check.require_int_range("budget", chosen, 0, MAX_BUDGET)
+
+    def _gathering(
+        self,
+        namespace: str,
+        signals: Signals,
+        revision: int,
+        allowed: Collection[str] | None,
+    ) -> Gathering:
+        current = TimeView(now_ms=self._clock.now_ms(), current_only=True)
+        return Gathering(
+            store=self._store,
+            search=self._search,
+            namespace=namespace,
+            signals=signals,
+            current=current,
+            revision=revision,
+            visible=visibility(allowed),
+        )
+
+    async def _delta(
+        self, namespace: str, since_revision: int, revision: int
+    ) -> DeltaHeader | None:
+        if revision <= since_revision:
+            return None
+        events = await self._store.changes_since(namespace, since_revision, check.MAX_CHANGES)
+        ids = subject_ids(events)
+        thoughts = await self._store.get_thoughts(namespace, ids)
+        previews = {tid: thought.content for tid, thought in thoughts.items()}
+        return delta_header(
+            since_revision,
+            revision,
+            events,
+            previews,
+            more=len(events) >= check.MAX_CHANGES,
+        )
+
+
+def require_signals(signals: Signals) -> Signals:
+    """The signals checked like every other input (nothing is searched before)."""
+    if signals.query is not None:
+        check.require_text("signals.query", signals.query, check.MAX_QUERY_CHARS)
+    for name, value in (
+        ("signals.currentFile", signals.current_file),
+        ("signals.branch", signals.branch),
+        ("signals.activity", signals.activity),
+    ):
+        if value is not None:
+            check.require_name(name, value, MAX_SIGNAL_CHARS)
+    _require_list("signals.recentErrors", signals.recent_errors, MAX_ERRORS)
+    for error in signals.recent_errors:
+        check.require_text("signals.recentErrors", error, check.MAX_QUERY_CHARS)
+    if signals.agent is not None:
+        check.require_identifier("signals.agent", signals.agent)
+    _require_list("signals.collaborators", signals.collaborators, MAX_COLLABORATORS)
+    for who in signals.collaborators:
+        check.require_identifier("signals.collaborators", who)
+    return signals
+
+
+def _require_list(field: str, values: Sequence[str], most: int) -> None:
+    check.require_int_range(f"{field} (count)", len(values), 0, most)
+
+
+__all__ = ["ContextService", "Packing", "require_signals"]
