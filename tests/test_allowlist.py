@@ -274,10 +274,20 @@ def keyed(
             api.close()
 
 
+ASSEMBLE = """
+query($ns: String!, $q: String!, $agent: String) {
+  assembleContext(namespace: $ns, budget: 2000, signals: {query: $q, agent: $agent}) {
+    ids text
+  }
+}"""
+
+
 def test_keys_bound_to_an_agent_read_only_its_categories(keyed: KeyedService, ns: str) -> None:
+    category_of: dict[str, str | None] = {}
     for category, text in NOTES.items():
         written = keyed.body("admin", CONTRIBUTE, input=agent(ns, text, category=category))
         assert not written.get("errors"), written
+        category_of[written["data"]["contribute"]["thought"]["id"]] = category
     question = QUESTIONS[0]
     mine = keyed.body("planner", RECALL, q=question, ns=ns)["data"]["recall"]
     assert mine["hits"] and {h["thought"]["category"] for h in mine["hits"]} == {"tasks"}
@@ -293,6 +303,15 @@ def test_keys_bound_to_an_agent_read_only_its_categories(keyed: KeyedService, ns
     assert {h["thought"]["category"] for h in as_planner["hits"]} == {"tasks"}
     unknown = keyed.body("admin", RECALL, q=question, ns=ns, agent="intruder")
     assert codes(unknown) == ["CATEGORY_NOT_ALLOWED"]
+    # Context assembly: the same allowlist, `never` and `on_demand` categories left out.
+    theirs = keyed.body("planner", ASSEMBLE, ns=ns, q=question)["data"]["assembleContext"]
+    assert theirs["ids"] and {category_of[i] for i in theirs["ids"] if i in category_of} == {
+        "tasks"
+    }
+    whole = keyed.body("admin", ASSEMBLE, ns=ns, q=question)["data"]["assembleContext"]
+    assert len({category_of[i] for i in whole["ids"] if i in category_of}) > 1
+    posing_context = keyed.body("planner", ASSEMBLE, ns=ns, q=question, agent="supervisor")
+    assert codes(posing_context) == ["AGENT_MISMATCH"]
 
 
 def test_the_keys_command_binds_a_key_to_an_agent(tmp_path: Path) -> None:
