@@ -104,6 +104,15 @@ class Settings(BaseSettings):
     purge_after_days: int = 30  # soft-deleted thoughts are purged this long after
     superseded_rank_factor: float = 0.5  # a superseded hit's score is multiplied by this
 
+    # Retrieval (app/retrieval): retention scores and tiers (seed 003), usage weights.
+    retention_half_life_days: float = Field(default=30.0, gt=0)
+    retention_activation_boost: float = Field(default=0.1, ge=0)  # per retrieval
+    retention_cite_weight: float = Field(default=3.0, ge=0)  # a citation, in retrievals
+    retention_ignore_penalty: float = Field(default=0.5, ge=0)  # each ignore divides by 1+this
+    retention_hot_threshold: float = 0.6  # retention at or above: hot
+    retention_warm_threshold: float = 0.3  # at or above: warm
+    retention_cold_threshold: float = 0.1  # at or above: cold; below: archived
+
     # Workers (Celery). broker_url None: the embedded engine's Redis (single machine).
     broker_url: str | None = None
     scan_on_write: bool = True
