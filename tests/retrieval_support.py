@@ -75,7 +75,9 @@ class Writer:
         vector = tuple(embedding if embedding is not None else self.embed(content))
         record = ThoughtRecord(thought=thought, embedding=vector)
         self.loop.run(
-            self.store.create_thought(record, event_id=f"{thought.id}:created", event_kind="created")
+            self.store.create_thought(
+                record, event_id=f"{thought.id}:created", event_kind="created"
+            )
         )
         return thought
 
@@ -83,6 +85,4 @@ class Writer:
 def search_service(
     store: CypherGraphStore, embedder: TextEmbedder, clock: SetClock, **settings: Any
 ) -> SearchService:
-    return SearchService(
-        store, embedder, clock=clock, access=None, settings=Settings(**settings)
-    )
+    return SearchService(store, embedder, clock=clock, access=None, settings=Settings(**settings))

@@ -103,7 +103,11 @@ def test_each_filter_runs_inside_the_store(
 
 
 def test_time_and_state_filters(
-    loop: LoopThread, store: CypherGraphStore, writer: Writer, clock: SetClock, ns: str,
+    loop: LoopThread,
+    store: CypherGraphStore,
+    writer: Writer,
+    clock: SetClock,
+    ns: str,
     local_embedder: TextEmbedder,
 ) -> None:
     old = writer.thought("pipelines monitored by cron", created_at_ms=clock.now - 5 * DAY_MS)
@@ -126,17 +130,32 @@ def test_time_and_state_filters(
 
 
 def test_current_only_leaves_superseded_out_and_threshold_drops_weak_hits(
-    loop: LoopThread, store: CypherGraphStore, writer: Writer, clock: SetClock, ns: str,
+    loop: LoopThread,
+    store: CypherGraphStore,
+    writer: Writer,
+    clock: SetClock,
+    ns: str,
     local_embedder: TextEmbedder,
 ) -> None:
-    older = writer.thought("deployment pipelines are monitored by cron", created_at_ms=clock.now - 2)
-    newer = writer.thought("deployment pipelines are monitored by alerts", created_at_ms=clock.now - 1)
+    older = writer.thought(
+        "deployment pipelines are monitored by cron", created_at_ms=clock.now - 2
+    )
+    newer = writer.thought(
+        "deployment pipelines are monitored by alerts", created_at_ms=clock.now - 1
+    )
     weak = writer.thought("a recipe for tomato soup", created_at_ms=clock.now - 3)
     vector = writer.embed("monitored by alerts now")
     loop.run(
         store.supersession.supersede(
-            ns, newer.id, older.id, reason="alerts now", reason_embedding=vector,
-            detector="test", confidence=1.0, actor=ACTOR, at_ms=clock.now,
+            ns,
+            newer.id,
+            older.id,
+            reason="alerts now",
+            reason_embedding=vector,
+            detector="test",
+            confidence=1.0,
+            actor=ACTOR,
+            at_ms=clock.now,
         )
     )
     service = search_service(store, local_embedder, clock)
@@ -155,7 +174,11 @@ def test_current_only_leaves_superseded_out_and_threshold_drops_weak_hits(
 
 
 def test_fusion_finds_an_exact_keyword_match_vector_search_misses(
-    loop: LoopThread, store: CypherGraphStore, writer: Writer, clock: SetClock, ns: str,
+    loop: LoopThread,
+    store: CypherGraphStore,
+    writer: Writer,
+    clock: SetClock,
+    ns: str,
     local_embedder: TextEmbedder,
 ) -> None:
     query = "zorblax rotation schedule"
@@ -184,11 +207,19 @@ def test_fusion_finds_an_exact_keyword_match_vector_search_misses(
 
 
 def test_explanations_add_up(
-    loop: LoopThread, store: CypherGraphStore, writer: Writer, clock: SetClock, ns: str,
+    loop: LoopThread,
+    store: CypherGraphStore,
+    writer: Writer,
+    clock: SetClock,
+    ns: str,
     local_embedder: TextEmbedder,
 ) -> None:
-    writer.thought("deployment pipelines are monitored by alerts", created_at_ms=clock.now - DAY_MS,
-                   salience=0.9, pheromone_weight=3.0)
+    writer.thought(
+        "deployment pipelines are monitored by alerts",
+        created_at_ms=clock.now - DAY_MS,
+        salience=0.9,
+        pheromone_weight=3.0,
+    )
     writer.thought("pipelines monitored with dashboards", created_at_ms=clock.now - 40 * DAY_MS)
     writer.thought("the monitoring of pipelines is manual", created_at_ms=clock.now)
     service = search_service(store, local_embedder, clock)
@@ -211,25 +242,37 @@ def test_explanations_add_up(
 
 
 def test_modes_reach_their_tiers(
-    loop: LoopThread, store: CypherGraphStore, writer: Writer, clock: SetClock, ns: str,
+    loop: LoopThread,
+    store: CypherGraphStore,
+    writer: Writer,
+    clock: SetClock,
+    ns: str,
     local_embedder: TextEmbedder,
 ) -> None:
     # Half-life 30 days: 0 days -> 1.0 hot, 30 -> 0.5 warm, 60 -> 0.25 cold, 200 -> archived.
     ages = {"hot": 0, "warm": 30, "cold": 60, "archived": 200}
     made = {
-        tier: writer.thought(f"deployment pipelines monitored, {tier}",
-                             created_at_ms=clock.now - days * DAY_MS)
+        tier: writer.thought(
+            f"deployment pipelines monitored, {tier}", created_at_ms=clock.now - days * DAY_MS
+        )
         for tier, days in ages.items()
     }
     forgotten = writer.thought("deployment pipelines monitored, forgotten", created_at_ms=clock.now)
     loop.run(
         store.retention.set_state(
-            ns, forgotten.id, ThoughtState.SOFT_DELETED, purge_at_ms=None, actor=ACTOR,
+            ns,
+            forgotten.id,
+            ThoughtState.SOFT_DELETED,
+            purge_at_ms=None,
+            actor=ACTOR,
             at_ms=clock.now,
         )
     )
-    pinned_old = writer.thought("deployment pipelines monitored, pinned",
-                                created_at_ms=clock.now - 400 * DAY_MS, pinned=True)
+    pinned_old = writer.thought(
+        "deployment pipelines monitored, pinned",
+        created_at_ms=clock.now - 400 * DAY_MS,
+        pinned=True,
+    )
     service = search_service(store, local_embedder, clock)
 
     def reached(mode: RetrievalMode) -> set[str]:
@@ -240,11 +283,16 @@ def test_modes_reach_their_tiers(
     assert reached(RetrievalMode.STANDARD) == hot | {made["warm"].id}
     assert reached(RetrievalMode.DEEP) == hot | {made["warm"].id, made["cold"].id}
     assert reached(RetrievalMode.EXHAUSTIVE) == hot | {
-        made["warm"].id, made["cold"].id, made["archived"].id, forgotten.id
+        made["warm"].id,
+        made["cold"].id,
+        made["archived"].id,
+        forgotten.id,
     }
     tiers = {
         hit.thought.id: hit.tier
-        for hit in loop.run(service.search(ns, QUERY, k=20, options=options(RetrievalMode.EXHAUSTIVE)))
+        for hit in loop.run(
+            service.search(ns, QUERY, k=20, options=options(RetrievalMode.EXHAUSTIVE))
+        )
     }
     assert tiers[made["warm"].id] is RetentionTier.WARM
     assert tiers[made["archived"].id] is RetentionTier.ARCHIVED
@@ -252,30 +300,44 @@ def test_modes_reach_their_tiers(
 
 
 def test_store_and_python_retention_agree(
-    loop: LoopThread, store: CypherGraphStore, writer: Writer, clock: SetClock, ns: str,
+    loop: LoopThread,
+    store: CypherGraphStore,
+    writer: Writer,
+    clock: SetClock,
+    ns: str,
     local_embedder: TextEmbedder,
 ) -> None:
     for days in (0, 3, 17, 45, 90):
-        writer.thought(f"deployment pipelines monitored {days}", created_at_ms=clock.now - days * DAY_MS)
+        writer.thought(
+            f"deployment pipelines monitored {days}", created_at_ms=clock.now - days * DAY_MS
+        )
     service = search_service(store, local_embedder, clock, retention_half_life_days=10)
     hits = loop.run(service.search(ns, QUERY, k=20, options=options(RetrievalMode.EXHAUSTIVE)))
     assert len(hits) == 5
     for hit in hits:
-        assert hit.retention == pytest.approx(retention_score(hit.thought, clock.now, service.policy))
+        assert hit.retention == pytest.approx(
+            retention_score(hit.thought, clock.now, service.policy)
+        )
 
 
 # --- usage: cite and ignore --------------------------------------------------------------
 
 
 def test_cite_and_ignore_change_the_ranking(
-    loop: LoopThread, store: CypherGraphStore, writer: Writer, clock: SetClock, ns: str,
+    loop: LoopThread,
+    store: CypherGraphStore,
+    writer: Writer,
+    clock: SetClock,
+    ns: str,
     local_embedder: TextEmbedder,
 ) -> None:
     vector = writer.embed(QUERY)
-    first = writer.thought("deployment pipelines are monitored", embedding=vector,
-                           created_at_ms=clock.now - 2 * DAY_MS)
-    second = writer.thought("deployment pipelines are monitored", embedding=vector,
-                            created_at_ms=clock.now - 2 * DAY_MS)
+    first = writer.thought(
+        "deployment pipelines are monitored", embedding=vector, created_at_ms=clock.now - 2 * DAY_MS
+    )
+    second = writer.thought(
+        "deployment pipelines are monitored", embedding=vector, created_at_ms=clock.now - 2 * DAY_MS
+    )
     service = search_service(store, local_embedder, clock)
 
     def order() -> list[str]:
@@ -294,7 +356,10 @@ def test_cite_and_ignore_change_the_ranking(
 
 
 def test_cite_and_ignore_refuse_unknown_thoughts(
-    loop: LoopThread, store: CypherGraphStore, clock: SetClock, ns: str,
+    loop: LoopThread,
+    store: CypherGraphStore,
+    clock: SetClock,
+    ns: str,
     local_embedder: TextEmbedder,
 ) -> None:
     from app.domain.errors import ThoughtNotFoundError
@@ -310,23 +375,47 @@ def test_cite_and_ignore_refuse_unknown_thoughts(
 
 
 def test_two_tier_results_put_topic_summaries_first(
-    loop: LoopThread, store: CypherGraphStore, writer: Writer, clock: SetClock, ns: str,
+    loop: LoopThread,
+    store: CypherGraphStore,
+    writer: Writer,
+    clock: SetClock,
+    ns: str,
     local_embedder: TextEmbedder,
 ) -> None:
     member = writer.thought("deployment pipelines are monitored by alerts", created_at_ms=clock.now)
     topic_id = f"topic-{new_thought_id()}"
     loop.run(
-        store.topics.create(ns, topic_id, "deployment monitoring", writer.embed("deployment monitoring"),
-                            actor=ACTOR, at_ms=clock.now, first_thought_id=member.id)
+        store.topics.create(
+            ns,
+            topic_id,
+            "deployment monitoring",
+            writer.embed("deployment monitoring"),
+            actor=ACTOR,
+            at_ms=clock.now,
+            first_thought_id=member.id,
+        )
     )
     unsummarised = f"topic-{new_thought_id()}"
     loop.run(
-        store.topics.create(ns, unsummarised, "deployment pipelines", writer.embed(QUERY),
-                            actor=ACTOR, at_ms=clock.now, first_thought_id=member.id)
+        store.topics.create(
+            ns,
+            unsummarised,
+            "deployment pipelines",
+            writer.embed(QUERY),
+            actor=ACTOR,
+            at_ms=clock.now,
+            first_thought_id=member.id,
+        )
     )
     loop.run(
-        store.topics.summarise(ns, topic_id, "Pipelines are monitored by alerts.",
-                               summariser="test", actor=ACTOR, at_ms=clock.now)
+        store.topics.summarise(
+            ns,
+            topic_id,
+            "Pipelines are monitored by alerts.",
+            summariser="test",
+            actor=ACTOR,
+            at_ms=clock.now,
+        )
     )
     service = search_service(store, local_embedder, clock)
     full = loop.run(service.search_tiered(ns, QUERY, options=options()))

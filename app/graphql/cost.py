@@ -37,6 +37,7 @@ from graphql import (
 )
 from graphql.language import DocumentNode, IntValueNode
 
+from app.domain.retrieval import MAX_LIMIT
 from app.domain.validation import (
     MAX_CHANGES,
     MAX_HISTORY,
@@ -52,6 +53,7 @@ UNKNOWN_LIST_SIZE = 100  # any list not named below: counted as this long
 # Root fields by what one call costs: embedding, index search, traversal, writes.
 ROOT_WEIGHTS = {
     "search": 10,
+    "searchTiered": 12,
     "searchChanges": 10,
     "lineage": 20,
     "thoughts": 5,
@@ -78,6 +80,8 @@ ROOT_WEIGHTS = {
     "runConsolidation": 20,
     "scanContradictions": 20,
     "undoConsolidation": 20,
+    "cite": 20,
+    "ignore": 20,
     # Extraction embeds (and may ask a model about) every thought it finds: many writes.
     "ingestEpisode": 100,
 }
@@ -121,6 +125,7 @@ CAPPED_LISTS = {
     "history": MAX_HISTORY,
     "chain": MAX_LINEAGE_NODES,
     "undoConsolidation": MAX_SOURCES,  # a merge's sources
+    "hits": MAX_LIMIT,  # searchTiered's thoughts
 }
 
 

@@ -22,10 +22,12 @@ from app.graphql.errors import MaskUnexpectedErrors, RequestErrorCodes, log_erro
 from app.graphql.guards import HeavyOperationGate, QueryGuard
 from app.graphql.lineage.queries import LineageQuery
 from app.graphql.parsing import CachedParser
+from app.graphql.search.queries import SearchQuery
 from app.graphql.thoughts.lifecycle import ThoughtLifecycleMutation
 from app.graphql.thoughts.mutations import ThoughtMutation
 from app.graphql.thoughts.queries import ThoughtQuery
 from app.graphql.topics.queries import TopicQuery
+from app.graphql.usage.mutations import UsageMutation
 from app.settings import Settings
 
 
@@ -38,6 +40,7 @@ class Query(
     ContradictionQuery,
     EpisodeQuery,
     ConsolidationQuery,
+    SearchQuery,
 ):
     pass
 
@@ -49,6 +52,7 @@ class Mutation(
     ContradictionMutation,
     ConsolidationMutation,
     EpisodeMutation,
+    UsageMutation,
 ):
     pass
 
