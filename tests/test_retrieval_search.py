@@ -4,6 +4,8 @@ ignore, two-tier results."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from app.domain.changes import Actor
@@ -51,7 +53,7 @@ def ids(hits: list) -> list[str]:  # type: ignore[type-arg]
 
 # --- filters, inside the store ----------------------------------------------------------
 
-FILTER_CASES = {
+FILTER_CASES: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
     "kinds": ({"kind": ThoughtKind.DECISION}, {"kinds": (ThoughtKind.DECISION,)}),
     "categories": ({"category": "ops"}, {"categories": ("ops",)}),
     "tags": ({"tags": ("deploy", "ci")}, {"tags": ("deploy", "ci")}),

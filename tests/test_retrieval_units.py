@@ -27,7 +27,7 @@ def thought(**fields: object) -> Thought:
         "pheromone_weight": 1.0,
         "created_at_ms": NOW,
     }
-    return Thought(**{**base, **fields})  # type: ignore[arg-type]
+    return Thought.model_validate({**base, **fields})
 
 
 def test_rrf_prefers_documents_both_lists_rank() -> None:
