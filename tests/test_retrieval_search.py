@@ -425,3 +425,32 @@ def test_two_tier_results_put_topic_summaries_first(
     assert ids(list(full.thoughts)) == [member.id]
     summary = loop.run(service.search_tiered(ns, QUERY, detail_level=DetailLevel.SUMMARY))
     assert [t.topic.id for t in summary.topics] == [topic_id] and summary.thoughts == ()
+
+
+def test_the_vector_side_widens_when_the_tiers_leave_too_few(
+    loop: LoopThread,
+    store: CypherGraphStore,
+    writer: Writer,
+    clock: SetClock,
+    ns: str,
+    local_embedder: TextEmbedder,
+) -> None:
+    """130 archived thoughts nearer the query than the one hot thought: the first beam
+    (40 candidates for one result) holds only archived ones, so the store asks again, wider."""
+    query_vector = writer.embed(QUERY)
+    for i in range(130):
+        writer.thought(
+            f"old note {i}",
+            embedding=near(query_vector, 0.2, i),
+            created_at_ms=clock.now - 400 * DAY_MS,
+        )
+    hot = writer.thought(
+        "fresh note", embedding=near(query_vector, 1.2, 999), created_at_ms=clock.now
+    )
+    service = search_service(store, local_embedder, clock)
+    repo = RetrievalRepository(store)
+    params = filter_params(SearchFilter(), service.policy.warm_threshold, service.policy)
+    rows = loop.run(
+        repo.vector_candidates(ns, query_vector, 1, service.view(), params, narrows=False)
+    )
+    assert [r.thought.id for r in rows] == [hot.id]
