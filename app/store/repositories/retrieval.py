@@ -9,7 +9,9 @@ passed and the index was saturated (it answered every candidate asked for, or no
 passed at all), the query is repeated with four times the candidates, up to
 MAX_CANDIDATES. A filter that selects one thought in a million-thought namespace is
 therefore answered from the full-text side and the widest vector beam only, which is the
-honest limit of a post-filtered ANN index.
+honest limit of a post-filtered ANN index. The full-text side is taken the same way (its
+best matches by text score, x8 and at least 200, widened), because a common word matches
+most of a namespace and every filter reads properties node by node.
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ NARROW_OVERSAMPLE = 8
 NARROW_MIN_CANDIDATES = 200
 WIDEN = 4
 MAX_CANDIDATES = 4096
+TEXT_OVERSAMPLE = 8
+TEXT_MIN_CANDIDATES = 200
 TOPIC_CANDIDATES = 100  # Neo4j's topic index spans namespaces
 
 
@@ -122,18 +126,27 @@ class RetrievalRepository:
         view: TimeView,
         params: dict[str, Any],
     ) -> list[Row]:
-        rows = await self._x.read(
-            "search.text_candidates",
-            {
-                "namespace": namespace,
-                **view_params(view),
-                **params,
-                "textQuery": text_query,
-                "embedding": list(embedding),
-                "k": need,
-            },
-            namespace=namespace,
-        )
+        """Full-text matches, widened like the vector side: the best TEXT_CANDIDATES
+        matches (per result asked for) are filtered, more when too few passed."""
+        candidates = min(MAX_CANDIDATES, max(need * TEXT_OVERSAMPLE, TEXT_MIN_CANDIDATES))
+        while True:
+            rows = await self._x.read(
+                "search.text_candidates",
+                {
+                    "namespace": namespace,
+                    **view_params(view),
+                    **params,
+                    "textQuery": text_query,
+                    "embedding": list(embedding),
+                    "textCandidates": candidates,
+                    "k": need,
+                },
+                namespace=namespace,
+            )
+            saturated = not rows or int(rows[0]["seen"]) >= candidates
+            if len(rows) >= need or not saturated or candidates >= MAX_CANDIDATES:
+                break
+            candidates = min(MAX_CANDIDATES, candidates * WIDEN)
         return [
             Row(
                 thought=thought_from_row(r),
