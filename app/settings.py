@@ -109,6 +109,14 @@ class Settings(BaseSettings):
     context_budget: int = 8000
     context_session_budget: int = 2000  # the session-start block, tags included
     context_tokenizer_model: str | None = None
+    # Retrieval (app/retrieval): retention scores and tiers (seed 003), usage weights.
+    retention_half_life_days: float = Field(default=30.0, gt=0)
+    retention_activation_boost: float = Field(default=0.1, ge=0)  # per retrieval
+    retention_cite_weight: float = Field(default=3.0, ge=0)  # a citation, in retrievals
+    retention_ignore_penalty: float = Field(default=0.5, ge=0)  # each ignore divides by 1+this
+    retention_hot_threshold: float = 0.6  # retention at or above: hot
+    retention_warm_threshold: float = 0.3  # at or above: warm
+    retention_cold_threshold: float = 0.1  # at or above: cold; below: archived
 
     # Workers (Celery). broker_url None: the embedded engine's Redis (single machine).
     broker_url: str | None = None

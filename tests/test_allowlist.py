@@ -274,6 +274,16 @@ def keyed(
             api.close()
 
 
+SEARCH = """
+query($ns: String!, $q: String!, $agent: String, $categories: [String!]) {
+  search(namespace: $ns, query: $q, k: 10, agent: $agent, filter: {categories: $categories}) {
+    thought { category }
+  }
+  searchTiered(namespace: $ns, query: $q, agent: $agent) {
+    topics { topic { id } } hits { thought { category } }
+  }
+}"""
+
 ASSEMBLE = """
 query($ns: String!, $q: String!, $agent: String) {
   assembleContext(namespace: $ns, budget: 2000, signals: {query: $q, agent: $agent}) {
@@ -303,6 +313,15 @@ def test_keys_bound_to_an_agent_read_only_its_categories(keyed: KeyedService, ns
     assert {h["thought"]["category"] for h in as_planner["hits"]} == {"tasks"}
     unknown = keyed.body("admin", RECALL, q=question, ns=ns, agent="intruder")
     assert codes(unknown) == ["CATEGORY_NOT_ALLOWED"]
+    # Search, in the store: only the allowed categories, whatever the filter asks.
+    found = keyed.body("planner", SEARCH, ns=ns, q=question)["data"]
+    assert {h["thought"]["category"] for h in found["search"]} == {"tasks"}
+    assert {h["thought"]["category"] for h in found["searchTiered"]["hits"]} == {"tasks"}
+    assert found["searchTiered"]["topics"] == []
+    outside = keyed.body("planner", SEARCH, ns=ns, q=question, categories=["profile"])
+    assert codes(outside) == ["CATEGORY_NOT_ALLOWED"]
+    unrestricted = keyed.body("admin", SEARCH, ns=ns, q=question)["data"]["search"]
+    assert len({h["thought"]["category"] for h in unrestricted}) == len(NOTES)
     # Context assembly: the same allowlist, `never` and `on_demand` categories left out.
     theirs = keyed.body("planner", ASSEMBLE, ns=ns, q=question)["data"]["assembleContext"]
     assert theirs["ids"] and {category_of[i] for i in theirs["ids"] if i in category_of} == {

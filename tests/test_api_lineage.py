@@ -128,14 +128,36 @@ def test_ac3_superseded_marking(
     assert hits[b["id"]]["refinedBy"] is None
 
 
+SEARCH_EXPLAINED = """
+query Search($query: String!, $namespace: String!, $hybrid: Boolean) {
+  search(query: $query, namespace: $namespace, hybrid: $hybrid) {
+    id score similarity
+    explain { relevance priorFactor lineageFactor supersessionFactor }
+  }
+}
+"""
+
+
 def test_ac4_score_adjustment(
     api: GraphQLClient, ns: str, refined_pair: tuple[dict[str, Any], dict[str, Any]]
 ) -> None:
     a, b = refined_pair
-    hits = api.data(SEARCH, query="monitor agents status role", namespace=ns)["search"]
-    by_id = {hit["id"]: hit for hit in hits}
+    # Plain vector search keeps seed 000's formula on the cosine similarity exactly.
+    plain = api.data(
+        SEARCH_EXPLAINED, query="monitor agents status role", namespace=ns, hybrid=False
+    )["search"]
+    by_id = {hit["id"]: hit for hit in plain}
     assert by_id[a["id"]]["score"] == pytest.approx(by_id[a["id"]]["similarity"] * 0.7)
     assert by_id[b["id"]]["score"] == pytest.approx(min(1.0, by_id[b["id"]]["similarity"] * 1.2))
+    assert by_id[a["id"]]["explain"] is None
+    # Hybrid search applies the same factors to its fused, weighted score.
+    hits = api.data(SEARCH_EXPLAINED, query="monitor agents status role", namespace=ns)["search"]
+    by_id = {hit["id"]: hit for hit in hits}
+    for hit_id, factor in ((a["id"], 0.7), (b["id"], 1.2)):
+        e = by_id[hit_id]["explain"]
+        assert e["lineageFactor"] == factor
+        base = e["relevance"] * e["priorFactor"]
+        assert by_id[hit_id]["score"] == pytest.approx(min(1.0, base * factor))
     assert by_id[b["id"]]["score"] > by_id[a["id"]]["score"]
     scores = [hit["score"] for hit in hits]
     assert scores == sorted(scores, reverse=True)

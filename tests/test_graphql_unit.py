@@ -103,7 +103,15 @@ def test_sdl_has_the_types_queries_and_mutations(schema: strawberry.Schema) -> N
         " validAt: DateTime = null, knownAt: DateTime = null): ThoughtConnection!",
         "search(query: String!, k: Int = 10, threshold: Float = 0,"
         ' namespace: String! = "default", currentOnly: Boolean = false,'
-        " validAt: DateTime = null, knownAt: DateTime = null): [SearchHit!]!",
+        " validAt: DateTime = null, knownAt: DateTime = null, filter: SearchFilterInput = null,"
+        " mode: RetrievalMode = STANDARD, hybrid: Boolean = true): [SearchHit!]!",
+        'searchTiered(query: String!, namespace: String! = "default", limit: Int = 7,'
+        " topicLimit: Int = 3, detailLevel: DetailLevel = FULL, threshold: Float = 0,"
+        " currentOnly: Boolean = false, validAt: DateTime = null, knownAt: DateTime = null,"
+        " filter: SearchFilterInput = null, mode: RetrievalMode = STANDARD): TieredSearch!",
+        'cite(thoughtId: ID!, action: String!, namespace: String! = "default"): Thought!',
+        'ignore(thoughtId: ID!, namespace: String! = "default"): Thought!',
+        "enum RetrievalMode {\n  REFLEXIVE\n  STANDARD\n  DEEP\n  EXHAUSTIVE\n}",
         'related(id: ID!, namespace: String! = "default", first: Int = 10): [RelatedThought!]!',
         'topics(namespace: String! = "default", first: Int = 20): [Topic!]!',
         'topic(id: ID!, namespace: String! = "default"): Topic\n',

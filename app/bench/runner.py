@@ -25,6 +25,7 @@ from app.bench.report import (
     format_targets,
     machine_lines,
 )
+from app.bench.retrieval import measure_hybrid
 from app.bench.service import BenchSetupError, ServiceThread
 from app.bench.timing import Latency, time_async, time_sync, warmup_count
 from app.domain.errors import ThoughtgraphError
@@ -246,6 +247,11 @@ class Bench:
             "service search (SearchService, hash embedder)",
             service.call(time_async(service_query, **times)),
         )
+
+        for label, latency in measure_hybrid(
+            service, ns, texts, iterations=self.queries, warmup=self.warmup
+        ):
+            add(label, latency)
 
         def search_variables(i: int) -> dict[str, object]:
             return {"query": texts[i], "k": SEARCH_K, "namespace": ns}

@@ -98,6 +98,9 @@ class Thought(_Frozen):
     category: str | None = None
     last_accessed_at_ms: int | None = None
     access_count: int = 0
+    cite_count: int = 0  # times an agent said it influenced an action (cite)
+    ignore_count: int = 0  # times an agent said it was retrieved but not used (ignore)
+    last_cited_at_ms: int | None = None
     state: ThoughtState = ThoughtState.ACTIVE
     purge_at_ms: int | None = None
     # World time: when it was true. Service time: created_at_ms (learned) and

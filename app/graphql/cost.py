@@ -37,6 +37,7 @@ from graphql import (
 )
 from graphql.language import DocumentNode, IntValueNode
 
+from app.domain.retrieval import MAX_LIMIT
 from app.domain.validation import (
     MAX_CHANGES,
     MAX_HISTORY,
@@ -53,6 +54,7 @@ UNKNOWN_LIST_SIZE = 100  # any list not named below: counted as this long
 # Root fields by what one call costs: embedding, index search, traversal, writes.
 ROOT_WEIGHTS = {
     "search": 10,
+    "searchTiered": 12,
     "searchChanges": 10,
     "lineage": 20,
     "thoughts": 5,
@@ -85,6 +87,8 @@ ROOT_WEIGHTS = {
     "sessionBlock": 40,
     "injectSessionBlock": 40,
     "changesSince": 2,
+    "cite": 20,
+    "ignore": 20,
     # Extraction embeds (and may ask a model about) every thought it finds: many writes.
     "ingestEpisode": 100,
     # A search, and with a language model configured up to two model calls.
@@ -131,7 +135,7 @@ CAPPED_LISTS = {
     "history": MAX_HISTORY,
     "chain": MAX_LINEAGE_NODES,
     "undoConsolidation": MAX_SOURCES,  # a merge's sources
-    "hits": MAX_RECALL_K,  # recall's hits
+    "hits": max(MAX_RECALL_K, MAX_LIMIT),  # recall's hits, searchTiered's thoughts
 }
 
 

@@ -24,10 +24,12 @@ from app.graphql.guards import HeavyOperationGate, QueryGuard
 from app.graphql.lineage.queries import LineageQuery
 from app.graphql.parsing import CachedParser
 from app.graphql.recall.queries import RecallQuery
+from app.graphql.search.queries import SearchQuery
 from app.graphql.thoughts.lifecycle import ThoughtLifecycleMutation
 from app.graphql.thoughts.mutations import ThoughtMutation
 from app.graphql.thoughts.queries import ThoughtQuery
 from app.graphql.topics.queries import TopicQuery
+from app.graphql.usage.mutations import UsageMutation
 from app.settings import Settings
 
 
@@ -42,6 +44,7 @@ class Query(
     ConsolidationQuery,
     RecallQuery,
     ContextQuery,
+    SearchQuery,
 ):
     pass
 
@@ -53,6 +56,7 @@ class Mutation(
     ContradictionMutation,
     ConsolidationMutation,
     EpisodeMutation,
+    UsageMutation,
 ):
     pass
 

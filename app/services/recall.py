@@ -24,8 +24,10 @@ from app.domain import validation as check
 from app.domain.allowlist import AllowlistPolicy
 from app.domain.judgement import UsageMeter
 from app.domain.models import SearchHit, ms_to_datetime
+from app.domain.retrieval import RetrievalOptions
 from app.knowledge.temporal import TemporalResolution, resolve
 from app.llm.client import LLMClient, LLMError
+from app.retrieval.options import within_allowlist
 from app.services.search import SearchService
 
 log = structlog.get_logger(__name__)
@@ -34,7 +36,6 @@ EXTRACTIVE = "extractive"
 DEFAULT_K = 5
 MAX_RECALL_K = 25
 # Hits asked of search per hit returned while categories are filtered after it.
-CATEGORY_OVERFETCH = 4
 # "When did ...", "What date ...", "How long ago ...", "On which day ...", "Since when ...".
 _TEMPORAL_QUESTION = re.compile(
     r"^\W*(?:(?:and|so|but)\s+)?(?:(?:on|in|at|by|since|until|from)\s+)?"
@@ -125,16 +126,19 @@ class RecallService:
         current_only: bool,
         allowed: frozenset[str] | None,
     ) -> tuple[SearchHit, ...]:
-        wanted = k if allowed is None else min(check.MAX_K, k * CATEGORY_OVERFETCH)
+        # The allowlist is a category filter applied in the store, as for search.
+        options = within_allowlist(RetrievalOptions(), allowed)
+        if options is None:
+            return ()
         found = await self._search.search(
             namespace,
             question,
-            k=wanted,
+            k=k,
             threshold=0.0,
             view=self._search.view(current_only=current_only),
+            options=options,
         )
-        kept = [hit for hit in found if self._allowlist.allows(allowed, hit.thought.category)]
-        return tuple(kept[:k])
+        return tuple(found)
 
     async def _reasoned(
         self,

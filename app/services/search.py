@@ -1,15 +1,47 @@
-"""Lineage-aware semantic search over thoughts, and search over the reasons of changes."""
+"""Hybrid search over thoughts (full-text and vector candidates fused, then weighted by
+salience, age, usage, links, lineage and supersession), two-tier search with topic
+summaries first, usage signals (cite, ignore), and search over the reasons of changes.
+
+The pieces are pure and live in app/retrieval (escaping, fusion, retention, scoring); the
+store work in app/store/repositories/retrieval.py. Every filter runs inside the store, on
+both candidate lists.
+"""
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Sequence
+
 from app.clock import Clock, SystemClock
 from app.domain import validation as check
-from app.domain.models import LineageEdgeHit, SearchHit, TimeView
+from app.domain.errors import ThoughtNotFoundError
+from app.domain.models import LineageEdgeHit, ScoredThought, Thought, TimeView
+from app.domain.retrieval import (
+    DEFAULT_TOPIC_LIMIT,
+    DetailLevel,
+    RankedHit,
+    RetrievalOptions,
+    TieredResult,
+    TopicHit,
+)
 from app.domain.rules import rank_with_lineage, rank_with_supersession
+from app.retrieval import scoring
+from app.retrieval.escaping import fulltext_query
+from app.retrieval.fusion import reciprocal_rank_fusion
+from app.retrieval.options import checked_options, usage_policy
+from app.retrieval.retention import includes_forgotten, min_retention, tier_of
 from app.services.ports import Embeddings
 from app.services.retention import AccessRecorder
 from app.settings import Settings
 from app.store.cypher_store import CypherGraphStore
+from app.store.repositories.retrieval import RetrievalRepository, Row, filter_params
+
+MAX_ACTION_CHARS = 500
+# Each list brings this many candidates per result asked for (at least MIN_POOL), so
+# fusion and the priors have something to reorder.
+POOL_FACTOR = 3
+MIN_POOL = 30
+MAX_POOL = 150
 
 
 class SearchService:
@@ -27,6 +59,8 @@ class SearchService:
         self._clock = clock or SystemClock()
         self._access = access
         self._superseded_factor = settings.superseded_rank_factor if settings else 0.5
+        self.policy = usage_policy(settings)
+        self._retrieval = RetrievalRepository(store)
 
     def view(
         self,
@@ -42,6 +76,7 @@ class SearchService:
             known_at_ms=known_at_ms,
         )
 
+    # --- search ---------------------------------------------------------------------------
     async def search(
         self,
         namespace: str,
@@ -50,30 +85,261 @@ class SearchService:
         k: int = 10,
         threshold: float = 0.0,
         view: TimeView | None = None,
-    ) -> list[SearchHit]:
-        """Top-k thoughts by meaning. Refined and superseded ones are marked and ranked
-        below their successors; ``view.current_only`` leaves superseded ones out."""
+        options: RetrievalOptions | None = None,
+    ) -> list[RankedHit]:
+        """The k best thoughts for the query (hybrid unless ``options.hybrid`` is off),
+        in the retrieval mode's tiers, filtered in the store; refined and superseded ones
+        are marked and ranked below their successors (left out when current only).
+        ``threshold`` drops hits less similar (cosine) than it."""
         check.require_namespace(namespace)
         text = check.require_text("query", query, check.MAX_QUERY_CHARS)
         check.require_int_range("k", k, 1, check.MAX_K)
         check.require_float_range("threshold", threshold, -1.0, 1.0)
-        view = view or self.view()
+        options = checked_options(options)
         embedding = await self._embedder.async_embed_query(text)
-        hits = await self._store.vector_search(namespace, embedding, k, threshold, view)
-        ids = [hit.thought.id for hit in hits]
-        # One batched lookup of refiners for every hit, never one per hit.
+        return await self._search(namespace, text, embedding, k, threshold, view, options)
+
+    async def search_embedded(
+        self,
+        namespace: str,
+        query: str,
+        embedding: Sequence[float],
+        *,
+        k: int = 10,
+        threshold: float = 0.0,
+        view: TimeView | None = None,
+        options: RetrievalOptions | None = None,
+    ) -> list[RankedHit]:
+        """``search`` with the query's embedding already made (a caller searching several
+        times for one text embeds it once; the benchmark times search without it)."""
+        check.require_namespace(namespace)
+        text = check.require_text("query", query, check.MAX_QUERY_CHARS)
+        check.require_int_range("k", k, 1, check.MAX_K)
+        check.require_float_range("threshold", threshold, -1.0, 1.0)
+        return await self._search(
+            namespace, text, embedding, k, threshold, view, checked_options(options)
+        )
+
+    async def search_tiered(
+        self,
+        namespace: str,
+        query: str,
+        *,
+        k: int = 7,
+        topic_k: int = DEFAULT_TOPIC_LIMIT,
+        detail_level: DetailLevel = DetailLevel.FULL,
+        threshold: float = 0.0,
+        view: TimeView | None = None,
+        options: RetrievalOptions | None = None,
+    ) -> TieredResult:
+        """Seed 004's two tiers: the topic summaries nearest the query first, then (at
+        ``full``) the thoughts of a hybrid search. One query embedding serves both."""
+        check.require_namespace(namespace)
+        text = check.require_text("query", query, check.MAX_QUERY_CHARS)
+        check.require_int_range("k", k, 1, check.MAX_K)
+        check.require_int_range("topicLimit", topic_k, 0, check.MAX_K)
+        check.require_float_range("threshold", threshold, -1.0, 1.0)
+        options = checked_options(options)
+        embedding = await self._embedder.async_embed_query(text)
+        topics: list[TopicHit] = []
+        if topic_k and await self._store.searchable(namespace):
+            found = await self._retrieval.topics(namespace, embedding, topic_k)
+            topics = [
+                TopicHit(topic=topic, similarity=max(0.0, sim))
+                for topic, sim in found
+                if sim >= threshold
+            ]
+        thoughts: list[RankedHit] = []
+        if detail_level is DetailLevel.FULL:
+            thoughts = await self._search(namespace, text, embedding, k, threshold, view, options)
+        return TieredResult(
+            topics=tuple(topics), thoughts=tuple(thoughts), detail_level=detail_level
+        )
+
+    async def _search(
+        self,
+        namespace: str,
+        text: str,
+        embedding: Sequence[float],
+        k: int,
+        threshold: float,
+        view: TimeView | None,
+        options: RetrievalOptions,
+    ) -> list[RankedHit]:
+        view = self._view_for(view, options)
+        if not await self._store.searchable(namespace):
+            return []
+        if options.hybrid:
+            hits = await self._hybrid(namespace, text, embedding, k, threshold, view, options)
+        else:
+            hits = await self._plain(namespace, embedding, k, threshold, view, options)
+        if self._access is not None and options.record_access:
+            self._access.record(namespace, [hit.thought.id for hit in hits])
+        return hits
+
+    def _view_for(self, view: TimeView | None, options: RetrievalOptions) -> TimeView:
+        view = view or self.view()
+        return view.model_copy(
+            update={
+                "current_only": view.current_only or options.filter.current_only,
+                "include_forgotten": view.include_forgotten or includes_forgotten(options.mode),
+            }
+        )
+
+    def _params(self, options: RetrievalOptions) -> dict[str, object]:
+        return filter_params(options.filter, min_retention(options.mode, self.policy), self.policy)
+
+    async def _plain(
+        self,
+        namespace: str,
+        embedding: Sequence[float],
+        k: int,
+        threshold: float,
+        view: TimeView,
+        options: RetrievalOptions,
+    ) -> list[RankedHit]:
+        """Vector search with seed 000's lineage and the supersession adjustments only:
+        the baseline hybrid search is measured against."""
+        rows = await self._retrieval.vector_candidates(
+            namespace, embedding, k, view, self._params(options), narrows=self._narrows(options)
+        )
+        rows = [row for row in rows if row.similarity >= threshold]
+        by_id = {row.thought.id: row for row in rows}
+        scored = [ScoredThought(thought=r.thought, similarity=r.similarity) for r in rows]
+        newest, superseders = await self._lineage(namespace, list(by_id))
+        if view.current_only:
+            scored = [s for s in scored if s.thought.id not in newest]
+        ranked = rank_with_supersession(
+            rank_with_lineage(scored, newest), superseders, self._superseded_factor
+        )
+        return [
+            RankedHit(
+                **hit.model_dump(),
+                retention=min(1.0, by_id[hit.thought.id].retention),
+                tier=tier_of(by_id[hit.thought.id].retention, self.policy),
+            )
+            for hit in ranked
+        ]
+
+    def _narrows(self, options: RetrievalOptions) -> bool:
+        """Explicit filters start with a wider beam; the tiers of a mode usually leave
+        most thoughts in (widening covers the rest)."""
+        return options.filter.narrows
+
+    async def _lineage(
+        self, namespace: str, ids: list[str]
+    ) -> tuple[dict[str, str], dict[str, str]]:
+        """Newest refiner of each refined id, and the superseder of each superseded one:
+        one batched lookup each, never one per hit."""
         refiners = await self._store.refiners(namespace, ids)
         newest = {tid: found[0] for tid, found in refiners.items() if found}
-        if view.current_only:  # a refined thought is not current either
-            hits = [hit for hit in hits if hit.thought.id not in newest]
         superseders = await self._store.supersession.superseders(namespace, ids)
-        ranked = rank_with_supersession(
-            rank_with_lineage(hits, newest), superseders, self._superseded_factor
-        )
-        if self._access is not None:
-            self._access.record(namespace, [hit.thought.id for hit in ranked])
-        return ranked
+        return newest, superseders
 
+    async def _hybrid(
+        self,
+        namespace: str,
+        text: str,
+        embedding: Sequence[float],
+        k: int,
+        threshold: float,
+        view: TimeView,
+        options: RetrievalOptions,
+    ) -> list[RankedHit]:
+        pool = min(MAX_POOL, max(k * POOL_FACTOR, MIN_POOL))
+        params = self._params(options)
+        text_query = fulltext_query(text, self._store.engine)
+        vector_rows, text_rows = await asyncio.gather(
+            self._retrieval.vector_candidates(
+                namespace, embedding, pool, view, params, narrows=self._narrows(options)
+            ),
+            self._text_rows(namespace, text_query, embedding, pool, view, params),
+        )
+        # One similarity scale, 0..1: a full-text match the embedding finds unrelated
+        # (negative cosine) is similarity 0, kept by the default threshold of 0.
+        vector_rows = [row for row in vector_rows if max(0.0, row.similarity) >= threshold]
+        text_rows = [row for row in text_rows if max(0.0, row.similarity) >= threshold]
+        candidates = _candidates(vector_rows, text_rows)
+        fused = reciprocal_rank_fusion(
+            [[r.thought.id for r in vector_rows], [r.thought.id for r in text_rows]]
+        )
+        ids = [f.id for f in fused]
+        (newest, superseders), links = await asyncio.gather(
+            self._lineage(namespace, ids), self._retrieval.related_among(namespace, ids)
+        )
+        if view.current_only:  # a refined thought is not current either
+            fused = [f for f in fused if f.id not in newest]
+        in_result = {f.id for f in fused}
+        related = scoring.strongest_links(links, in_result)
+        refined = set(newest) & in_result
+        hits: list[RankedHit] = []
+        for f in fused:
+            candidate = candidates[f.id]
+            thought = candidate.thought
+            supersession, superseded_by = scoring.supersession_factor(
+                thought, superseders, self._superseded_factor
+            )
+            explanation = scoring.explain(
+                candidate,
+                f,
+                now_ms=view.now_ms,
+                policy=self.policy,
+                related=related.get(f.id, 0.0),
+                lineage=scoring.lineage_factor(thought, refined, in_result),
+                supersession=supersession,
+            )
+            hits.append(
+                RankedHit(
+                    thought=thought,
+                    similarity=max(0.0, candidate.similarity),
+                    score=explanation.score,
+                    refined_by=newest.get(f.id),
+                    superseded=f.id in newest or superseded_by is not None,
+                    superseded_by=superseded_by,
+                    retention=min(1.0, candidate.retention),
+                    tier=tier_of(candidate.retention, self.policy),
+                    explanation=explanation,
+                )
+            )
+        hits.sort(key=lambda h: h.score, reverse=True)  # stable: ties keep the fused order
+        return hits[:k]
+
+    async def _text_rows(
+        self,
+        namespace: str,
+        text_query: str | None,
+        embedding: Sequence[float],
+        pool: int,
+        view: TimeView,
+        params: dict[str, object],
+    ) -> list[Row]:
+        if text_query is None:  # no word left to look for
+            return []
+        return await self._retrieval.text_candidates(
+            namespace, text_query, embedding, pool, view, params
+        )
+
+    # --- usage ----------------------------------------------------------------------------
+    async def cite(self, namespace: str, thought_id: str, action: str) -> Thought:
+        """An agent acted on this thought: its retention rises (seed 002's usage tracker)."""
+        check.require_namespace(namespace)
+        tid = check.require_thought_id("thoughtId", thought_id)
+        what = check.require_text("action", action, MAX_ACTION_CHARS)
+        found = await self._retrieval.cite(namespace, tid, what, self._clock.now_ms())
+        if found is None:
+            raise ThoughtNotFoundError([tid])
+        return found
+
+    async def ignore(self, namespace: str, thought_id: str) -> Thought:
+        """An agent was given this thought and did not use it: it sinks toward cold."""
+        check.require_namespace(namespace)
+        tid = check.require_thought_id("thoughtId", thought_id)
+        found = await self._retrieval.ignore(namespace, tid)
+        if found is None:
+            raise ThoughtNotFoundError([tid])
+        return found
+
+    # --- reasons of changes ---------------------------------------------------------------
     async def search_changes(
         self, namespace: str, query: str, *, k: int = 10
     ) -> list[LineageEdgeHit]:
@@ -83,3 +349,18 @@ class SearchService:
         check.require_int_range("k", k, 1, check.MAX_K)
         embedding = await self._embedder.async_embed_query(text)
         return await self._store.search_lineage_edges(namespace, embedding, k)
+
+
+def _candidates(vector_rows: list[Row], text_rows: list[Row]) -> dict[str, scoring.Candidate]:
+    """One candidate per thought: its full-text score joins its vector row."""
+    text_scores = {row.thought.id: row.text_score for row in text_rows}
+    found: dict[str, scoring.Candidate] = {}
+    for row in [*vector_rows, *text_rows]:
+        if row.thought.id not in found:
+            found[row.thought.id] = scoring.Candidate(
+                thought=row.thought,
+                similarity=row.similarity,
+                text_score=text_scores.get(row.thought.id),
+                retention=row.retention,
+            )
+    return found

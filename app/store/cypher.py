@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from app.domain.errors import ConfigurationError
+from app.store.search_macros import SEARCH_MACROS
 
 ENGINES = ("neo4j", "falkordb")
 _MACRO = re.compile(r"\{\{\s*(\w+)\s*\(([^)]*)\)\s*\}\}")
@@ -125,6 +126,9 @@ THOUGHT_FIELDS = (
     ("category", "category"),
     ("lastAccessedAt", "lastAccessedAt"),
     ("accessCount", "accessCount"),
+    ("citeCount", "citeCount"),
+    ("ignoreCount", "ignoreCount"),
+    ("lastCitedAt", "lastCitedAt"),
     ("state", "state"),
     ("purgeAt", "purgeAt"),
     ("validFrom", "validFrom"),
@@ -287,6 +291,7 @@ MACROS: dict[str, Callable[..., str]] = {
     "fulltext_query_nodes": _fulltext_query_nodes,
     "nearest_first": _nearest_first,
     "thought_fields": _thought_fields,
+    **SEARCH_MACROS,
 }
 
 

@@ -109,6 +109,9 @@ class CypherGraphStore(abc.ABC):
     def similarity(self, raw_score: float) -> float:
         return self._similarity(raw_score)
 
+    async def searchable(self, namespace: str) -> bool:
+        return await self._namespace_searchable(namespace)
+
     async def _prepare_namespace(self, namespace: str) -> None:
         """Before every write to a namespace: its schema, created once per process."""
         if namespace in self._prepared_namespaces:

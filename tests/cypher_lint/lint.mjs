@@ -41,6 +41,8 @@ const PROPERTY_KEYS = [
   'salience', 'importance', 'pinned', 'category', 'lastAccessedAt', 'accessCount', 'state',
   'purgeAt', 'validFrom', 'validTo', 'supersededAt', 'supersededBy', 'episodeId', 'topicId',
   'forgottenAt', 'mergeOf', 'mergedInto',
+  // Thought: usage (cite, ignore)
+  'citeCount', 'ignoreCount', 'lastCitedAt', 'lastCitedAction',
   // SUPERSEDES / RELATED_TO / BELONGS_TO / INVOLVES
   'detector', 'confidence', 'strength', 'side',
   // Topic

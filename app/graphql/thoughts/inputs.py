@@ -7,7 +7,8 @@ from datetime import UTC, datetime
 import strawberry
 
 from app.domain.models import DEFAULT_NAMESPACE, ThoughtFilter
-from app.graphql.enums import ThoughtKind, ThoughtType
+from app.domain.retrieval import SearchFilter
+from app.graphql.enums import ThoughtKind, ThoughtState, ThoughtType
 from app.services.thoughts import ThoughtInput
 
 
@@ -110,3 +111,38 @@ class RefineInput(_ThoughtFields):
 @strawberry.input(description="A thought that consolidates two or more earlier thoughts.")
 class ConsolidateInput(_ThoughtFields):
     source_ids: list[strawberry.ID]
+
+
+@strawberry.input(
+    description=(
+        "Narrows a search inside the store (every given field must match): tags all"
+        " present, importance within the range, updated (written) in the window; states"
+        " only matter in EXHAUSTIVE mode, the one that reaches forgotten thoughts."
+    )
+)
+class SearchFilterInput:
+    kinds: list[ThoughtKind] | None = None
+    categories: list[str] | None = None
+    tags: list[str] | None = None
+    agent_id: str | None = None
+    importance_min: int | None = None
+    importance_max: int | None = None
+    pinned: bool | None = None
+    updated_after: datetime | None = None
+    updated_before: datetime | None = None
+    states: list[ThoughtState] | None = None
+
+    def to_domain(self, *, current_only: bool = False) -> SearchFilter:
+        return SearchFilter(
+            kinds=tuple(self.kinds or ()),
+            categories=tuple(self.categories or ()),
+            tags=tuple(self.tags or ()),
+            agent_id=self.agent_id,
+            importance_min=self.importance_min,
+            importance_max=self.importance_max,
+            pinned=self.pinned,
+            updated_after_ms=optional_ms(self.updated_after),
+            updated_before_ms=optional_ms(self.updated_before),
+            states=tuple(self.states or ()),
+            current_only=current_only,
+        )

@@ -9,9 +9,12 @@ import strawberry
 
 from app.domain import validation as check
 from app.domain.models import DEFAULT_NAMESPACE, ThoughtFilter, TimeView
+from app.domain.retrieval import RetrievalOptions
+from app.graphql.allowlist import readable_categories
 from app.graphql.auth import CanRead
 from app.graphql.context import Info
-from app.graphql.thoughts.inputs import ThoughtFilterInput, optional_ms
+from app.graphql.search.explain import RetrievalMode
+from app.graphql.thoughts.inputs import SearchFilterInput, ThoughtFilterInput, optional_ms
 from app.graphql.thoughts.types import (
     RelatedThought,
     SearchHit,
@@ -19,6 +22,7 @@ from app.graphql.thoughts.types import (
     ThoughtConnection,
     load_thoughts,
 )
+from app.retrieval.options import within_allowlist
 from app.services.browse import decode_cursor
 from app.services.related import RelatedService
 
@@ -97,6 +101,24 @@ async def resolve_thoughts(
     return ThoughtConnection.from_page(page)
 
 
+def retrieval_options(
+    info: Info,
+    filter: SearchFilterInput | None,
+    mode: RetrievalMode | None,
+    hybrid: bool | None,
+    agent: str | None,
+) -> RetrievalOptions | None:
+    """The search's options within the reading agent's allowlist; None when the
+    allowlist leaves it nothing to read."""
+    options = RetrievalOptions(
+        filter=(filter or SearchFilterInput()).to_domain(),
+        mode=mode or RetrievalMode.STANDARD,
+        hybrid=hybrid is not False,
+    )
+    allowed = readable_categories(info, agent, options.filter.categories)
+    return within_allowlist(options, allowed)
+
+
 async def resolve_search(
     info: Info,
     query: str,
@@ -106,13 +128,21 @@ async def resolve_search(
     current_only: bool | None = False,
     valid_at: datetime | None = None,
     known_at: datetime | None = None,
+    filter: SearchFilterInput | None = None,
+    mode: RetrievalMode | None = RetrievalMode.STANDARD,
+    hybrid: bool | None = True,
+    agent: str | None = None,
 ) -> list[SearchHit]:
+    options = retrieval_options(info, filter, mode, hybrid, agent)
+    if options is None:
+        return []
     hits = await info.context.services.search.search(
         namespace,
         query,
         k=SEARCH_K if k is None else k,
         threshold=0.0 if threshold is None else threshold,
         view=time_view(info, current_only, valid_at, known_at),
+        options=options,
     )
     return [SearchHit.from_domain(hit) for hit in hits]
 
@@ -154,9 +184,14 @@ class ThoughtQuery:
         permission_classes=[CanRead],
         resolver=resolve_search,
         description=(
-            "The k thoughts closest in meaning to the query; superseded ones are marked"
-            " and ranked below their successors (left out with currentOnly). validAt"
-            " asks what was true then, knownAt what the service knew then."
+            "The k best thoughts for the query: full-text and vector candidates fused"
+            " (hybrid: false for vector only), filtered in the store, in the retention"
+            " tiers `mode` reaches (STANDARD: hot and warm); superseded ones are marked"
+            " and ranked below their successors (left out with currentOnly); threshold"
+            " drops hits less similar than it. validAt asks what was true then, knownAt"
+            " what the service knew then. Each hit's `explain` gives its score's parts."
+            " Only categories the reading agent's allowlist allows come back (`agent`:"
+            " whom to read as when the API key names no agent)."
         ),
     )
     related = strawberry.field(

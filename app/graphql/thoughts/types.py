@@ -9,10 +9,12 @@ from typing import TYPE_CHECKING, Annotated
 import strawberry
 
 from app.domain import models
+from app.domain.retrieval import RankedHit
 from app.domain.validation import MAX_REFINEMENTS
 from app.graphql.context import Info
 from app.graphql.enums import ThoughtKind, ThoughtState, ThoughtType
 from app.graphql.recall.dates import ResolvedDate, resolve_resolved_dates
+from app.graphql.search.explain import DetailLevel, RetentionTier, SearchExplanation
 from app.services.browse import encode_cursor
 
 if TYPE_CHECKING:
@@ -123,6 +125,11 @@ class Thought:
         description="When a search last returned it (recorded within about a second)."
     )
     access_count: int
+    cite_count: int = strawberry.field(description="Times agents cited it (cite).")
+    ignore_count: int = strawberry.field(
+        description="Times agents were given it and did not use it (ignore)."
+    )
+    last_cited_at: datetime | None
     state: ThoughtState
     purge_at: datetime | None = strawberry.field(
         description="When a forgotten thought is purged for good; null while active."
@@ -176,6 +183,9 @@ class Thought:
             category=thought.category,
             last_accessed_at=optional_datetime(thought.last_accessed_at_ms),
             access_count=thought.access_count,
+            cite_count=thought.cite_count,
+            ignore_count=thought.ignore_count,
+            last_cited_at=optional_datetime(thought.last_cited_at_ms),
             state=thought.state,
             purge_at=optional_datetime(thought.purge_at_ms),
             valid_from=models.ms_to_datetime(thought.effective_valid_from_ms),
@@ -222,12 +232,19 @@ class ThoughtConnection:
         )
 
 
-@strawberry.type(description="A search result, marked and re-ranked by lineage.")
+@strawberry.type(
+    description=(
+        "A search result: hybrid (full-text and vector, fused) unless hybrid: false, marked"
+        " and re-ranked by lineage and supersession."
+    )
+)
 class SearchHit:
     thought: Thought
     id: strawberry.ID
-    score: float = strawberry.field(description="Similarity after the lineage adjustment.")
-    similarity: float = strawberry.field(description="Raw cosine similarity to the query.")
+    score: float = strawberry.field(
+        description="0-1, after fusion, priors and the lineage and supersession adjustments."
+    )
+    similarity: float = strawberry.field(description="Cosine similarity to the query.")
     pheromone_weight: float
     tags: list[str]
     refined_by: strawberry.ID | None = strawberry.field(
@@ -239,9 +256,19 @@ class SearchHit:
     superseded_by: strawberry.ID | None = strawberry.field(
         description="The thought that supersedes this one, if one does."
     )
+    retention: float = strawberry.field(
+        description="Retention score, 0-1: half-life decay since last use, boosted by use."
+    )
+    tier: RetentionTier
+    label: str = strawberry.field(description='What it is, for a reader: "Thought [decision]".')
+    detail_level: DetailLevel = strawberry.field(description="FULL: the thought's own content.")
+    explain: SearchExplanation | None = strawberry.field(
+        description="The components of the score (hybrid search only)."
+    )
 
     @classmethod
     def from_domain(cls, hit: models.SearchHit) -> SearchHit:
+        ranked = hit if isinstance(hit, RankedHit) else RankedHit(**hit.model_dump())
         return cls(
             thought=Thought.from_domain(hit.thought),
             id=strawberry.ID(hit.thought.id),
@@ -252,6 +279,15 @@ class SearchHit:
             refined_by=strawberry.ID(hit.refined_by) if hit.refined_by is not None else None,
             superseded=hit.superseded,
             superseded_by=strawberry.ID(hit.superseded_by) if hit.superseded_by else None,
+            retention=ranked.retention,
+            tier=ranked.tier,
+            label=f"Thought [{hit.thought.kind.value}]",
+            detail_level=DetailLevel.FULL,
+            explain=(
+                SearchExplanation.from_domain(ranked.explanation)
+                if ranked.explanation is not None
+                else None
+            ),
         )
 
 

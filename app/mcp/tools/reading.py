@@ -10,10 +10,13 @@ from mcp_types import ToolAnnotations
 from pydantic import Field
 
 from app.domain.access import Action
-from app.domain.models import DEFAULT_NAMESPACE
+from app.domain.allowlist import effective_agent
+from app.domain.models import DEFAULT_NAMESPACE, ThoughtKind
+from app.domain.retrieval import RetrievalMode, RetrievalOptions, SearchFilter
 from app.domain.validation import MAX_K, MAX_LINEAGE_DEPTH
 from app.mcp.tools import ToolEnv
 from app.mcp.tools.shapes import LineageOut, SearchOut, epoch_ms
+from app.retrieval.options import within_allowlist
 
 READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 Namespace = Annotated[str, Field(description="The namespace to work in.")]
@@ -37,11 +40,33 @@ def register(server: MCPServer[Any], env: ToolEnv) -> None:
         known_at: Annotated[
             datetime | None, Field(description="What the service knew at this time.")
         ] = None,
+        mode: Annotated[
+            RetrievalMode,
+            Field(description="Retention tiers reached: reflexive, standard, deep, exhaustive."),
+        ] = RetrievalMode.STANDARD,
+        kinds: Annotated[
+            list[ThoughtKind] | None, Field(description="Only thoughts of these kinds.")
+        ] = None,
+        categories: Annotated[
+            list[str] | None, Field(description="Only these categories (within the allowlist).")
+        ] = None,
+        agent: Annotated[
+            str | None,
+            Field(description="The allowlist to read under, when the API key names none."),
+        ] = None,
     ) -> SearchOut:
-        """The k thoughts closest in meaning to the query. Superseded ones are marked and
-        ranked below their successors; `current_only` leaves them out."""
-        env.caller(ctx, Action.READ, namespace)
+        """The k best thoughts for the query: full-text and vector candidates fused,
+        filtered in the store, in the tiers `mode` reaches. Superseded ones are marked and
+        ranked below their successors; `current_only` leaves them out. Only categories the
+        reading agent's allowlist allows come back."""
+        principal = env.caller(ctx, Action.READ, namespace)
         services = env.services
+        wanted = SearchFilter(kinds=tuple(kinds or ()), categories=tuple(categories or ()))
+        reader = effective_agent(principal.agent, agent)
+        allowed = services.allowlist.categories_for(reader, list(categories or ()) or None)
+        options = within_allowlist(RetrievalOptions(filter=wanted, mode=mode), allowed)
+        if options is None:
+            return SearchOut(hits=[])
         view = None
         if current_only or valid_at is not None or known_at is not None:
             view = services.search.view(
@@ -49,7 +74,9 @@ def register(server: MCPServer[Any], env: ToolEnv) -> None:
                 valid_at_ms=epoch_ms(valid_at),
                 known_at_ms=epoch_ms(known_at),
             )
-        hits = await services.search.search(namespace, query, k=k, threshold=threshold, view=view)
+        hits = await services.search.search(
+            namespace, query, k=k, threshold=threshold, view=view, options=options
+        )
         return SearchOut.of(hits)
 
     async def lineage(

@@ -3,6 +3,7 @@ the domain's. Times are ISO 8601 in UTC; enums are the domain's lowercase values
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, datetime
 
 from pydantic import BaseModel
@@ -109,7 +110,7 @@ class SearchOut(BaseModel):
     hits: list[SearchHitOut]
 
     @classmethod
-    def of(cls, hits: list[models.SearchHit]) -> SearchOut:
+    def of(cls, hits: Sequence[models.SearchHit]) -> SearchOut:
         return cls(
             hits=[
                 SearchHitOut(

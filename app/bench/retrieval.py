@@ -1,0 +1,54 @@
+"""Benchmark rows of hybrid search: the search itself without the query embedding, and
+the query embedding's own cost, each p50/p95 (issue 7's target: hybrid search under 20 ms
+p50 at 100k thoughts, without the embedding)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from app.bench.service import ServiceThread
+from app.bench.timing import Latency, time_async
+from app.domain.retrieval import RetrievalOptions
+
+HYBRID_K = 10
+# The benchmark must not change what it measures: no usage counters written.
+OPTIONS = RetrievalOptions(record_access=False)
+
+
+def measure_hybrid(
+    service: ServiceThread,
+    namespace: str,
+    texts: Sequence[str],
+    *,
+    iterations: int,
+    warmup: int,
+) -> list[tuple[str, Latency]]:
+    services = service.services
+    embeddings = [service.call(services.embedder.async_embed_query(t)) for t in texts]
+
+    async def hybrid(i: int) -> None:
+        await services.search.search_embedded(
+            namespace, texts[i], embeddings[i], k=HYBRID_K, options=OPTIONS
+        )
+
+    async def plain(i: int) -> None:
+        options = OPTIONS.model_copy(update={"hybrid": False})
+        await services.search.search_embedded(
+            namespace, texts[i], embeddings[i], k=HYBRID_K, options=options
+        )
+
+    async def embed(i: int) -> None:
+        await services.embedder.async_embed_query(texts[i])
+
+    times = {"iterations": iterations, "warmup": warmup}
+    return [
+        (
+            f"hybrid search k={HYBRID_K}, no query embedding (SearchService)",
+            service.call(time_async(hybrid, **times)),
+        ),
+        (
+            f"plain vector search k={HYBRID_K}, no query embedding (hybrid off)",
+            service.call(time_async(plain, **times)),
+        ),
+        ("query embedding alone (the bench's embedder)", service.call(time_async(embed, **times))),
+    ]

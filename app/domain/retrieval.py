@@ -1,0 +1,136 @@
+"""What a search may ask for (filters, retrieval mode, two-tier results) and what it
+explains about each hit. Shared by GraphQL, MCP, recall and context assembly, which all
+call ``SearchService.search`` with these models."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.domain.knowledge import Topic
+from app.domain.models import SearchHit, ThoughtKind, ThoughtState
+
+MAX_LIMIT = 25  # seed 004: a search returns at most 25 results
+DEFAULT_TOPIC_LIMIT = 3  # seed 004: the top 3 topic summaries come first
+
+
+class RetentionTier(StrEnum):
+    """How alive a thought is (seed 003), from its retention score."""
+
+    HOT = "hot"
+    WARM = "warm"
+    COLD = "cold"
+    ARCHIVED = "archived"
+
+
+class RetrievalMode(StrEnum):
+    """Which tiers a search reaches (seed 003)."""
+
+    REFLEXIVE = "reflexive"  # hot only: automatic injection
+    STANDARD = "standard"  # hot and warm: the default
+    DEEP = "deep"  # and cold: explicit historical questions
+    EXHAUSTIVE = "exhaustive"  # and archived and forgotten (soft-deleted): audit
+
+
+class DetailLevel(StrEnum):
+    """Seed 004: ``summary`` returns topic summaries only, ``full`` summaries then
+    thoughts."""
+
+    SUMMARY = "summary"
+    FULL = "full"
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+
+class SearchFilter(_Frozen):
+    """Narrows the candidates inside the store (every given field must match); None and
+    empty lists mean no constraint. ``tags``: the thought carries every one of them;
+    ``updated_*``: its last write (its creation: thoughts are immutable, changes make new
+    ones); ``states``: only meaningful in exhaustive mode, the one that reaches forgotten
+    thoughts."""
+
+    kinds: tuple[ThoughtKind, ...] = ()
+    categories: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ()
+    agent_id: str | None = None
+    importance_min: int | None = None
+    importance_max: int | None = None
+    pinned: bool | None = None
+    updated_after_ms: int | None = None
+    updated_before_ms: int | None = None
+    states: tuple[ThoughtState, ...] = ()
+    current_only: bool = False  # also settable through the time view
+
+    @property
+    def narrows(self) -> bool:
+        """Whether it can leave out thoughts the vector index ranks first."""
+        return self != SearchFilter()
+
+
+class RetrievalOptions(_Frozen):
+    """Everything beyond the query, k and threshold. ``hybrid=False`` is plain vector
+    search with the lineage and supersession adjustments only (the evaluation's
+    baseline)."""
+
+    filter: SearchFilter = SearchFilter()
+    mode: RetrievalMode = RetrievalMode.STANDARD
+    hybrid: bool = True
+    record_access: bool = True  # count the hits as retrieved (usage tracking)
+
+
+class ScoreExplanation(_Frozen):
+    """How a hit's score came about (app/retrieval/scoring.py): ``score = min(1,
+    relevance x prior_factor x lineage_factor) x supersession_factor``, where
+    ``prior_factor = 0.5 + 0.5 prior`` and ``prior`` weighs the four priors."""
+
+    vector_rank: int | None  # 1-based rank among the vector candidates, None if absent
+    text_rank: int | None  # among the full-text candidates
+    text_score: float | None  # the engine's own full-text score
+    fusion: float  # reciprocal rank fusion, raw
+    relevance: float  # fusion over its best possible value: 0..1
+    salience_decay: float  # salience x exp(-0.01 x age_days) (seed 004)
+    usage: float  # the retention score: recency of use, retrievals, cites, ignores
+    pheromone: float  # 1 - 1/weight: what refinements and use earned it, 0..1
+    related: float  # strongest RELATED_TO link to another candidate, 0..1
+    prior: float
+    prior_factor: float
+    lineage_factor: float  # x0.7 refined, x1.2 refines a refined hit, else 1
+    supersession_factor: float  # superseded_rank_factor when superseded, else 1
+    score: float
+
+
+class RankedHit(SearchHit):
+    """A search hit with its retention and, from hybrid search, the components of its
+    score; a SearchHit everywhere one is expected."""
+
+    retention: float = 1.0
+    tier: RetentionTier = RetentionTier.HOT
+    explanation: ScoreExplanation | None = None
+
+
+class TopicHit(_Frozen):
+    topic: Topic
+    similarity: float  # cosine similarity of its summary to the query, 0..1
+
+
+class TieredResult(_Frozen):
+    """Seed 004's two tiers: topic summaries first, then thoughts (none at ``summary``)."""
+
+    topics: tuple[TopicHit, ...]
+    thoughts: tuple[RankedHit, ...]
+    detail_level: DetailLevel
+
+
+class UsagePolicy(_Frozen):
+    """Retention scoring (seed 003) and the tier thresholds, from settings."""
+
+    half_life_days: float = Field(default=30.0, gt=0)
+    activation_boost: float = Field(default=0.1, ge=0)
+    cite_weight: float = Field(default=3.0, ge=0)  # a citation counts as this many retrievals
+    ignore_penalty: float = Field(default=0.5, ge=0)  # each ignore divides by (1 + this)
+    hot_threshold: float = 0.6
+    warm_threshold: float = 0.3
+    cold_threshold: float = 0.1

@@ -1,0 +1,24 @@
+"""Which categories a GraphQL caller may read: its API key's agent (an ``agent``
+argument only counts when the key names none) looked up in the allowlist file."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from app.domain import validation as check
+from app.domain.allowlist import effective_agent
+from app.graphql.context import Info
+
+
+def reader(info: Info, claimed: str | None, field: str = "agent") -> str | None:
+    """The agent the request reads as; AGENT_MISMATCH when the key names another."""
+    named = check.require_name(field, claimed) if claimed is not None else None
+    return effective_agent(info.context.principal.agent, named)
+
+
+def readable_categories(
+    info: Info, claimed: str | None, requested: Iterable[str] | None = None
+) -> frozenset[str] | None:
+    """None: unrestricted. CATEGORY_NOT_ALLOWED when ``requested`` leaves the allowlist."""
+    wanted = list(requested) if requested else None
+    return info.context.services.allowlist.categories_for(reader(info, claimed), wanted)

@@ -1,0 +1,14 @@
+// The vector side of a hybrid search: the namespace's nearest thoughts that pass every
+// filter of the search (search_filter) and the time view. The index answers its
+// $candidates nearest before any filter can apply, so the service asks for more than it
+// needs and widens when the filters left too few while the index was saturated: `seen`
+// says how many the index answered (app/store/repositories/retrieval.py).
+{{ vector_query_namespace_nodes(Thought, embedding, $candidates, $embedding) }}
+WITH collect({node: node, score: score}) AS found
+UNWIND found AS f
+WITH f.node AS t, f.score AS score, size(found) AS seen
+WHERE t.namespace = $namespace AND {{ visible(t) }} AND {{ search_filter(t) }}
+WITH t, score, seen
+ORDER BY {{ nearest_first(score) }}, t.id
+LIMIT $k
+RETURN {{ thought_fields(t) }}, score AS rawScore, {{ retention(t) }} AS retention, seen

@@ -1,0 +1,89 @@
+"""Hybrid search over GraphQL on both engines: filters, modes, explanations, two tiers,
+cite and ignore, and the errors bad options give."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.support import GraphQLClient
+
+CONTRIBUTE = """
+mutation($input: ContributeInput!) { contribute(input: $input) { thought { id } } }
+"""
+SEARCH = """
+query($q: String!, $ns: String!, $filter: SearchFilterInput, $mode: RetrievalMode) {
+  search(query: $q, namespace: $ns, filter: $filter, mode: $mode) {
+    id score similarity retention tier label detailLevel
+    thought { kind citeCount ignoreCount }
+    explain { vectorRank textRank relevance priorFactor lineageFactor supersessionFactor score }
+  }
+}
+"""
+TIERED = """
+query($q: String!, $ns: String!, $detail: DetailLevel, $limit: Int) {
+  searchTiered(query: $q, namespace: $ns, detailLevel: $detail, limit: $limit) {
+    detailLevel
+    topics { label summary similarity topic { id } }
+    hits { id label }
+  }
+}
+"""
+CITE = """
+mutation($id: ID!, $ns: String!) {
+  cite(thoughtId: $id, action: "fixed the alert", namespace: $ns) { id citeCount lastCitedAt }
+}
+"""
+IGNORE = (
+    "mutation($id: ID!, $ns: String!) { ignore(thoughtId: $id, namespace: $ns) { ignoreCount } }"
+)
+
+
+def contribute(api: GraphQLClient, ns: str, content: str, **extra: Any) -> str:
+    data = api.data(
+        CONTRIBUTE,
+        input={"content": content, "agentId": "qa", "agentName": "QA", "namespace": ns, **extra},
+    )
+    return str(data["contribute"]["thought"]["id"])
+
+
+def test_search_filters_modes_and_explanations(api: GraphQLClient, ns: str) -> None:
+    decision = contribute(
+        api, ns, "We decided to page on-call for failed deploys", kind="DECISION", tags=["ops"]
+    )
+    fact = contribute(api, ns, "Failed deploys are retried twice", tags=["ops", "ci"])
+    hits = api.data(SEARCH, q="failed deploys", ns=ns)["search"]
+    assert {h["id"] for h in hits} == {decision, fact}
+    for hit in hits:
+        e = hit["explain"]
+        assert e["textRank"] is not None and e["vectorRank"] is not None
+        assert 0 <= hit["score"] <= 1 and 0 <= hit["similarity"] <= 1
+        assert hit["tier"] == "HOT" and hit["detailLevel"] == "FULL"
+        assert hit["label"] == f"Thought [{hit['thought']['kind'].lower()}]"
+    only = api.data(SEARCH, q="failed deploys", ns=ns, filter={"kinds": ["DECISION"]})["search"]
+    assert [h["id"] for h in only] == [decision]
+    tagged = api.data(SEARCH, q="failed deploys", ns=ns, filter={"tags": ["ops", "ci"]})["search"]
+    assert [h["id"] for h in tagged] == [fact]
+    reflexive = api.data(SEARCH, q="failed deploys", ns=ns, mode="REFLEXIVE")["search"]
+    assert {h["id"] for h in reflexive} == {decision, fact}  # new thoughts are hot
+
+
+def test_bad_search_options_are_refused(api: GraphQLClient, ns: str) -> None:
+    bad = {"importanceMin": 4, "importanceMax": 2}
+    assert api.error_codes(SEARCH, q="anything", ns=ns, filter=bad) == ["VALIDATION_ERROR"]
+    bad_tag = {"tags": ["(bad"]}
+    assert api.error_codes(SEARCH, q="anything", ns=ns, filter=bad_tag) == ["VALIDATION_ERROR"]
+    assert api.error_codes(TIERED, q="anything", ns=ns, limit=26) == ["VALIDATION_ERROR"]
+
+
+def test_two_tier_search_and_usage_signals(api: GraphQLClient, ns: str) -> None:
+    first = contribute(api, ns, "Backups run nightly at two")
+    contribute(api, ns, "Backups are kept for thirty days")
+    tiered = api.data(TIERED, q="when do backups run", ns=ns)["searchTiered"]
+    assert tiered["detailLevel"] == "FULL" and first in [h["id"] for h in tiered["hits"]]
+    summary = api.data(TIERED, q="when do backups run", ns=ns, detail="SUMMARY")["searchTiered"]
+    assert summary["hits"] == []
+    cited = api.data(CITE, id=first, ns=ns)["cite"]
+    assert cited["citeCount"] == 1 and cited["lastCitedAt"] is not None
+    assert api.data(IGNORE, id=first, ns=ns)["ignore"]["ignoreCount"] == 1
+    ghost = "00000000-0000-4000-8000-00000000dead"
+    assert api.error_codes(IGNORE, id=ghost, ns=ns) == ["THOUGHT_NOT_FOUND"]

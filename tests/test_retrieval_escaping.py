@@ -1,0 +1,180 @@
+"""Full-text escaping: any user text becomes a safe query on both engines (fuzzed with
+hypothesis against the real FalkorDB and Neo4j full-text indexes)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from app.domain.errors import InvalidInputError
+from app.domain.models import TimeView, now_ms
+from app.domain.retrieval import SearchFilter, UsagePolicy
+from app.llm.embedders.base import TextEmbedder
+from app.retrieval.escaping import (
+    MAX_TERMS,
+    fulltext_query,
+    lucene_query,
+    query_terms,
+    redisearch_query,
+)
+from app.store.cypher_store import CypherGraphStore
+from app.store.repositories.retrieval import RetrievalRepository, filter_params
+from tests.retrieval_support import SetClock, Writer, search_service
+from tests.support import LoopThread
+
+HOSTILE = [
+    '"',
+    "\\",
+    "\\\\\"'",
+    "AND OR NOT",
+    "monitoring AND",
+    "(monitoring",
+    "monitoring)",
+    "*",
+    "?",
+    "monitor*",
+    "%monitoring%",
+    "@content:monitoring",
+    "monitoring | pasta",
+    "-monitoring",
+    "+monitoring -pasta",
+    "monitoring~2",
+    "content:monitoring",
+    "[a TO z]",
+    "{a TO z}",
+    "monitoring^10",
+    "/mon.*/",
+    "&& ||",
+    "!monitoring",
+    "~",
+    ":",
+    "$param",
+    "; MATCH (n) DETACH DELETE n",
+    "') YIELD node RETURN node //",
+    "日本語のテキスト",
+    "Ünïcödé wörds ß",
+    "emoji 🙂🚀 monitoring",
+    "\u0000\u0001",
+    "\u200b\u200d",
+    "   ",
+    "a",
+    "x" * 500,
+    "the of and",
+]
+# Lucene and RediSearch syntax characters: never bare in an escaped query.
+SPECIAL = set("+-&|!(){}[]^\"~*?:\\/@%$;,.<>='`")
+
+
+def test_terms_are_lowercased_words_without_operators() -> None:
+    assert query_terms("Monitoring AND (Pasta) OR NOT monitoring") == [
+        "monitoring",
+        "and",
+        "pasta",
+        "or",
+        "not",
+    ]
+    assert query_terms("***") == [] and lucene_query("***") is None
+    assert redisearch_query("") is None
+    assert len(query_terms(" ".join(f"w{i}" for i in range(100)))) == MAX_TERMS
+    assert lucene_query("a-b c") == "a OR b OR c"
+    assert redisearch_query("a-b c") == "a | b | c"
+
+
+@given(st.text(max_size=200))
+def test_escaped_queries_hold_no_bare_syntax(text: str) -> None:
+    for engine, joiner in (("neo4j", " OR "), ("falkordb", " | ")):
+        query = fulltext_query(text, engine)
+        if query is None:
+            assert query_terms(text) == []
+            continue
+        for term in query.split(joiner):
+            bare = re.sub(r"\\.", "", term)  # escaped characters are literal
+            assert term and not (set(bare) & SPECIAL) and " " not in term
+
+
+@pytest.fixture
+def seeded(
+    loop: LoopThread, store: CypherGraphStore, local_embedder: TextEmbedder, ns: str
+) -> tuple[str, list[float]]:
+    writer = Writer(loop, store, local_embedder, ns)
+    thought = writer.thought("the monitoring uses roles only", created_at_ms=now_ms())
+    writer.thought("pasta recipes", created_at_ms=now_ms())
+    return thought.id, writer.embed("monitoring")
+
+
+def _text_ids(
+    loop: LoopThread, store: CypherGraphStore, ns: str, text: str, vector: list[float]
+) -> list[str]:
+    query = fulltext_query(text, store.engine)
+    if query is None:
+        return []
+    params = filter_params(SearchFilter(), None, UsagePolicy())
+    rows = loop.run(
+        RetrievalRepository(store).text_candidates(
+            ns, query, vector, 10, TimeView(now_ms=now_ms()), params
+        )
+    )
+    return [row.thought.id for row in rows]
+
+
+@pytest.mark.parametrize("text", HOSTILE)
+def test_hostile_text_is_a_plain_query_on_the_engine(
+    loop: LoopThread,
+    store: CypherGraphStore,
+    ns: str,
+    seeded: tuple[str, list[float]],
+    local_embedder: TextEmbedder,
+    text: str,
+) -> None:
+    target, vector = seeded
+    found = _text_ids(loop, store, ns, text, vector)
+    terms = query_terms(text)
+    if "pasta" not in terms:  # the other thought ("pasta recipes") only when asked
+        assert set(found) <= {target}
+    if "monitoring" in terms:
+        assert target in found
+    # The whole search path too; a blank query or control characters are refused with
+    # INVALID_INPUT before any engine sees them.
+    service = search_service(store, local_embedder, SetClock(now_ms()))
+    try:
+        loop.run(service.search(ns, text))
+    except InvalidInputError:
+        assert not text.strip() or any(ord(ch) < 32 for ch in text)
+
+
+@pytest.mark.parametrize("text", ["mon*", "rec*", "%monitorinf%", "monitorinf~1", "monit?ring"])
+def test_wildcards_and_fuzzy_operators_are_literal(
+    loop: LoopThread, store: CypherGraphStore, ns: str, seeded: tuple[str, list[float]], text: str
+) -> None:
+    _, vector = seeded
+    assert _text_ids(loop, store, ns, text, vector) == []
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    st.lists(
+        st.one_of(
+            st.text(max_size=12),
+            st.sampled_from(["monitoring", "AND", "OR", "NOT", '"', "\\", "*", "|", "@", "%"]),
+        ),
+        max_size=8,
+    )
+)
+def test_fuzzed_text_never_breaks_the_engine(
+    loop: LoopThread,
+    store: CypherGraphStore,
+    ns: str,
+    seeded: tuple[str, list[float]],
+    parts: list[str],
+) -> None:
+    target, vector = seeded
+    text = " ".join(parts)
+    found = _text_ids(loop, store, ns, text, vector)
+    assert set(found) <= {target}
+    if "monitoring" in query_terms(text):
+        assert target in found
