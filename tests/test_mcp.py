@@ -26,6 +26,7 @@ TOOLS = {
     "contradictions",
     "resolve_contradiction",
     "recall",
+    "assemble_context",
 }
 
 # --- the tools, on both engines and both transports ------------------------------------------
@@ -73,7 +74,8 @@ def test_the_tools_through_the_sdk_client(
                 await _contribute_search_refine_lineage(session, ns)
                 await _supersede(session, ns)
                 await _bad_input_writes_nothing(session, ns)
-                await _recall(session, ns)
+                moved = await _recall(session, ns)
+                await _assemble(session, ns, moved)
                 await _contradiction(session, ns, scenario_settings, local_embedder)
 
         asyncio.run(scenario())
@@ -198,7 +200,7 @@ async def _bad_input_writes_nothing(session: ClientSession, ns: str) -> None:
     assert await everything(session, ns) == before
 
 
-async def _recall(session: ClientSession, ns: str) -> None:
+async def _recall(session: ClientSession, ns: str) -> str:
     written = await call(
         session,
         "contribute",
@@ -217,6 +219,25 @@ async def _recall(session: ClientSession, ns: str) -> None:
     (resolved,) = [r for r in found["resolutions"] if r["thought_id"] == moved]
     assert (resolved["expression"].lower(), resolved["date"]) == ("yesterday", "2024-03-04")
     assert await refused(session, "recall", question="x", k=26, namespace=ns) == (
+        "VALIDATION_ERROR"
+    )
+    return str(moved)
+
+
+async def _assemble(session: ClientSession, ns: str, moved: str) -> None:
+    assembled = await call(
+        session,
+        "assemble_context",
+        namespace=ns,
+        budget=400,
+        query="staging database migration",
+        activity="debugging",
+    )
+    assert 0 < assembled["token_count"] <= assembled["budget"] == 400
+    assert moved in assembled["ids"] and "PostgreSQL 16" in assembled["text"]
+    assert [t["tier"] for t in assembled["tiers"]] == [1, 2, 3, 4]
+    assert sum(t["tokens"] for t in assembled["tiers"]) <= assembled["token_count"]
+    assert await refused(session, "assemble_context", namespace=ns, budget=-5) == (
         "VALIDATION_ERROR"
     )
 

@@ -39,13 +39,12 @@ class ToolGroup:
 
 
 def tool_groups() -> list[ToolGroup]:
-    from app.mcp.tools import contradictions, reading, recall, thoughts
+    from app.mcp.tools import context, contradictions, reading, recall, thoughts
 
-    # assemble_context joins here once services.context exists, as recall does:
-    # ToolGroup("context", context.register, context.available).
     return [
         ToolGroup("reading", reading.register),
         ToolGroup("recall", recall.register, recall.available),
+        ToolGroup("context", context.register, context.available),
         ToolGroup("thoughts", thoughts.register),
         ToolGroup("contradictions", contradictions.register),
     ]
