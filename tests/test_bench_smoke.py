@@ -26,6 +26,10 @@ LATENCY_ROWS = (
     "GraphQL search over HTTP",
     "lineage, 10-deep chain (LineageService)",
     "lineage, 10-deep chain (GraphQL over HTTP)",
+    "hybrid search k=10, no query embedding (SearchService)",
+    "plain vector search k=10, no query embedding (hybrid off)",
+    "recall k=5, offline answer (RecallService)",
+    "assembleContext budget=8000 (ContextService)",
 )
 
 
