@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from app.clock import SystemClock
+from app.domain.changes import ChangeKind
 from app.domain.models import Thought
 from app.services.summaries import TopicSummariser
 from app.services.topics import TopicService
@@ -50,11 +51,21 @@ def test_topics_kept_in_memory_assign_as_reading_them_each_page(
     kept_ns, read_ns = ns, ns + "-read"
     kept_pages, read_pages = _pages(loop, store, kept_ns), _pages(loop, store, read_ns)
     known = loop.run(service.known_topics(kept_ns))
+    joined_topics = 0
     for kept, read in zip(kept_pages, read_pages, strict=True):
         with_memory = loop.run(service.assign(kept_ns, kept, known=known))
         reading = loop.run(service.assign(read_ns, read))
         assert (with_memory.assigned, with_memory.created) == (reading.assigned, reading.created)
         assert sorted(with_memory.added.values()) == sorted(reading.added.values())
+        joined_topics += sum(1 for n in with_memory.added.values() if n)
+    # One event per topic that gained thoughts on a page, each thought named once, in
+    # revision order with no gaps.
+    events = loop.run(store.changes_since(kept_ns, 0, 500))
+    assert [e.revision for e in events] == list(range(1, len(events) + 1))
+    assigned = [e for e in events if e.kind is ChangeKind.ASSIGNED]
+    assert len(assigned) == joined_topics
+    named = [tid for e in assigned for tid in e.source_ids]
+    assert sorted(named) == sorted(t.id for page in kept_pages for t, _ in page)
     kept_topics, read_topics = _topics(loop, store, kept_ns), _topics(loop, store, read_ns)
     assert kept_topics.keys() == read_topics.keys()
     assert len(kept_topics) > 1

@@ -257,13 +257,19 @@ class TopicService:
                 known.set(topic_id, embedding, 0)
             else:
                 known.stale = True  # another writer made it: read the store next time
+        written: dict[str, tuple[int, TopicVector]] = {}
+        if not dry_run:
+            written = await self._store.topics.assign_many(
+                namespace,
+                [(tid, ids, centroids.centroid(tid)) for tid, ids in joining.items()],
+                actor=actor,
+                at_ms=now,
+            )
         for topic_id, ids in joining.items():
             joined = len(ids)
             if not dry_run:
-                joined, stored = await self._store.topics.assign(
-                    namespace, topic_id, ids, centroids.centroid(topic_id), actor=actor, at_ms=now
-                )
-                if stored is not None:
+                joined, stored = written.get(topic_id, (0, None))
+                if stored is not None:  # nothing changed for a topic that gained none
                     known.set(stored.id, stored.embedding, stored.count)
             outcome.assigned += joined
             outcome.added[topic_id] = joined

@@ -105,6 +105,41 @@ class TopicRepository:
             return 0, None
         return int(rows[0]["assigned"]), _topic_vector(rows[0])
 
+    async def assign_many(
+        self,
+        namespace: str,
+        assignments: Sequence[tuple[str, Sequence[str], Sequence[float]]],
+        *,
+        actor: Actor,
+        at_ms: int,
+    ) -> dict[str, tuple[int, TopicVector]]:
+        """``assign`` for many topics in one statement: (topic id, thought ids, centroid)
+        each. For each topic that gained thoughts: how many, and the topic as stored after
+        (topics that gained none are left out, unchanged)."""
+        if not assignments:
+            return {}
+        rows = await self._x.write(
+            "topic.assign_many",
+            {
+                "namespace": namespace,
+                "topics": [
+                    {
+                        "topicId": topic_id,
+                        "thoughtIds": list(thought_ids),
+                        "centroid": list(centroid),
+                        "eventId": f"{topic_id}:{ChangeKind.ASSIGNED.value}:{at_ms}",
+                    }
+                    for topic_id, thought_ids, centroid in assignments
+                ],
+                "at": at_ms,
+                "actorId": actor.id,
+                "actorName": actor.name,
+                "actorKeyId": actor.key_id,
+            },
+            namespace=namespace,
+        )
+        return {r["id"]: (int(r["assigned"]), _topic_vector(r)) for r in rows}
+
     async def recent(self, namespace: str, limit: int) -> list[Topic]:
         rows = await self._x.read(
             "topic.list", {"namespace": namespace, "limit": limit}, namespace=namespace
