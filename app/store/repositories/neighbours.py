@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from app.domain.models import ScoredThought, TimeView
+from app.domain.models import ScoredThought, Thought, TimeView
 from app.store.params import view_params
 from app.store.repositories.executor import Executor
 from app.store.rows import thought_from_row
@@ -46,12 +46,15 @@ class NeighbourRepository:
             },
             namespace=namespace,
         )
+        # A page's thoughts are each other's neighbours: each is read into a Thought once.
+        thoughts: dict[str, Thought] = {}
         for row in sorted(rows, key=lambda r: (r["subjectId"], int(r["rank"]))):
             similarity = self._x.similarity(float(row["rawScore"]))
-            subject_id = row["subjectId"]
-            if similarity < min_similarity or row["id"] == subject_id:
+            subject_id, thought_id = row["subjectId"], row["id"]
+            if similarity < min_similarity or thought_id == subject_id:
                 continue
-            found[subject_id].append(
-                ScoredThought(thought=thought_from_row(row), similarity=similarity)
-            )
+            thought = thoughts.get(thought_id)
+            if thought is None:
+                thought = thoughts[thought_id] = thought_from_row(row)
+            found[subject_id].append(ScoredThought(thought=thought, similarity=similarity))
         return found
