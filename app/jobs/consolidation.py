@@ -11,6 +11,7 @@ duplicating a merge, a topic, an edge or a contradiction.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 
 import structlog
 
@@ -171,10 +172,13 @@ class Consolidation:
         }
         merged_away: set[str] = set()
         page_thoughts = [t for t, _ in page]
-        embeddings = {t.id: e for t, e in page}
-        for members in await services.merging.plan(
-            self._ns, page_thoughts, scan.neighbours, contested
-        ):
+        clusters = await services.merging.plan(self._ns, page_thoughts, scan.neighbours, contested)
+        embeddings: dict[str, Sequence[float]] = {}
+        if clusters and not self._dry:  # merged thoughts take stored embeddings
+            embeddings = await services.merging.fullest_embeddings(
+                self._ns, clusters, {t.id: e for t, e in page}
+            )
+        for members in clusters:
             if any(m.id in merged_away for m in members):
                 continue
             merged_away.update(m.id for m in members)

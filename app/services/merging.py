@@ -48,6 +48,11 @@ def _clusters(pairs: Iterable[tuple[str, str]]) -> list[list[str]]:
     return sorted((sorted(g) for g in groups.values() if len(g) > 1), key=len, reverse=True)
 
 
+def _fullest(members: Sequence[Thought]) -> Thought:
+    """The fullest wording (the others' words are contained in it), newest on ties."""
+    return max(members, key=lambda t: (len(t.content), t.created_at_ms, t.revision))
+
+
 class MergeService:
     def __init__(
         self, store: CypherGraphStore, embedder: Embeddings, settings: Settings, clock: Clock
@@ -101,6 +106,20 @@ class MergeService:
                 clusters.append(members[:MAX_CLUSTER])
         return clusters
 
+    async def fullest_embeddings(
+        self,
+        namespace: str,
+        clusters: Sequence[Sequence[Thought]],
+        known: Mapping[str, Sequence[float]],
+    ) -> dict[str, Sequence[float]]:
+        """``known`` and the stored embedding of each cluster's fullest member not in it,
+        read in one statement: what ``merge`` needs to embed nothing."""
+        found: dict[str, Sequence[float]] = dict(known)
+        missing = sorted({_fullest(members).id for members in clusters} - set(known))
+        for thought, embedding in await self._store.thoughts_with_embeddings(namespace, missing):
+            found[thought.id] = embedding
+        return found
+
     async def merge(
         self,
         namespace: str,
@@ -112,8 +131,7 @@ class MergeService:
         its fullest member says, so it takes that member's embedding when known, and the
         model embeds the text otherwise."""
         newest = max(members, key=lambda t: (t.created_at_ms, t.revision, t.id))
-        # The fullest wording (the others' words are contained in it), newest on ties.
-        fullest = max(members, key=lambda t: (len(t.content), t.created_at_ms, t.revision))
+        fullest = _fullest(members)
         source_ids = tuple(sorted(t.id for t in members))
         actor = Actor.maintenance("consolidation")
         merged = Thought(
