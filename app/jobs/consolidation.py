@@ -11,6 +11,7 @@ duplicating a merge, a topic, an edge or a contradiction.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 
 import structlog
 
@@ -28,6 +29,7 @@ from app.domain.knowledge import (
 from app.domain.models import Thought
 from app.domain.rules import SUPERSESSION_MIN_CONFIDENCE
 from app.runtime import Runtime
+from app.services.topics import KnownTopics
 
 log = structlog.get_logger(__name__)
 HOUR_MS = 3600 * 1000
@@ -118,6 +120,7 @@ class Consolidation:
         self._topic_pending: dict[str, int] = {}
         self._updates: list[tuple[str, str, str]] = []  # (pair id, newer, older) this run
         self._contested: set[str] = set()  # thoughts of open contradictions: not merged
+        self._topics: KnownTopics | None = None  # read once, kept current by assignment
 
     def _add(self, name: str, n: int) -> None:
         self._counts[name] = self._counts.get(name, 0) + n
@@ -169,16 +172,24 @@ class Consolidation:
         }
         merged_away: set[str] = set()
         page_thoughts = [t for t, _ in page]
-        for members in await services.merging.plan(
-            self._ns, page_thoughts, scan.neighbours, contested
-        ):
+        clusters = await services.merging.plan(self._ns, page_thoughts, scan.neighbours, contested)
+        embeddings: dict[str, Sequence[float]] = {}
+        if clusters and not self._dry:  # merged thoughts take stored embeddings
+            embeddings = await services.merging.fullest_embeddings(
+                self._ns, clusters, {t.id: e for t, e in page}
+            )
+        for members in clusters:
             if any(m.id in merged_away for m in members):
                 continue
             merged_away.update(m.id for m in members)
-            if self._dry or await services.merging.merge(self._ns, members):
+            if self._dry or await services.merging.merge(self._ns, members, embeddings):
                 self._add("deduped", len(members))
         remaining = [(t, e) for t, e in page if t.id not in merged_away]
-        assigned = await services.topics.assign(self._ns, remaining, dry_run=self._dry)
+        if self._topics is None:
+            self._topics = await services.topics.known_topics(self._ns)
+        assigned = await services.topics.assign(
+            self._ns, remaining, dry_run=self._dry, known=self._topics
+        )
         self._add("assigned", assigned.assigned)
         for topic_id, n in assigned.added.items():
             self._topic_pending[topic_id] = self._topic_pending.get(topic_id, 0) + n

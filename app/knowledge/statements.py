@@ -10,33 +10,22 @@ from __future__ import annotations
 import functools
 import itertools
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 from app.knowledge import lexicon as lx
+from app.knowledge.words import TEXT_CACHE_SIZE, Word, find_phrases, stem
 
-# A word: letters/digits joined by . : / - + @ (hosts, versions, times, paths, ids), with an
-# optional sigil (#channel, $20) and percent; or one punctuation mark that splits clauses.
-_WORD = re.compile(r"[#$€£@]?\w[\w']*(?:[.:/\-+@]\w[\w']*)*%?|[,;.!?]")
-_CURLY_APOSTROPHE = "\u2019"  # the typographic apostrophe phones and editors type
-_DIGIT_GROUPS = re.compile(r"(?<=\d),(?=\d{3}\b)")
-_CLAUSE_SPLIT = re.compile(
-    r"\s*(?:;|[.!?]\s+(?=[A-Z0-9])|,\s*(?:and|but|while|whereas|so)\s+|\s+but\s+)\s*"
-)
+# The judge and the extractive summariser take these from here.
+from app.knowledge.words import capitalised_names as capitalised_names
+from app.knowledge.words import clauses as clauses
+from app.knowledge.words import split_words as split_words
+
 _NUMBER = re.compile(r"^[$€£]?\d+(?:\.\d+)*%?$")
 _ORDINAL = re.compile(r"^(\d+)(?:st|nd|rd|th)$")
 _TIME = re.compile(r"^(\d{1,2})(?::(\d{2}))?\s*(am|pm)?$")
 _CAMEL = re.compile(r"[a-z][A-Z]")
 
 CONTENT, VERB, VALUE = "content", "verb", "value"
-
-
-@dataclass(frozen=True)
-class Word:
-    raw: str  # as written, without a possessive 's
-    lower: str
-    possessive: bool = False
-    punct: bool = False
 
 
 @dataclass(frozen=True)
@@ -81,79 +70,16 @@ class Statement:
         return (self.negations + (1 if self.negating_cue else 0)) % 2
 
 
-def clauses(text: str) -> list[str]:
-    parts = [part.strip(" ,") for part in _CLAUSE_SPLIT.split(text.strip())]
-    return [part for part in parts if _WORD.search(part)] or [text]
-
-
-def split_words(text: str) -> list[Word]:
-    words: list[Word] = []
-    for raw in _WORD.findall(_DIGIT_GROUPS.sub("", text.replace(_CURLY_APOSTROPHE, "'"))):
-        lower = raw.lower()
-        if raw in ",;.!?":
-            words.append(Word(raw, lower, punct=True))
-        elif lower in lx.CONTRACTED_NOT:
-            words.extend(Word(part, part) for part in lx.CONTRACTED_NOT[lower])
-        elif lower.endswith("n't"):
-            words.extend([Word(raw[:-3], lower[:-3]), Word("not", "not")])
-        elif lower.endswith("'s") and len(lower) > 2:
-            words.append(Word(raw[:-2], lower[:-2], possessive=True))
-        else:
-            words.append(Word(raw, lower))
-    return words
-
-
-def stem(word: str) -> str:
-    """Plural (and third-person) -s off, so "approvals" meets "approval"."""
-    if len(word) <= 3 or not word.isalpha():
-        return word
-    if word.endswith("ies"):
-        return word[:-3] + "y"
-    if word.endswith(("sses", "shes", "ches", "xes", "zes")):
-        return word[:-2]
-    if word.endswith("s") and not word.endswith(("ss", "us", "is")):
-        return word[:-1]
-    return word
-
-
-def capitalised_names(*texts: str) -> set[str]:
-    """Words written capitalised somewhere other than at the start of a clause."""
-    names: set[str] = set()
-    for text in texts:
-        for clause in clauses(text):
-            for word in split_words(clause)[1:]:
-                if word.raw[:1].isupper():
-                    names.add(word.lower)
-    return names
-
-
-def find_phrases(lowered: list[str], phrases: Iterable[str]) -> list[tuple[str, range]]:
-    """Where each phrase occurs, longest first, never two over the same word."""
-    return list(_find_phrases(tuple(lowered), tuple(phrases)))
-
-
-# A scan judges each thought against its 20 nearest, so the same words meet the same cue
-# lists over and over: remembered, the lookups stop dominating a consolidation run.
-@functools.lru_cache(maxsize=1 << 16)
-def _find_phrases(
-    lowered: tuple[str, ...], phrases: tuple[str, ...]
-) -> tuple[tuple[str, range], ...]:
-    taken: set[int] = set()
-    found: list[tuple[str, range]] = []
-    for phrase in sorted(phrases, key=lambda p: -len(p.split())):
-        parts = tuple(phrase.split())
-        for start in range(len(lowered) - len(parts) + 1):
-            span = range(start, start + len(parts))
-            if lowered[start : start + len(parts)] == parts and not taken & set(span):
-                taken |= set(span)
-                found.append((phrase, span))
-    return tuple(found)
-
-
 def parse(text: str, *, names: set[str], older: Statement | None = None) -> Statement:
     """Take one clause apart; ``older`` given means this is the newer statement of a pair,
     whose change and additive cues count only when the older one does not use them too."""
-    words = [w for w in split_words(text)]
+    layout = _layout(text)
+    words, boundary = list(layout.words), layout.boundary
+
+    def token_at(index: int) -> Token | None:
+        # Only the first word's reading depends on the pair (is it a name elsewhere?).
+        return layout.tokens[index] if index else _token(words, 0, boundary, names)
+
     lowered = [w.lower for w in words]
     skip: set[int] = set()
     change: list[str] = []
@@ -174,7 +100,6 @@ def parse(text: str, *, names: set[str], older: Statement | None = None) -> Stat
         # Cue words in an older statement are no change between the two: drop "now" & co.
         skip |= {i for _, span in find_phrases(lowered, ("now", "currently")) for i in span}
     mention = _old_value_words(words, older) if older is not None and change else set()
-    boundary = predicate_start(words)
     tokens: list[Token] = []
     negations = 0
     for index, word in enumerate(words):
@@ -183,13 +108,13 @@ def parse(text: str, *, names: set[str], older: Statement | None = None) -> Stat
         if word.lower in lx.NEGATIONS:
             negations += 1
             continue
-        token = _token(words, index, boundary, names)
+        token = token_at(index)
         if token is not None:
             tokens.append(token)
     first = words[0] if words else None
     definite = first is not None and (first.lower in lx.DETERMINERS or first.possessive)
     definite = definite or any(w.possessive for w in words[:boundary])
-    mentioned = {_token(words, i, boundary, names) for i in mention}
+    mentioned = {token_at(i) for i in mention}
     return Statement(
         text=text,
         words=tuple(words),
@@ -203,6 +128,23 @@ def parse(text: str, *, names: set[str], older: Statement | None = None) -> Stat
         mention_positions=frozenset(mention),
         old_mention=frozenset(t.norm for t in mentioned if t is not None),
     )
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """What parsing a clause needs that depends on its text alone."""
+
+    words: tuple[Word, ...]
+    boundary: int
+    tokens: tuple[Token | None, ...]  # by word index; index 0 is read per pair (None here)
+
+
+@functools.lru_cache(maxsize=TEXT_CACHE_SIZE)
+def _layout(text: str) -> _Layout:
+    words = split_words(text)
+    boundary = predicate_start(words)
+    tokens = tuple(_token(words, i, boundary, set()) if i else None for i in range(len(words)))
+    return _Layout(tuple(words), boundary, tokens)
 
 
 def _old_value_words(words: list[Word], older: Statement) -> set[int]:

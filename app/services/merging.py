@@ -9,7 +9,7 @@ listens on 8080" and "the auth service listens on 8080" are both true.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from app.clock import Clock
 from app.domain import validation as check
@@ -46,6 +46,11 @@ def _clusters(pairs: Iterable[tuple[str, str]]) -> list[list[str]]:
     for x in parent:
         groups.setdefault(root(x), []).append(x)
     return sorted((sorted(g) for g in groups.values() if len(g) > 1), key=len, reverse=True)
+
+
+def _fullest(members: Sequence[Thought]) -> Thought:
+    """The fullest wording (the others' words are contained in it), newest on ties."""
+    return max(members, key=lambda t: (len(t.content), t.created_at_ms, t.revision))
 
 
 class MergeService:
@@ -101,11 +106,32 @@ class MergeService:
                 clusters.append(members[:MAX_CLUSTER])
         return clusters
 
-    async def merge(self, namespace: str, members: Sequence[Thought]) -> str | None:
-        """The merged thought's id (None when a member changed meanwhile)."""
+    async def fullest_embeddings(
+        self,
+        namespace: str,
+        clusters: Sequence[Sequence[Thought]],
+        known: Mapping[str, Sequence[float]],
+    ) -> dict[str, Sequence[float]]:
+        """``known`` and the stored embedding of each cluster's fullest member not in it,
+        read in one statement: what ``merge`` needs to embed nothing."""
+        found: dict[str, Sequence[float]] = dict(known)
+        missing = sorted({_fullest(members).id for members in clusters} - set(known))
+        for thought, embedding in await self._store.thoughts_with_embeddings(namespace, missing):
+            found[thought.id] = embedding
+        return found
+
+    async def merge(
+        self,
+        namespace: str,
+        members: Sequence[Thought],
+        embeddings: Mapping[str, Sequence[float]] | None = None,
+    ) -> str | None:
+        """The merged thought's id (None when a member changed meanwhile). ``embeddings``:
+        stored embeddings of thoughts at hand (a run's page); the merged thought says what
+        its fullest member says, so it takes that member's embedding when known, and the
+        model embeds the text otherwise."""
         newest = max(members, key=lambda t: (t.created_at_ms, t.revision, t.id))
-        # The fullest wording (the others' words are contained in it), newest on ties.
-        fullest = max(members, key=lambda t: (len(t.content), t.created_at_ms, t.revision))
+        fullest = _fullest(members)
         source_ids = tuple(sorted(t.id for t in members))
         actor = Actor.maintenance("consolidation")
         merged = Thought(
@@ -126,7 +152,12 @@ class MergeService:
             importance=max(t.importance for t in members),
             pinned=any(t.pinned for t in members),
         )
-        embedding = await self._embedder.async_embed_query(fullest.content)
+        known = (embeddings or {}).get(fullest.id)
+        embedding = (
+            list(known)
+            if known is not None
+            else await self._embedder.async_embed_query(fullest.content)
+        )
         if self._reason_embedding is None:
             self._reason_embedding = await self._embedder.async_embed_query(MERGE_REASON)
         revision = await self._store.merges.merge(

@@ -19,7 +19,8 @@ from app.domain.knowledge import RelatedThought, pair_fingerprint
 from app.domain.models import ScoredThought, Thought, TimeView
 from app.services.ports import PairJudge
 from app.settings import Settings
-from app.store.cypher_store import CypherGraphStore
+from app.store.cypher_store import MIN_CANDIDATES, OVERSAMPLE, CypherGraphStore
+from app.store.repositories.neighbours import NeighbourRepository
 
 DAY_MS = 24 * 3600 * 1000
 
@@ -46,20 +47,22 @@ class ContradictionScanner:
         self._judge = judge
         self._settings = settings
         self._clock = clock
+        self._nearest = NeighbourRepository(
+            store, oversample=OVERSAMPLE, min_candidates=MIN_CANDIDATES
+        )
 
     async def neighbours(
         self, namespace: str, subjects: Sequence[tuple[Thought, Sequence[float]]]
     ) -> dict[str, list[ScoredThought]]:
-        """Each subject's most similar current thoughts (itself left out)."""
+        """Each subject's most similar current thoughts (itself left out), all subjects
+        in one statement."""
         s = self._settings
         k = max(s.contradiction_candidates, s.related_top_k) + 1
         floor = min(s.contradiction_min_similarity, s.related_min_strength)
         view = TimeView(now_ms=self._clock.now_ms(), current_only=True)
-        found: dict[str, list[ScoredThought]] = {}
-        for thought, embedding in subjects:
-            hits = await self._store.vector_search(namespace, embedding, k, floor, view)
-            found[thought.id] = [h for h in hits if h.thought.id != thought.id]
-        return found
+        return await self._nearest.nearest(
+            namespace, [(t.id, e) for t, e in subjects], k, floor, view
+        )
 
     async def scan(
         self,

@@ -47,20 +47,53 @@ def join_threshold(size: np.ndarray, settled: float) -> np.ndarray:
     return np.asarray(np.sqrt(n) * r / np.sqrt(1 + (n - 1) * r))
 
 
+class KnownTopics:
+    """The namespace's topics as ``topic.all`` reads them (centroid and size), kept for a
+    whole consolidation run: assignment records here each topic as its write reports it
+    stored (not as it meant to store it: FalkorDB drops a SET of a vector over another,
+    FalkorDB issue #2099), so a page starts from what re-reading the store would give,
+    without re-reading it. Stale (read again) when a create finds the topic exists."""
+
+    def __init__(self, topics: Sequence[TopicVector]) -> None:
+        self._rows: dict[str, np.ndarray] = {}
+        self._counts: dict[str, int] = {}  # as weighed: at least one
+        self.stale = False
+        self.reset(topics)
+
+    def reset(self, topics: Sequence[TopicVector]) -> None:
+        self._rows.clear()
+        self._counts.clear()
+        self.stale = False
+        for topic in topics:
+            self.set(topic.id, topic.embedding, topic.count)
+
+    def set(self, topic_id: str, embedding: Sequence[float], count: int) -> None:
+        """A topic as stored now: its centroid and thought count."""
+        size = max(1, count)  # a topic nobody joined yet weighs as one thought
+        self._rows[topic_id] = (_unit(embedding) * size).astype(np.float32)
+        self._counts[topic_id] = size
+
+    def centroids(self, settled: float) -> _Centroids:
+        return _Centroids(list(self._rows), list(self._rows.values()), self._counts, settled)
+
+
 class _Centroids:
     """The namespace's topics as running sums of member embeddings (unit vectors), so a
     topic's embedding is the mean direction of its thoughts and follows them as they join.
     Rows of one matrix: a thought is compared with every topic in one product."""
 
-    def __init__(self, topics: Sequence[TopicVector], settled: float) -> None:
+    def __init__(
+        self,
+        ids: list[str],
+        rows: list[np.ndarray],
+        counts: dict[str, int],
+        settled: float,
+    ) -> None:
         self._settled = settled
-        self.ids: list[str] = []
-        self._index: dict[str, int] = {}
-        self._sums = np.zeros((0, 0), dtype=np.float32)
-        self._counts = np.zeros(0, dtype=np.int64)
-        for topic in topics:
-            count = max(1, topic.count)
-            self._append(topic.id, _unit(topic.embedding) * count, count)
+        self.ids = ids
+        self._index = {topic_id: i for i, topic_id in enumerate(ids)}
+        self._sums = np.vstack(rows) if rows else np.zeros((0, 0), dtype=np.float32)
+        self._counts = np.array([counts[t] for t in ids], dtype=np.int64)
 
     def _append(self, topic_id: str, total: np.ndarray, count: int) -> None:
         row = total.astype(np.float32)[None, :]
@@ -134,24 +167,34 @@ class TopicService:
         return [thought for thought, _ in rows]
 
     # --- maintenance -------------------------------------------------------------------
+    async def known_topics(self, namespace: str) -> KnownTopics:
+        """The namespace's topics, to pass to every ``assign`` of one run."""
+        return KnownTopics(await self._store.topics.vectors(namespace))
+
     async def assign(
         self,
         namespace: str,
         thoughts: Sequence[tuple[Thought, Sequence[float]]],
         *,
         dry_run: bool = False,
+        known: KnownTopics | None = None,
     ) -> AssignOutcome:
         """Thoughts in no topic yet join the nearest topic above the threshold, or found a
-        new one (named from the thought, its embedding as the topic's first centroid)."""
+        new one (named from the thought, its embedding as the topic's first centroid).
+        ``known``: the run's topics (``known_topics``), kept current by this call; the
+        store's are read when not given."""
         from app.knowledge.extractive import topic_name
 
         settled = self._settings.topic_assign_similarity
-        centroids = _Centroids(await self._store.topics.vectors(namespace), settled)
+        if known is None:
+            known = await self.known_topics(namespace)
+        elif known.stale:
+            known.reset(await self._store.topics.vectors(namespace))
+        centroids = known.centroids(settled)
         existing = set(centroids.ids)
         pending = [(t, e) for t, e in thoughts if t.topic_id is None]
         plan: dict[str, str] = {}  # thought id -> topic id
         names: dict[str, tuple[str, Thought, Sequence[float]]] = {}  # new topic -> founder
-        vectors = {t.id: e for t, e in pending}
         for thought, embedding in pending:
             topic_id = centroids.nearest(embedding)
             if topic_id is None:
@@ -175,7 +218,8 @@ class TopicService:
                 plan[founder.id] = better
                 members[better].append(founder.id)
                 del members[topic_id], names[topic_id]
-        return await self._apply(namespace, plan, names, centroids, vectors, existing, dry_run)
+        outcome = await self._apply(namespace, plan, names, centroids, existing, dry_run, known)
+        return outcome
 
     async def _apply(
         self,
@@ -183,11 +227,11 @@ class TopicService:
         plan: dict[str, str],
         names: dict[str, tuple[str, Thought, Sequence[float]]],
         centroids: _Centroids,
-        vectors: dict[str, Sequence[float]],
         existing: set[str],
         dry_run: bool,
+        known: KnownTopics,
     ) -> AssignOutcome:
-        del vectors
+        """Writes the plan (nothing in a dry run) and records in ``known`` what it wrote."""
         outcome = AssignOutcome()
         now = self._clock.now_ms()
         actor = Actor.maintenance("topics")
@@ -198,22 +242,35 @@ class TopicService:
             if topic_id in existing:
                 continue
             outcome.created += 1
-            if not dry_run:
-                await self._store.topics.create(
-                    namespace,
-                    topic_id,
-                    name,
-                    embedding,
-                    actor=actor,
-                    at_ms=now,
-                    first_thought_id=founder.id,
-                )
+            if dry_run:
+                continue
+            created = await self._store.topics.create(
+                namespace,
+                topic_id,
+                name,
+                embedding,
+                actor=actor,
+                at_ms=now,
+                first_thought_id=founder.id,
+            )
+            if created:
+                known.set(topic_id, embedding, 0)
+            else:
+                known.stale = True  # another writer made it: read the store next time
+        written: dict[str, tuple[int, TopicVector]] = {}
+        if not dry_run:
+            written = await self._store.topics.assign_many(
+                namespace,
+                [(tid, ids, centroids.centroid(tid)) for tid, ids in joining.items()],
+                actor=actor,
+                at_ms=now,
+            )
         for topic_id, ids in joining.items():
             joined = len(ids)
             if not dry_run:
-                joined = await self._store.topics.assign(
-                    namespace, topic_id, ids, centroids.centroid(topic_id), actor=actor, at_ms=now
-                )
+                joined, stored = written.get(topic_id, (0, None))
+                if stored is not None:  # nothing changed for a topic that gained none
+                    known.set(stored.id, stored.embedding, stored.count)
             outcome.assigned += joined
             outcome.added[topic_id] = joined
         return outcome

@@ -1,5 +1,6 @@
 // Thoughts join a topic (BELONGS_TO), those in no topic yet; the topic counts them as
 // unsummarised, takes its new centroid, and one event names them. No row when none joined.
+// The row reports the topic as stored now (a run keeps its topics in memory from it).
 MATCH (tp:Topic {id: $topicId})
 WHERE tp.namespace = $namespace
 UNWIND $thoughtIds AS thoughtId
@@ -15,4 +16,5 @@ SET tp.thoughtCount = tp.thoughtCount + size(joined),
 WITH tp, joined
 {{ append_change(tp) }}
 SET ev.sourceIds = joined
-RETURN size(joined) AS assigned, log.revision AS revision
+RETURN size(joined) AS assigned, log.revision AS revision, tp.id AS id, tp.name AS name,
+       tp.embedding AS embedding, tp.thoughtCount AS thoughtCount

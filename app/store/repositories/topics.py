@@ -24,6 +24,12 @@ class TopicVector:
         self.count = count
 
 
+def _topic_vector(row: dict[str, Any]) -> TopicVector:
+    return TopicVector(
+        row["id"], row["name"], vector_list(row["embedding"]), int(row["thoughtCount"] or 0)
+    )
+
+
 class TopicRepository:
     def __init__(self, executor: Executor) -> None:
         self._x = executor
@@ -62,12 +68,7 @@ class TopicRepository:
 
     async def vectors(self, namespace: str) -> list[TopicVector]:
         rows = await self._x.read("topic.all", {"namespace": namespace}, namespace=namespace)
-        return [
-            TopicVector(
-                r["id"], r["name"], vector_list(r["embedding"]), int(r["thoughtCount"] or 0)
-            )
-            for r in rows
-        ]
+        return [_topic_vector(r) for r in rows]
 
     async def assign(
         self,
@@ -78,9 +79,10 @@ class TopicRepository:
         *,
         actor: Actor,
         at_ms: int,
-    ) -> int:
+    ) -> tuple[int, TopicVector | None]:
         """Thoughts in no topic yet join this one, which takes ``centroid`` as its
-        embedding; returns how many joined."""
+        embedding; returns how many joined and the topic as stored after (None when none
+        joined: nothing changed)."""
         rows = await self._x.write(
             "topic.assign",
             {
@@ -99,7 +101,44 @@ class TopicRepository:
             },
             namespace=namespace,
         )
-        return int(rows[0]["assigned"]) if rows else 0
+        if not rows:
+            return 0, None
+        return int(rows[0]["assigned"]), _topic_vector(rows[0])
+
+    async def assign_many(
+        self,
+        namespace: str,
+        assignments: Sequence[tuple[str, Sequence[str], Sequence[float]]],
+        *,
+        actor: Actor,
+        at_ms: int,
+    ) -> dict[str, tuple[int, TopicVector]]:
+        """``assign`` for many topics in one statement: (topic id, thought ids, centroid)
+        each. For each topic that gained thoughts: how many, and the topic as stored after
+        (topics that gained none are left out, unchanged)."""
+        if not assignments:
+            return {}
+        rows = await self._x.write(
+            "topic.assign_many",
+            {
+                "namespace": namespace,
+                "topics": [
+                    {
+                        "topicId": topic_id,
+                        "thoughtIds": list(thought_ids),
+                        "centroid": list(centroid),
+                        "eventId": f"{topic_id}:{ChangeKind.ASSIGNED.value}:{at_ms}",
+                    }
+                    for topic_id, thought_ids, centroid in assignments
+                ],
+                "at": at_ms,
+                "actorId": actor.id,
+                "actorName": actor.name,
+                "actorKeyId": actor.key_id,
+            },
+            namespace=namespace,
+        )
+        return {r["id"]: (int(r["assigned"]), _topic_vector(r)) for r in rows}
 
     async def recent(self, namespace: str, limit: int) -> list[Topic]:
         rows = await self._x.read(
