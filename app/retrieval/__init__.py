@@ -1,0 +1,1 @@
+"""Retrieval: how search candidates are found, fused and expanded."""
