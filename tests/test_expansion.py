@@ -7,10 +7,16 @@ from __future__ import annotations
 from app.domain.models import SearchHit, Thought, ThoughtType, TimeView
 from app.eval.locomo_run import EvalClock
 from app.llm.embedders.hashing import HashEmbedder
-from app.retrieval.expansion import ExpansionWeights, expand, mentioned_agents, rerank
+from app.retrieval.expansion import (
+    ExpansionWeights,
+    StoreExpansionReader,
+    expand,
+    mentioned_agents,
+    rerank,
+    subqueries,
+)
 from app.services.thoughts import ThoughtInput, ThoughtService
 from app.store.cypher_store import CypherGraphStore
-from app.store.repositories.expansion import ExpansionRepository
 from tests.conftest import CONTRACT_DIMENSION
 from tests.support import LoopThread
 
@@ -89,11 +95,11 @@ def test_second_evidence_only_reachable_through_the_session(
     )
     view = TimeView(now_ms=T0 + 2 * 3600_000)
     query = "what did Bob paint?"
-    query_embedding = loop.run(embedder.async_embed_query(query))
     pool = [SearchHit(thought=question, similarity=0.9, score=0.9)]  # what the base found
-    reader = ExpansionRepository(store)
+    reader = StoreExpansionReader(store)
+    links_only = ExpansionWeights(subquery=0.0)  # the session link alone
 
-    expanded = loop.run(expand(reader, ns, query, query_embedding, pool, 5, view=view))
+    expanded = loop.run(expand(reader, embedder, ns, query, pool, 5, weights=links_only, view=view))
 
     ids = [hit.thought.id for hit in expanded]
     assert ids[0] == question.id
@@ -104,19 +110,21 @@ def test_second_evidence_only_reachable_through_the_session(
     plain = loop.run(
         expand(
             reader,
+            embedder,
             ns,
             query,
-            query_embedding,
             pool,
             5,
-            weights=ExpansionWeights(context=0.0),
+            weights=ExpansionWeights(context=0.0, subquery=0.0),
             view=view,
         )
     )
     assert [hit.thought.id for hit in plain] == [question.id]
     # A view before the answer was valid does not bring it back.
     early = loop.run(
-        expand(reader, ns, query, query_embedding, pool, 5, view=TimeView(now_ms=T0 + 500))
+        expand(
+            reader, embedder, ns, query, pool, 5, weights=links_only, view=TimeView(now_ms=T0 + 500)
+        )
     )
     assert answer.id not in [hit.thought.id for hit in early]
 
@@ -138,14 +146,36 @@ def _hit(tid: str, agent: str, score: float) -> SearchHit:
 def test_rerank_boosts_the_named_agent_and_keeps_k() -> None:
     hits = [_hit("a1", "Ann", 0.50), _hit("b1", "Bob", 0.45), _hit("b2", "Bob", 0.30)]
     weights = ExpansionWeights(context=0.3, agent=0.1)
-    ranked = rerank("What does Bob like?", [1.0], hits, [], 2, weights)
+    ranked = rerank("What does Bob like?", [1.0], [], hits, [], {}, [], 2, weights)
     assert [h.thought.id for h in ranked] == ["b1", "a1"]
     assert ranked[0].score == 0.45 + 0.1
     # Both named: the same bonus for everyone, the base order stays.
-    both = rerank("Did Ann and Bob meet?", [1.0], hits, [], 3, weights)
+    both = rerank("Did Ann and Bob meet?", [1.0], [], hits, [], {}, [], 3, weights)
     assert [h.thought.id for h in both] == ["a1", "b1", "b2"]
 
 
 def test_mentioned_agents_are_whole_words() -> None:
     assert mentioned_agents("What did Jon say to Gina?", {"Jon", "Gina", "Jo"}) == {"Jon", "Gina"}
     assert mentioned_agents("Jonathan's plans", {"Jon"}) == set()
+
+
+def test_keyword_subqueries_lift_a_turn_the_whole_question_misses() -> None:
+    """The pool ranks a1 first; the sub-query word points at b2 (a thought the base
+    search did not return), which then outranks it."""
+    hits = [_hit("a1", "Ann", 0.50)]
+    extra = [_hit("b2", "Bob", 0.0).thought]
+    embeddings = {"a1": [1.0, 0.0, 0.0], "b2": [0.6, 0.8, 0.0]}
+    weights = ExpansionWeights(subquery=0.6, agent=0.0, context=0.0)
+    ranked = rerank(
+        "pottery?", [1.0, 0.0, 0.0], [[0.0, 1.0, 0.0]], hits, extra, embeddings, [], 2, weights
+    )
+    assert [h.thought.id for h in ranked] == ["b2", "a1"]
+    assert abs(ranked[0].score - (0.6 + 0.6 * 0.8)) < 1e-9
+
+
+def test_subqueries_are_content_words() -> None:
+    assert subqueries(
+        "What activities does Melanie partake in with Melanie's kids?", {"Melanie"}, 6
+    ) == ["activities", "partake", "kids"]
+    assert subqueries("What is it?", {"Ann"}, 6) == []
+    assert subqueries("pottery camping swimming painting", set(), 2) == ["pottery", "camping"]

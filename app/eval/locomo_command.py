@@ -22,16 +22,16 @@ from app.eval.locomo_strategies import (
     Retriever,
     VectorRetriever,
 )
+from app.retrieval.expansion import StoreExpansionReader
 from app.services.container import Services
 from app.settings import Settings
-from app.store.repositories.expansion import ExpansionRepository
 
 
 def strategies(
     services: Services, embedder: PrecomputedEmbeddings, clock: EvalClock
 ) -> list[Retriever]:
     view = asking_view(clock)
-    reader = ExpansionRepository(services.store)
+    reader = StoreExpansionReader(services.store)
     vector = VectorRetriever(services.store, embedder, view)
     full = FullRetriever(services.search, view)
     return [

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 from app.domain.models import SearchHit, TimeView
-from app.retrieval.expansion import ContextReader, ExpansionWeights, expand
+from app.retrieval.expansion import ExpansionReader, ExpansionWeights, expand
 from app.services.ports import Embeddings
 from app.services.search import SearchService
 from app.store.cypher_store import CypherGraphStore
@@ -64,7 +64,7 @@ class ExpandedRetriever:
     def __init__(
         self,
         base: Retriever,
-        reader: ContextReader,
+        reader: ExpansionReader,
         embedder: Embeddings,
         view: Callable[[], TimeView],
         *,
@@ -78,12 +78,11 @@ class ExpandedRetriever:
 
     async def search(self, namespace: str, query: str, k: int) -> list[SearchHit]:
         hits = await self._base.search(namespace, query, max(k, self._pool))
-        embedding = await self._embedder.async_embed_query(query)
         return await expand(
             self._reader,
+            self._embedder,
             namespace,
             query,
-            embedding,
             hits,
             k,
             weights=self._weights,
