@@ -30,9 +30,28 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--judge-only", action="store_true", help="only the judge table (no service run)"
     )
     updates.add_argument("--limit", type=int, help="only the first N pairs of each kind")
+    locomo = sets.add_parser(
+        "locomo",
+        help="LoCoMo long conversations: evidence recall@k per category, per strategy",
+    )
+    locomo.add_argument("path", type=Path, help="the LoCoMo JSON file (e.g. locomo10.json)")
+    locomo.add_argument(
+        "--engine",
+        choices=("falkordb", "neo4j"),
+        help="falkordb: a fresh embedded engine; neo4j: the server at TG_NEO4J_URI "
+        "(default: neo4j when TG_NEO4J_URI is set)",
+    )
+    locomo.add_argument("--k", default="5,10,20", help="cut-offs, comma-separated")
+    locomo.add_argument(
+        "--limit-questions", type=int, help="only the first N questions of each conversation"
+    )
 
 
 def run(settings: Settings, args: argparse.Namespace) -> int:
+    if args.eval_set == "locomo":
+        from app.eval.locomo_command import run_locomo_command
+
+        return asyncio.run(run_locomo_command(settings, args))
     return asyncio.run(_updates(settings, args))
 
 

@@ -59,6 +59,8 @@ const PROPERTY_KEYS = [
   'usage', 'error',
   // PairCheck
   'judgedAt', 'permanent',
+  // Expansion anchors (parameter maps: cypher/expansion)
+  'earliest', 'latest',
   // ChangeLog
   'lock',
   // SchemaMeta

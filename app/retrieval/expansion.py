@@ -1,0 +1,226 @@
+"""Graph expansion of search hits: keyword sub-queries, conversational context and the
+people a query names.
+
+A search over a conversation's turns finds each turn on its own. A question's evidence
+is often the turn next to the one that matched ("Did you paint it?" / "Yes, last
+weekend"), or turns of the person the question is about that share one of its words but
+not its whole meaning ("What activities does Melanie partake in?": pottery, camping,
+swimming, each in another session). This step re-ranks a base search's candidate pool
+(ask the base search for ``pool`` hits, more than ``k``) and returns the top ``k``:
+
+- keyword sub-queries (offline, deterministic): the query's content words, each searched
+  on its own; their hits join the candidates, and every candidate gains ``subquery`` x
+  its best cosine to one of the words;
+- agent mention: a thought whose agent (who said it) is named in the query gains
+  ``agent`` (a bonus that is the same for every candidate changes nothing);
+- session context: each candidate's neighbours in its session (the thoughts of the same
+  ``sessionId`` written nearest in time to it) lend it ``context`` x the best of their
+  scores, and a neighbour outside the pool can enter it the same way.
+
+Scores: ``own + subquery x best word + agent x named`` (own: the base search's score for
+its hits, the cosine to the query for the others), then ``+ context x best neighbour``.
+The ranking (:func:`rerank`) is pure; the store reads go through an
+:class:`ExpansionReader` (:class:`StoreExpansionReader` over the store and
+:class:`~app.store.repositories.expansion.ExpansionRepository`). The weights were tuned
+on the LoCoMo dev set (``thoughtgraph eval locomo``, which prints the figures per
+category). RELATED_TO neighbours (similarity links) and pseudo-relevance feedback were
+tried in that tuning and left out: they bring back what the vector search already ranks.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+from app.domain.models import ScoredThought, SearchHit, Thought, TimeView
+from app.services.ports import Embeddings
+from app.store.cypher_store import CypherGraphStore
+from app.store.repositories.expansion import ContextThought, ExpansionRepository
+
+# Words that carry no topic of their own in a question.
+_STOPWORDS = frozenset(
+    """a an the of to in on at for and or but is are was were be been being has have had
+    do does did doing what which who whom whose when where why how with his her hers him
+    she he they them their theirs its it this that these those as by from about into
+    over after before during since until any some many much more most other such than
+    too very can could would should will shall may might must not no nor only own same so
+    just also both each few all kind kinds type types way ways thing things time times
+    ever still yet you your yours me my mine we our ours us i""".split()  # noqa: SIM905
+)
+_WORD = re.compile(r"[A-Za-z][A-Za-z'-]*[A-Za-z]")
+
+
+@dataclass(frozen=True)
+class ExpansionWeights:
+    context: float = 0.3  # share of the best session neighbour's score a candidate gains
+    agent: float = 0.1  # bonus for a thought whose agent the query names
+    subquery: float = 0.6  # share of the best keyword cosine a candidate gains
+    subquery_k: int = 20  # hits read per keyword sub-query
+    max_subqueries: int = 6
+    window_ms: int = 10 * 60 * 1000  # how far in time a session neighbour may be
+    per_anchor: int = 2  # neighbours read per candidate (its previous and next turns)
+
+
+class ExpansionReader(Protocol):
+    async def nearest(
+        self, namespace: str, embedding: Sequence[float], k: int, view: TimeView | None
+    ) -> list[ScoredThought]: ...
+
+    async def embeddings(self, namespace: str, ids: Sequence[str]) -> dict[str, list[float]]: ...
+
+    async def session_context(
+        self,
+        namespace: str,
+        anchors: Sequence[Thought],
+        *,
+        window_ms: int,
+        per_anchor: int,
+        view: TimeView | None = None,
+    ) -> list[ContextThought]: ...
+
+
+class StoreExpansionReader:
+    """The reads of the step, over one store."""
+
+    def __init__(self, store: CypherGraphStore) -> None:
+        self._store = store
+        self._repository = ExpansionRepository(store)
+
+    async def nearest(
+        self, namespace: str, embedding: Sequence[float], k: int, view: TimeView | None
+    ) -> list[ScoredThought]:
+        return await self._store.vector_search(namespace, embedding, k, -1.0, view)
+
+    async def embeddings(self, namespace: str, ids: Sequence[str]) -> dict[str, list[float]]:
+        found = await self._store.thoughts_with_embeddings(namespace, ids)
+        return {thought.id: vector for thought, vector in found}
+
+    async def session_context(
+        self,
+        namespace: str,
+        anchors: Sequence[Thought],
+        *,
+        window_ms: int,
+        per_anchor: int,
+        view: TimeView | None = None,
+    ) -> list[ContextThought]:
+        return await self._repository.session_context(
+            namespace, anchors, window_ms=window_ms, per_anchor=per_anchor, view=view
+        )
+
+
+async def expand(
+    reader: ExpansionReader,
+    embedder: Embeddings,
+    namespace: str,
+    query: str,
+    hits: Sequence[SearchHit],
+    k: int,
+    *,
+    weights: ExpansionWeights | None = None,
+    view: TimeView | None = None,
+) -> list[SearchHit]:
+    """The top ``k`` of ``hits`` (a base search's pool), the keyword sub-queries' hits and
+    their session neighbours, re-ranked by :func:`rerank`."""
+    w = weights or ExpansionWeights()
+    names = {hit.thought.agent_name for hit in hits}
+    words = subqueries(query, names, w.max_subqueries) if w.subquery > 0 else []
+    vectors = await embedder.async_embed_documents([query, *words])
+    found: dict[str, Thought] = {}
+    for vector in vectors[1:]:
+        for scored in await reader.nearest(namespace, vector, w.subquery_k, view):
+            found.setdefault(scored.thought.id, scored.thought)
+    pool = {hit.thought.id: hit.thought for hit in hits}
+    extra = [t for tid, t in found.items() if tid not in pool]
+    anchors = [*pool.values(), *extra]
+    stored = await reader.embeddings(namespace, [t.id for t in anchors])
+    context: list[ContextThought] = []
+    if w.context > 0 and anchors:
+        context = await reader.session_context(
+            namespace, anchors, window_ms=w.window_ms, per_anchor=w.per_anchor, view=view
+        )
+    return rerank(query, vectors[0], vectors[1:], hits, extra, stored, context, k, w)
+
+
+def rerank(
+    query: str,
+    query_embedding: Sequence[float],
+    subquery_embeddings: Sequence[Sequence[float]],
+    hits: Sequence[SearchHit],
+    extra: Sequence[Thought],
+    embeddings: Mapping[str, Sequence[float]],
+    context: Iterable[ContextThought],
+    k: int,
+    weights: ExpansionWeights,
+) -> list[SearchHit]:
+    """Best first, ``k`` of them; ties keep the order of arrival (the base hits first)."""
+    vectors = dict(embeddings)
+    candidates: dict[str, SearchHit] = {hit.thought.id: hit for hit in hits}
+    query_vector = _unit(query_embedding)
+    neighbours: dict[str, set[str]] = {}
+    newcomers: list[tuple[Thought, Sequence[float] | None]] = [
+        (t, vectors.get(t.id)) for t in extra
+    ]
+    for item in context:
+        newcomers.append((item.thought, item.embedding))
+        vectors.setdefault(item.thought.id, item.embedding)
+        neighbours.setdefault(item.anchor_id, set()).add(item.thought.id)
+        neighbours.setdefault(item.thought.id, set()).add(item.anchor_id)
+    for thought, vector in newcomers:
+        if thought.id in candidates:
+            continue
+        similarity = float(query_vector @ _unit(vector)) if vector else 0.0
+        candidates[thought.id] = SearchHit(thought=thought, similarity=similarity, score=similarity)
+    named = mentioned_agents(query, {hit.thought.agent_name for hit in candidates.values()})
+    words = np.array([_unit(v) for v in subquery_embeddings]) if subquery_embeddings else None
+    base: dict[str, float] = {}
+    for tid, hit in candidates.items():
+        score = hit.score
+        vector = vectors.get(tid)
+        if words is not None and vector:
+            score += weights.subquery * float(np.max(words @ _unit(vector)))
+        if hit.thought.agent_name in named:
+            score += weights.agent
+        base[tid] = score
+    scored = []
+    for position, (tid, hit) in enumerate(candidates.items()):
+        support = max((base[n] for n in neighbours.get(tid, ()) if n in base), default=0.0)
+        score = base[tid] + weights.context * max(support, 0.0)
+        scored.append((-score, position, hit.model_copy(update={"score": score})))
+    scored.sort(key=lambda item: (item[0], item[1]))
+    return [hit for _, _, hit in scored[:k]]
+
+
+def subqueries(query: str, agent_names: Iterable[str], limit: int) -> list[str]:
+    """The query's content words, in order, once each: no stopwords, no agent names
+    (the agent cue covers them), no possessives of names, at least three letters."""
+    names = {name.lower() for name in agent_names}
+    words: list[str] = []
+    for match in _WORD.finditer(query):
+        word = match.group(0)
+        lower = word.lower()
+        bare = lower[:-2] if lower.endswith("'s") else lower
+        if len(bare) < 3 or bare in _STOPWORDS or bare in names or word in words:
+            continue
+        words.append(word)
+    return words[:limit]
+
+
+def mentioned_agents(query: str, names: Iterable[str]) -> set[str]:
+    """The agent names the query mentions as whole words (case-insensitive)."""
+    found = set()
+    for name in names:
+        if name.strip() and re.search(rf"(?<!\w){re.escape(name.strip())}(?!\w)", query, re.I):
+            found.add(name)
+    return found
+
+
+def _unit(vector: Sequence[float] | None) -> npt.NDArray[np.float64]:
+    array = np.asarray(vector or [], dtype=np.float64)
+    norm = float(np.linalg.norm(array))
+    return array / norm if norm > 0 else array

@@ -1,0 +1,181 @@
+"""The retrieval expansion step on both engines: a hit's session neighbour, which the
+base search did not return, is brought in through the graph; other sessions, far-off
+turns and thoughts not yet valid in the view are not. The pure ranking is checked on its own too."""
+
+from __future__ import annotations
+
+from app.domain.models import SearchHit, Thought, ThoughtType, TimeView
+from app.eval.locomo_run import EvalClock
+from app.llm.embedders.hashing import HashEmbedder
+from app.retrieval.expansion import (
+    ExpansionWeights,
+    StoreExpansionReader,
+    expand,
+    mentioned_agents,
+    rerank,
+    subqueries,
+)
+from app.services.thoughts import ThoughtInput, ThoughtService
+from app.store.cypher_store import CypherGraphStore
+from tests.conftest import CONTRACT_DIMENSION
+from tests.support import LoopThread
+
+T0 = 1_700_000_000_000
+MINUTE = 60_000
+
+
+def _write(
+    loop: LoopThread,
+    thoughts: ThoughtService,
+    clock: EvalClock,
+    ns: str,
+    content: str,
+    *,
+    at: int,
+    session: str | None,
+    agent: str,
+) -> Thought:
+    clock.at_ms = at
+    written = loop.run(
+        thoughts.contribute(
+            ThoughtInput(
+                content=content,
+                agent_id=agent.lower(),
+                agent_name=agent,
+                namespace=ns,
+                session_id=session,
+                valid_from_ms=at,
+            )
+        )
+    )
+    return written.thought
+
+
+def test_second_evidence_only_reachable_through_the_session(
+    store: CypherGraphStore, loop: LoopThread, ns: str
+) -> None:
+    embedder = HashEmbedder(dimension=CONTRACT_DIMENSION)
+    clock = EvalClock()
+    thoughts = ThoughtService(store, embedder, clock=clock)
+    question = _write(
+        loop,
+        thoughts,
+        clock,
+        ns,
+        "Ann: did you finish the painting?",
+        at=T0,
+        session="s1",
+        agent="Ann",
+    )
+    answer = _write(
+        loop,
+        thoughts,
+        clock,
+        ns,
+        "Bob: yes, a sunset over the lake",
+        at=T0 + 1000,
+        session="s1",
+        agent="Bob",
+    )
+    far = _write(
+        loop,
+        thoughts,
+        clock,
+        ns,
+        "Bob: the painting class is on Monday",
+        at=T0 + 60 * MINUTE,
+        session="s1",
+        agent="Bob",
+    )
+    other = _write(
+        loop, thoughts, clock, ns, "Bob: I went hiking", at=T0 + 500, session="s2", agent="Bob"
+    )
+    loose = _write(
+        loop, thoughts, clock, ns, "Ann: no session here", at=T0 + 200, session=None, agent="Ann"
+    )
+    view = TimeView(now_ms=T0 + 2 * 3600_000)
+    query = "what did Bob paint?"
+    pool = [SearchHit(thought=question, similarity=0.9, score=0.9)]  # what the base found
+    reader = StoreExpansionReader(store)
+    links_only = ExpansionWeights(subquery=0.0)  # the session link alone
+
+    expanded = loop.run(expand(reader, embedder, ns, query, pool, 5, weights=links_only, view=view))
+
+    ids = [hit.thought.id for hit in expanded]
+    assert ids[0] == question.id
+    assert answer.id in ids  # only reachable through the session
+    assert far.id not in ids and other.id not in ids and loose.id not in ids
+    assert len(ids) == 2  # the pool and its context: nothing invented
+    # Without the context weight the step reads nothing and adds nothing.
+    plain = loop.run(
+        expand(
+            reader,
+            embedder,
+            ns,
+            query,
+            pool,
+            5,
+            weights=ExpansionWeights(context=0.0, subquery=0.0),
+            view=view,
+        )
+    )
+    assert [hit.thought.id for hit in plain] == [question.id]
+    # A view before the answer was valid does not bring it back.
+    early = loop.run(
+        expand(
+            reader, embedder, ns, query, pool, 5, weights=links_only, view=TimeView(now_ms=T0 + 500)
+        )
+    )
+    assert answer.id not in [hit.thought.id for hit in early]
+
+
+def _hit(tid: str, agent: str, score: float) -> SearchHit:
+    thought = Thought(
+        id=tid,
+        namespace="n",
+        type=ThoughtType.ORIGINAL,
+        content=f"{agent}: text {tid}",
+        agent_id=agent.lower(),
+        agent_name=agent,
+        pheromone_weight=1.0,
+        created_at_ms=T0,
+    )
+    return SearchHit(thought=thought, similarity=score, score=score)
+
+
+def test_rerank_boosts_the_named_agent_and_keeps_k() -> None:
+    hits = [_hit("a1", "Ann", 0.50), _hit("b1", "Bob", 0.45), _hit("b2", "Bob", 0.30)]
+    weights = ExpansionWeights(context=0.3, agent=0.1)
+    ranked = rerank("What does Bob like?", [1.0], [], hits, [], {}, [], 2, weights)
+    assert [h.thought.id for h in ranked] == ["b1", "a1"]
+    assert ranked[0].score == 0.45 + 0.1
+    # Both named: the same bonus for everyone, the base order stays.
+    both = rerank("Did Ann and Bob meet?", [1.0], [], hits, [], {}, [], 3, weights)
+    assert [h.thought.id for h in both] == ["a1", "b1", "b2"]
+
+
+def test_mentioned_agents_are_whole_words() -> None:
+    assert mentioned_agents("What did Jon say to Gina?", {"Jon", "Gina", "Jo"}) == {"Jon", "Gina"}
+    assert mentioned_agents("Jonathan's plans", {"Jon"}) == set()
+
+
+def test_keyword_subqueries_lift_a_turn_the_whole_question_misses() -> None:
+    """The pool ranks a1 first; the sub-query word points at b2 (a thought the base
+    search did not return), which then outranks it."""
+    hits = [_hit("a1", "Ann", 0.50)]
+    extra = [_hit("b2", "Bob", 0.0).thought]
+    embeddings = {"a1": [1.0, 0.0, 0.0], "b2": [0.6, 0.8, 0.0]}
+    weights = ExpansionWeights(subquery=0.6, agent=0.0, context=0.0)
+    ranked = rerank(
+        "pottery?", [1.0, 0.0, 0.0], [[0.0, 1.0, 0.0]], hits, extra, embeddings, [], 2, weights
+    )
+    assert [h.thought.id for h in ranked] == ["b2", "a1"]
+    assert abs(ranked[0].score - (0.6 + 0.6 * 0.8)) < 1e-9
+
+
+def test_subqueries_are_content_words() -> None:
+    assert subqueries(
+        "What activities does Melanie partake in with Melanie's kids?", {"Melanie"}, 6
+    ) == ["activities", "partake", "kids"]
+    assert subqueries("What is it?", {"Ann"}, 6) == []
+    assert subqueries("pottery camping swimming painting", set(), 2) == ["pottery", "camping"]
