@@ -159,7 +159,7 @@ class ScanCostBench:
 
             def until_idle() -> None:
                 nonlocal published
-                worker.wait_for_scans(published, SCAN_WAIT_S, idle=True)
+                worker.wait_for_scans(published, SCAN_WAIT_S)
                 time.sleep(SETTLE_S)
                 published += 1  # by the write that follows
 
@@ -264,7 +264,10 @@ class ScanCostBench:
     def report_lines(self) -> list[str]:
         if not self.modes:
             return []
-        header = ("mode", "p50 ms", "p95 ms", "n", "p50 ratio", "scans", "pairs judged", "links")
+        header = (
+            "mode", "p50 ms", "p95 ms", "n", "p50 ratio", "scanned", "tasks", "pairs judged",
+            "links",
+        )  # fmt: skip
         rows = []
         for mode in self.modes:
             lat, scans, ratio = mode.latency, mode.scans, self._ratio(mode)
@@ -275,6 +278,7 @@ class ScanCostBench:
                     f"{lat.p95_ms:.2f}",
                     str(lat.samples),
                     f"{ratio:.2f}x" if ratio is not None else "",
+                    f"{scans.scanned:,}" if scans else "-",
                     f"{scans.done:,}" if scans else "-",
                     f"{scans.pairs_judged:,}" if scans else "-",
                     f"{scans.links:,}" if scans else "-",
@@ -292,7 +296,8 @@ class ScanCostBench:
         for mode in self.modes:
             if mode.scans is not None and mode.drain_s is not None:
                 lines.append(
-                    f"  {mode.label}: the worker's {mode.scans.done:,} scans took"
+                    f"  {mode.label}: the worker's {mode.scans.done:,} scans (writes"
+                    f" coalesced per {self.settings.scan_coalesce_s:g} s) took"
                     f" {mode.scans.busy_s:.2f} s of work; the last finished"
                     f" {mode.drain_s:.2f} s after the last write"
                 )

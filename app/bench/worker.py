@@ -27,13 +27,14 @@ from app.child_process import die_with_parent
 SCAN_TASK = "thoughtgraph.scan_thoughts"
 # Celery's INFO line for a finished task carries its result: the scan's counts.
 _SUCCEEDED = re.compile(r"scan_thoughts\[[^\]]*\] succeeded in [\d.]+s: (\{.*\})")
-_COUNT = re.compile(r"'(pairs_judged|links|contradictions_found)': (\d+)")
+_COUNT = re.compile(r"'(scanned|pairs_judged|links|contradictions_found)': (\d+)")
 
 
 @dataclass
 class ScanTotals:
     done: int = 0  # job.done: the scan's work is over
     acknowledged: int = 0  # Celery's "succeeded" line: its bookkeeping too
+    scanned: int = 0  # thoughts the acknowledged scans covered (writes coalesce into one)
     pairs_judged: int = 0
     links: int = 0
     contradictions_found: int = 0
@@ -111,23 +112,21 @@ class WorkerProcess:
             code = self._process.returncode if self._process else None
             raise BenchSetupError(f"the worker exited ({code}); its log:\n{self.log.tail()}")
 
-    def wait_for_scans(
-        self, count: int, timeout_s: float, *, idle: bool = False, pause_s: float = 0.002
-    ) -> float:
-        """Until the worker has finished ``count`` scans in all; the seconds it took.
-        ``idle``: until Celery has also logged each as succeeded (its bookkeeping after
-        the job), so the worker uses no CPU any more."""
+    def wait_for_scans(self, count: int, timeout_s: float, *, pause_s: float = 0.002) -> float:
+        """Until the worker's scans have covered ``count`` written thoughts in all (the
+        service coalesces the scans of writes close together into one task); the seconds
+        it took. A scan counts once Celery logged it as succeeded, bookkeeping included,
+        so the worker uses no CPU any more."""
         started = time.perf_counter()
         deadline = started + timeout_s
 
         def finished() -> int:
-            totals = self.log.poll()
-            return totals.acknowledged if idle else totals.done
+            return self.log.poll().scanned
 
         while finished() < count:
             if time.perf_counter() > deadline:
                 raise BenchSetupError(
-                    f"the worker finished {self.log.totals.done} of {count} scans within"
+                    f"the worker scanned {self.log.totals.scanned} of {count} thoughts within"
                     f" {timeout_s:.0f} s; its log:\n{self.log.tail()}"
                 )
             self.check_alive()
