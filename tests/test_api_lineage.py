@@ -151,7 +151,9 @@ def test_ac4_score_adjustment(
     assert by_id[b["id"]]["score"] == pytest.approx(min(1.0, by_id[b["id"]]["similarity"] * 1.2))
     assert by_id[a["id"]]["explain"] is None
     # Hybrid search applies the same factors to its fused, weighted score.
-    hits = api.data(SEARCH_EXPLAINED, query="monitor agents status role", namespace=ns)["search"]
+    hits = api.data(
+        SEARCH_EXPLAINED, query="monitor agents status role", namespace=ns, hybrid=True
+    )["search"]
     by_id = {hit["id"]: hit for hit in hits}
     for hit_id, factor in ((a["id"], 0.7), (b["id"], 1.2)):
         e = by_id[hit_id]["explain"]

@@ -12,7 +12,7 @@ mutation($input: ContributeInput!) { contribute(input: $input) { thought { id } 
 """
 SEARCH = """
 query($q: String!, $ns: String!, $filter: SearchFilterInput, $mode: RetrievalMode) {
-  search(query: $q, namespace: $ns, filter: $filter, mode: $mode) {
+  search(query: $q, namespace: $ns, filter: $filter, mode: $mode, hybrid: true) {
     id score similarity retention tier label detailLevel
     thought { kind citeCount ignoreCount }
     explain { vectorRank textRank relevance priorFactor lineageFactor supersessionFactor score }

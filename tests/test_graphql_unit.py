@@ -21,6 +21,7 @@ from structlog.testing import capture_logs
 
 from app.access import AccessPolicy
 from app.domain.access import Principal
+from app.domain.allowlist import AllowlistPolicy
 from app.domain.errors import (
     EmbeddingError,
     InvalidInputError,
@@ -67,7 +68,10 @@ class RaisingSearch:
 
 def raising_context(error: Exception) -> Any:
     return SimpleNamespace(
-        services=SimpleNamespace(search=RaisingSearch(error)), principal=Principal.anyone()
+        services=SimpleNamespace(
+            search=RaisingSearch(error), allowlist=AllowlistPolicy.unrestricted()
+        ),
+        principal=Principal.anyone(),
     )
 
 
@@ -104,11 +108,13 @@ def test_sdl_has_the_types_queries_and_mutations(schema: strawberry.Schema) -> N
         "search(query: String!, k: Int = 10, threshold: Float = 0,"
         ' namespace: String! = "default", currentOnly: Boolean = false,'
         " validAt: DateTime = null, knownAt: DateTime = null, filter: SearchFilterInput = null,"
-        " mode: RetrievalMode = STANDARD, hybrid: Boolean = true): [SearchHit!]!",
+        " mode: RetrievalMode = STANDARD, hybrid: Boolean = false,"
+        " agent: String = null): [SearchHit!]!",
         'searchTiered(query: String!, namespace: String! = "default", limit: Int = 7,'
         " topicLimit: Int = 3, detailLevel: DetailLevel = FULL, threshold: Float = 0,"
         " currentOnly: Boolean = false, validAt: DateTime = null, knownAt: DateTime = null,"
-        " filter: SearchFilterInput = null, mode: RetrievalMode = STANDARD): TieredSearch!",
+        " filter: SearchFilterInput = null, mode: RetrievalMode = STANDARD,"
+        " agent: String = null): TieredSearch!",
         'cite(thoughtId: ID!, action: String!, namespace: String! = "default"): Thought!',
         'ignore(thoughtId: ID!, namespace: String! = "default"): Thought!',
         "enum RetrievalMode {\n  REFLEXIVE\n  STANDARD\n  DEEP\n  EXHAUSTIVE\n}",

@@ -44,7 +44,9 @@ def writer(
 
 
 def options(mode: RetrievalMode = RetrievalMode.STANDARD, **filters: object) -> RetrievalOptions:
-    return RetrievalOptions(filter=SearchFilter(**filters), mode=mode, record_access=False)
+    return RetrievalOptions(
+        filter=SearchFilter(**filters), mode=mode, hybrid=True, record_access=False
+    )
 
 
 def ids(hits: list) -> list[str]:  # type: ignore[type-arg]

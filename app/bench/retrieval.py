@@ -16,7 +16,7 @@ HYBRID_K = 10
 RECALL_K = 5
 CONTEXT_BUDGET = 8000
 # The benchmark must not change what it measures: no usage counters written.
-OPTIONS = RetrievalOptions(record_access=False)
+OPTIONS = RetrievalOptions(hybrid=True, record_access=False)
 
 
 def measure_hybrid(

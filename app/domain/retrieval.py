@@ -77,7 +77,9 @@ class RetrievalOptions(_Frozen):
 
     filter: SearchFilter = SearchFilter()
     mode: RetrievalMode = RetrievalMode.STANDARD
-    hybrid: bool = True
+    # Opt-in until the fusion beats plain vector search on `thoughtgraph eval locomo`:
+    # as weighted now, the priors outweigh RRF's flat rank gaps (29.2 vs 43.1 all@10).
+    hybrid: bool = False
     record_access: bool = True  # count the hits as retrieved (usage tracking)
 
 

@@ -113,7 +113,7 @@ def retrieval_options(
     options = RetrievalOptions(
         filter=(filter or SearchFilterInput()).to_domain(),
         mode=mode or RetrievalMode.STANDARD,
-        hybrid=hybrid is not False,
+        hybrid=bool(hybrid),
     )
     allowed = readable_categories(info, agent, options.filter.categories)
     return within_allowlist(options, allowed)
@@ -130,7 +130,7 @@ async def resolve_search(
     known_at: datetime | None = None,
     filter: SearchFilterInput | None = None,
     mode: RetrievalMode | None = RetrievalMode.STANDARD,
-    hybrid: bool | None = True,
+    hybrid: bool | None = False,
     agent: str | None = None,
 ) -> list[SearchHit]:
     options = retrieval_options(info, filter, mode, hybrid, agent)
@@ -184,8 +184,8 @@ class ThoughtQuery:
         permission_classes=[CanRead],
         resolver=resolve_search,
         description=(
-            "The k best thoughts for the query: full-text and vector candidates fused"
-            " (hybrid: false for vector only), filtered in the store, in the retention"
+            "The k best thoughts for the query by vector search (hybrid: true fuses"
+            " full-text candidates in), filtered in the store, in the retention"
             " tiers `mode` reaches (STANDARD: hot and warm); superseded ones are marked"
             " and ranked below their successors (left out with currentOnly); threshold"
             " drops hits less similar than it. validAt asks what was true then, knownAt"
