@@ -108,6 +108,7 @@ def test_heavy_operations_take_turns_and_are_refused_when_too_many_wait(
     from types import SimpleNamespace
 
     from app.domain.access import Principal
+    from app.domain.allowlist import AllowlistPolicy
     from app.graphql.context import GraphQLContext
 
     settings = Settings(
@@ -127,7 +128,7 @@ def test_heavy_operations_take_turns_and_are_refused_when_too_many_wait(
             return []
 
     def context() -> Any:
-        services = SimpleNamespace(search=HeldSearch())
+        services = SimpleNamespace(search=HeldSearch(), allowlist=AllowlistPolicy.unrestricted())
         return GraphQLContext(services=services, loaders=None, principal=Principal.anyone())  # type: ignore[arg-type]
 
     heavy = '{ search(query: "x", k: 100) { thought { content } } }'  # cost 110
