@@ -90,24 +90,14 @@ class RetrievalRepository:
         oversample, floor = (
             (NARROW_OVERSAMPLE, NARROW_MIN_CANDIDATES) if narrows else (OVERSAMPLE, MIN_CANDIDATES)
         )
-        candidates = min(MAX_CANDIDATES, max(need * oversample, floor))
-        while True:
-            rows = await self._x.read(
-                "search.vector_candidates",
-                {
-                    "namespace": namespace,
-                    **view_params(view),
-                    **params,
-                    "embedding": list(embedding),
-                    "candidates": candidates,
-                    "k": need,
-                },
-                namespace=namespace,
-            )
-            saturated = not rows or int(rows[0]["seen"]) >= candidates
-            if len(rows) >= need or not saturated or candidates >= MAX_CANDIDATES:
-                break
-            candidates = min(MAX_CANDIDATES, candidates * WIDEN)
+        rows = await self._widening_read(
+            "search.vector_candidates",
+            namespace,
+            {**view_params(view), **params, "embedding": list(embedding)},
+            "candidates",
+            max(need * oversample, floor),
+            need,
+        )
         return [
             Row(
                 thought=thought_from_row(r),
@@ -128,25 +118,19 @@ class RetrievalRepository:
     ) -> list[Row]:
         """Full-text matches, widened like the vector side: the best TEXT_CANDIDATES
         matches (per result asked for) are filtered, more when too few passed."""
-        candidates = min(MAX_CANDIDATES, max(need * TEXT_OVERSAMPLE, TEXT_MIN_CANDIDATES))
-        while True:
-            rows = await self._x.read(
-                "search.text_candidates",
-                {
-                    "namespace": namespace,
-                    **view_params(view),
-                    **params,
-                    "textQuery": text_query,
-                    "embedding": list(embedding),
-                    "textCandidates": candidates,
-                    "k": need,
-                },
-                namespace=namespace,
-            )
-            saturated = not rows or int(rows[0]["seen"]) >= candidates
-            if len(rows) >= need or not saturated or candidates >= MAX_CANDIDATES:
-                break
-            candidates = min(MAX_CANDIDATES, candidates * WIDEN)
+        rows = await self._widening_read(
+            "search.text_candidates",
+            namespace,
+            {
+                **view_params(view),
+                **params,
+                "textQuery": text_query,
+                "embedding": list(embedding),
+            },
+            "textCandidates",
+            max(need * TEXT_OVERSAMPLE, TEXT_MIN_CANDIDATES),
+            need,
+        )
         return [
             Row(
                 thought=thought_from_row(r),
@@ -156,6 +140,30 @@ class RetrievalRepository:
             )
             for r in rows
         ]
+
+    async def _widening_read(
+        self,
+        statement: str,
+        namespace: str,
+        params: dict[str, Any],
+        beam_param: str,
+        beam: int,
+        need: int,
+    ) -> list[dict[str, Any]]:
+        """Run a candidates statement, its beam (``beam_param``) widened by WIDEN up to
+        MAX_CANDIDATES while fewer than ``need`` rows passed the filters and the beam was
+        saturated (the statement's ``seen``: how many it took before filtering)."""
+        beam = min(MAX_CANDIDATES, beam)
+        while True:
+            rows = await self._x.read(
+                statement,
+                {"namespace": namespace, **params, beam_param: beam, "k": need},
+                namespace=namespace,
+            )
+            saturated = not rows or int(rows[0]["seen"]) >= beam
+            if len(rows) >= need or not saturated or beam >= MAX_CANDIDATES:
+                return rows
+            beam = min(MAX_CANDIDATES, beam * WIDEN)
 
     async def related_among(
         self, namespace: str, ids: Sequence[str]
