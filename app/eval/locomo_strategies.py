@@ -9,7 +9,7 @@ from typing import Protocol
 
 from app.domain.models import SearchHit, TimeView
 from app.domain.retrieval import RetrievalMode, RetrievalOptions
-from app.retrieval.expansion import ExpansionReader, ExpansionWeights, expand
+from app.retrieval.expansion import ExpansionWeights, StoreExpansionReader, expand
 from app.services.ports import Embeddings
 from app.services.search import SearchService
 from app.store.cypher_store import CypherGraphStore
@@ -69,7 +69,7 @@ class ExpandedRetriever:
     def __init__(
         self,
         base: Retriever,
-        reader: ExpansionReader,
+        reader: StoreExpansionReader,
         embedder: Embeddings,
         view: Callable[[], TimeView],
         *,

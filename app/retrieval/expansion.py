@@ -19,10 +19,11 @@ swimming, each in another session). This step re-ranks a base search's candidate
 
 Scores: ``own + subquery x best word + agent x named`` (own: the base search's score for
 its hits, the cosine to the query for the others), then ``+ context x best neighbour``.
-The ranking (:func:`rerank`) is pure; the store reads go through an
-:class:`ExpansionReader` (:class:`StoreExpansionReader` over the store and
-:class:`~app.store.repositories.expansion.ExpansionRepository`). The weights were tuned
-on the LoCoMo dev set (``thoughtgraph eval locomo``, which prints the figures per
+The ranking (:func:`rerank`) is pure; the store reads go through a
+:class:`StoreExpansionReader` (the sub-queries all in one statement through
+:class:`~app.store.repositories.neighbours.NeighbourRepository`, the session context
+through :class:`~app.store.repositories.expansion.ExpansionRepository`). The weights were
+tuned on the LoCoMo dev set (``thoughtgraph eval locomo``, which prints the figures per
 category). RELATED_TO neighbours (similarity links) and pseudo-relevance feedback were
 tried in that tuning and left out: they bring back what the vector search already ranks.
 """
@@ -32,15 +33,15 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
 
-from app.domain.models import ScoredThought, SearchHit, Thought, TimeView
+from app.domain.models import ScoredThought, SearchHit, Thought, TimeView, now_ms
 from app.services.ports import Embeddings
-from app.store.cypher_store import CypherGraphStore
+from app.store.cypher_store import MIN_CANDIDATES, OVERSAMPLE, CypherGraphStore
 from app.store.repositories.expansion import ContextThought, ExpansionRepository
+from app.store.repositories.neighbours import NeighbourRepository
 
 # Words that carry no topic of their own in a question.
 _STOPWORDS = frozenset(
@@ -66,35 +67,32 @@ class ExpansionWeights:
     per_anchor: int = 2  # neighbours read per candidate (its previous and next turns)
 
 
-class ExpansionReader(Protocol):
-    async def nearest(
-        self, namespace: str, embedding: Sequence[float], k: int, view: TimeView | None
-    ) -> list[ScoredThought]: ...
-
-    async def embeddings(self, namespace: str, ids: Sequence[str]) -> dict[str, list[float]]: ...
-
-    async def session_context(
-        self,
-        namespace: str,
-        anchors: Sequence[Thought],
-        *,
-        window_ms: int,
-        per_anchor: int,
-        view: TimeView | None = None,
-    ) -> list[ContextThought]: ...
-
-
 class StoreExpansionReader:
     """The reads of the step, over one store."""
 
     def __init__(self, store: CypherGraphStore) -> None:
         self._store = store
-        self._repository = ExpansionRepository(store)
+        self._nearest = NeighbourRepository(
+            store, oversample=OVERSAMPLE, min_candidates=MIN_CANDIDATES
+        )
+        self._context = ExpansionRepository(store)
 
     async def nearest(
-        self, namespace: str, embedding: Sequence[float], k: int, view: TimeView | None
-    ) -> list[ScoredThought]:
-        return await self._store.vector_search(namespace, embedding, k, -1.0, view)
+        self,
+        namespace: str,
+        embeddings: Sequence[Sequence[float]],
+        k: int,
+        view: TimeView | None,
+    ) -> list[list[ScoredThought]]:
+        """What ``vector_search(embedding, k)`` finds for each embedding (no floor), all
+        of them in one statement."""
+        if not embeddings or not await self._store.searchable(namespace):
+            return [[] for _ in embeddings]
+        subjects = [(f"subquery:{i}", e) for i, e in enumerate(embeddings)]  # never a thought id
+        found = await self._nearest.nearest(
+            namespace, subjects, k, -1.0, view or TimeView(now_ms=now_ms())
+        )
+        return [found[sid] for sid, _ in subjects]
 
     async def embeddings(self, namespace: str, ids: Sequence[str]) -> dict[str, list[float]]:
         found = await self._store.thoughts_with_embeddings(namespace, ids)
@@ -109,13 +107,13 @@ class StoreExpansionReader:
         per_anchor: int,
         view: TimeView | None = None,
     ) -> list[ContextThought]:
-        return await self._repository.session_context(
+        return await self._context.session_context(
             namespace, anchors, window_ms=window_ms, per_anchor=per_anchor, view=view
         )
 
 
 async def expand(
-    reader: ExpansionReader,
+    reader: StoreExpansionReader,
     embedder: Embeddings,
     namespace: str,
     query: str,
@@ -132,8 +130,8 @@ async def expand(
     words = subqueries(query, names, w.max_subqueries) if w.subquery > 0 else []
     vectors = await embedder.async_embed_documents([query, *words])
     found: dict[str, Thought] = {}
-    for vector in vectors[1:]:
-        for scored in await reader.nearest(namespace, vector, w.subquery_k, view):
+    for hits_of_word in await reader.nearest(namespace, vectors[1:], w.subquery_k, view):
+        for scored in hits_of_word:
             found.setdefault(scored.thought.id, scored.thought)
     pool = {hit.thought.id: hit.thought for hit in hits}
     extra = [t for tid, t in found.items() if tid not in pool]
