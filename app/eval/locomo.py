@@ -15,7 +15,7 @@ import json
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC
 from pathlib import Path
 from typing import Any
 
@@ -191,7 +191,3 @@ def parse_ks(text: str) -> tuple[int, ...]:
     if not ks or ks[0] < 1:
         raise LocomoFormatError(f"--k takes positive numbers, got {text!r}")
     return tuple(ks)
-
-
-def utc_iso(ms: int) -> str:
-    return datetime.fromtimestamp(ms / 1000, UTC).isoformat()

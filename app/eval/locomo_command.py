@@ -1,10 +1,11 @@
 """The ``thoughtgraph eval locomo PATH`` command: settings for the chosen engine, the
-strategies, a progress bar on a terminal (plain lines otherwise), the tables."""
+strategies, progress per phase, the tables."""
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import sys
 import tempfile
 import time
@@ -22,6 +23,7 @@ from app.eval.locomo_strategies import (
     Retriever,
     VectorRetriever,
 )
+from app.progress import progress
 from app.retrieval.expansion import StoreExpansionReader
 from app.services.container import Services
 from app.settings import Settings
@@ -43,37 +45,15 @@ def strategies(
 
 
 class Progress:
-    """tqdm bars when stderr is a terminal; otherwise one line per phase when it ends."""
+    """One :func:`app.progress.progress` report per phase (a bar on a terminal, plain
+    lines otherwise); a phase ends when the next one starts."""
 
-    def __init__(self, *, bars: bool) -> None:
-        self._bars = bars
+    def __init__(self) -> None:
         self._stack = contextlib.ExitStack()
 
     def __call__(self, label: str, total: int) -> Callable[[int], None]:
         self._stack.close()
-        if self._bars:
-            from tqdm import tqdm
-
-            bar = self._stack.enter_context(tqdm(total=total, desc=label, file=sys.stderr))
-
-            def advance(n: int) -> None:
-                bar.update(n)
-
-            return advance
-        return self._plain(label, total)
-
-    def _plain(self, label: str, total: int) -> Callable[[int], None]:
-        done = 0
-        started = time.monotonic()
-
-        def step(n: int) -> None:
-            nonlocal done
-            done += n
-            if done == total:
-                seconds = time.monotonic() - started
-                print(f"{label}: {done}/{total} in {seconds:.1f} s", file=sys.stderr, flush=True)
-
-        return step
+        return self._stack.enter_context(progress(label, total)).advance
 
     def close(self) -> None:
         self._stack.close()
@@ -101,10 +81,10 @@ async def run_locomo_command(settings: Settings, args: argparse.Namespace) -> in
         return 2
     if args.limit_questions is not None:
         conversations = [
-            c.__class__(**{**c.__dict__, "questions": c.questions[: args.limit_questions]})
+            dataclasses.replace(c, questions=c.questions[: args.limit_questions])
             for c in conversations
         ]
-    progress = Progress(bars=sys.stderr.isatty())
+    phases = Progress()
     started = time.monotonic()
     settings = settings.model_copy(update={"scan_on_write": False})
     with _engine_settings(settings, args.engine) as chosen:
@@ -116,10 +96,10 @@ async def run_locomo_command(settings: Settings, args: argparse.Namespace) -> in
                     ks=ks,
                     build_strategies=strategies,
                     prefix=f"locomo-{uuid.uuid4().hex[:6]}",
-                    progress=progress,
+                    progress=phases,
                 )
             finally:
-                progress.close()
+                phases.close()
     print(render(run))
     print(f"\nTotal {time.monotonic() - started:.1f} s")
     return 0

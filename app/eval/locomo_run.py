@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -21,14 +20,13 @@ from dataclasses import dataclass, field
 from app.domain.models import SearchHit, TimeView
 from app.eval.locomo import Conversation, Question
 from app.eval.locomo_strategies import Retriever
+from app.llm.embedders import TextEmbedder
 from app.runtime import Runtime
 from app.services.container import Services
-from app.services.ports import Embeddings
 from app.services.thoughts import ThoughtInput
 
 DAY_MS = 24 * 3600 * 1000
 TURN_STEP_MS = 1000
-EMBED_BATCH = 256
 
 
 class EvalClock:
@@ -43,10 +41,10 @@ class EvalClock:
 
 
 class PrecomputedEmbeddings:
-    """An embedder that remembers every vector it made: ``warm`` embeds many texts in
-    large batches, later single calls for the same text cost nothing."""
+    """An embedder that remembers every vector it made: ``warm`` embeds many texts at once
+    (the inner embedder batches them), later single calls for the same text cost nothing."""
 
-    def __init__(self, inner: Embeddings) -> None:
+    def __init__(self, inner: TextEmbedder) -> None:
         self._inner = inner
         self._known: dict[str, list[float]] = {}
         self.name = inner.name
@@ -57,10 +55,9 @@ class PrecomputedEmbeddings:
 
     async def warm(self, texts: Sequence[str]) -> None:
         todo = list(dict.fromkeys(t for t in texts if t not in self._known))
-        for start in range(0, len(todo), EMBED_BATCH):
-            batch = todo[start : start + EMBED_BATCH]
-            vectors = await self._inner.async_embed_documents(batch)
-            self._known.update(zip(batch, vectors, strict=True))
+        if todo:
+            vectors = await self._inner.async_embed_documents(todo)
+            self._known.update(zip(todo, vectors, strict=True))
 
     async def async_embed_query(self, text: str) -> list[float]:
         return (await self.async_embed_documents([text]))[0]
@@ -199,7 +196,3 @@ async def _ask(
 def _turn_ids(hits: Sequence[SearchHit], turn_of: dict[str, str]) -> list[str]:
     """Turn ids of the hits, in rank order (one hit, one turn: every k stays honest)."""
     return [turn_of[hit.thought.id] for hit in hits if hit.thought.id in turn_of]
-
-
-def stderr_is_terminal() -> bool:
-    return sys.stderr.isatty()
