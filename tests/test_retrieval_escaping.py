@@ -108,13 +108,10 @@ def seeded(
 def _text_ids(
     loop: LoopThread, store: CypherGraphStore, ns: str, text: str, vector: list[float]
 ) -> list[str]:
-    query = fulltext_query(text, store.engine)
-    if query is None:
-        return []
     params = filter_params(SearchFilter(), None, UsagePolicy())
     rows = loop.run(
         RetrievalRepository(store).text_candidates(
-            ns, query, vector, 10, TimeView(now_ms=now_ms()), params
+            ns, text, vector, 10, TimeView(now_ms=now_ms()), params
         )
     )
     return [row.thought.id for row in rows]

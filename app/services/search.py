@@ -26,7 +26,6 @@ from app.domain.retrieval import (
 )
 from app.domain.rules import rank_with_lineage, rank_with_supersession
 from app.retrieval import scoring
-from app.retrieval.escaping import fulltext_query
 from app.retrieval.fusion import reciprocal_rank_fusion
 from app.retrieval.options import checked_options, usage_policy
 from app.retrieval.retention import includes_forgotten, min_retention, tier_of
@@ -248,12 +247,11 @@ class SearchService:
     ) -> list[RankedHit]:
         pool = min(MAX_POOL, max(k * POOL_FACTOR, MIN_POOL))
         params = self._params(options)
-        text_query = fulltext_query(text, self._store.engine)
         vector_rows, text_rows = await asyncio.gather(
             self._retrieval.vector_candidates(
                 namespace, embedding, pool, view, params, narrows=self._narrows(options)
             ),
-            self._text_rows(namespace, text_query, embedding, pool, view, params),
+            self._retrieval.text_candidates(namespace, text, embedding, pool, view, params),
         )
         # One similarity scale, 0..1: a full-text match the embedding finds unrelated
         # (negative cosine) is similarity 0, kept by the default threshold of 0.
@@ -303,21 +301,6 @@ class SearchService:
             )
         hits.sort(key=lambda h: h.score, reverse=True)  # stable: ties keep the fused order
         return hits[:k]
-
-    async def _text_rows(
-        self,
-        namespace: str,
-        text_query: str | None,
-        embedding: Sequence[float],
-        pool: int,
-        view: TimeView,
-        params: dict[str, object],
-    ) -> list[Row]:
-        if text_query is None:  # no word left to look for
-            return []
-        return await self._retrieval.text_candidates(
-            namespace, text_query, embedding, pool, view, params
-        )
 
     # --- usage ----------------------------------------------------------------------------
     async def cite(self, namespace: str, thought_id: str, action: str) -> Thought:

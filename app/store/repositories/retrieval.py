@@ -23,6 +23,7 @@ from typing import Any
 from app.domain.knowledge import Topic
 from app.domain.models import Thought, TimeView
 from app.domain.retrieval import SearchFilter, UsagePolicy
+from app.retrieval.escaping import fulltext_query
 from app.store.params import view_params
 from app.store.repositories.executor import Executor
 from app.store.repositories.rows import topic_from_row
@@ -110,14 +111,18 @@ class RetrievalRepository:
     async def text_candidates(
         self,
         namespace: str,
-        text_query: str,
+        text: str,
         embedding: Sequence[float],
         need: int,
         view: TimeView,
         params: dict[str, Any],
     ) -> list[Row]:
-        """Full-text matches, widened like the vector side: the best TEXT_CANDIDATES
+        """Full-text matches for the words of ``text`` (escaped for this engine; none
+        when no word is left), widened like the vector side: the best TEXT_CANDIDATES
         matches (per result asked for) are filtered, more when too few passed."""
+        text_query = fulltext_query(text, self._x.engine)
+        if text_query is None:
+            return []
         rows = await self._widening_read(
             "search.text_candidates",
             namespace,
