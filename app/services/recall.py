@@ -7,9 +7,8 @@ answers from the hits and the resolved dates (answer, confidence, reasoning, sou
 its sources must be among the hits. Without one, or when the model fails or answers out
 of form, the answer is extractive: the best hit as written, with its resolved dates.
 
-An agent with an allowlist (app/domain/allowlist.py) gets hits of its categories only.
-Until search filters categories in the store, recall asks search for more hits than it
-returns and keeps the allowed ones.
+An agent with an allowlist (app/domain/allowlist.py) gets hits of its categories only:
+the allowlist is a category filter applied in the store, as for search.
 """
 
 from __future__ import annotations
@@ -35,7 +34,6 @@ log = structlog.get_logger(__name__)
 EXTRACTIVE = "extractive"
 DEFAULT_K = 5
 MAX_RECALL_K = 25
-# Hits asked of search per hit returned while categories are filtered after it.
 # "When did ...", "What date ...", "How long ago ...", "On which day ...", "Since when ...".
 _TEMPORAL_QUESTION = re.compile(
     r"^\W*(?:(?:and|so|but)\s+)?(?:(?:on|in|at|by|since|until|from)\s+)?"
@@ -126,7 +124,6 @@ class RecallService:
         current_only: bool,
         allowed: frozenset[str] | None,
     ) -> tuple[SearchHit, ...]:
-        # The allowlist is a category filter applied in the store, as for search.
         options = within_allowlist(RetrievalOptions(), allowed)
         if options is None:
             return ()

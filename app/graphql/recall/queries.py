@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import strawberry
 
-from app.domain import validation as check
-from app.domain.allowlist import effective_agent
 from app.domain.models import DEFAULT_NAMESPACE
+from app.graphql.allowlist import reader
 from app.graphql.auth import CanRead
 from app.graphql.context import Info
 from app.graphql.recall.types import RecallAnswer
@@ -23,18 +22,16 @@ async def resolve_recall(
     categories: list[str] | None = None,
     resolve_dates: bool | None = None,
 ) -> RecallAnswer:
-    claimed = check.require_name("agent", agent) if agent is not None else None
-    reader = effective_agent(info.context.principal.agent, claimed)
     found = await info.context.services.recall.recall(
         namespace,
         question,
         k=DEFAULT_K if k is None else k,
         current_only=bool(current_only),
-        agent=reader,
+        agent=reader(info, agent),
         categories=categories,
         resolve_dates=resolve_dates,
     )
-    return RecallAnswer.from_domain(found, namespace)
+    return RecallAnswer.from_domain(found)
 
 
 @strawberry.type

@@ -4,14 +4,9 @@ from __future__ import annotations
 
 import strawberry
 
-from app.graphql.context import Info
 from app.graphql.recall.dates import ResolvedDate
-from app.graphql.thoughts.types import SearchHit, Thought, load_thoughts
+from app.graphql.thoughts.types import SearchHit, Thought
 from app.services import recall
-
-
-async def resolve_sources(root: RecallAnswer, info: Info) -> list[Thought]:
-    return await load_thoughts(info, root.namespace, [str(sid) for sid in root.source_ids])
 
 
 @strawberry.type(description="A question answered from memory, with how and from what.")
@@ -32,15 +27,16 @@ class RecallAnswer:
     source_ids: list[strawberry.ID] = strawberry.field(
         description="The thoughts the answer rests on: always among the hits."
     )
-    sources = strawberry.field(resolver=resolve_sources, description="Those thoughts.")
+    sources: list[Thought] = strawberry.field(description="Those thoughts.")
     hits: list[SearchHit] = strawberry.field(description="What the search found, best first.")
     answered_by: str = strawberry.field(
         description='The language model that answered, or "extractive" (offline).'
     )
-    namespace: strawberry.Private[str]
 
     @classmethod
-    def from_domain(cls, found: recall.RecallAnswer, namespace: str) -> RecallAnswer:
+    def from_domain(cls, found: recall.RecallAnswer) -> RecallAnswer:
+        # The sources are among the hits (RecallService keeps no other): nothing is read again.
+        hit_thoughts = {hit.thought.id: hit.thought for hit in found.hits}
         return cls(
             question=found.question,
             answer=found.answer,
@@ -52,7 +48,7 @@ class RecallAnswer:
                 ResolvedDate.from_domain(r.thought_id, r.resolution) for r in found.resolutions
             ],
             source_ids=[strawberry.ID(sid) for sid in found.sources],
+            sources=[Thought.from_domain(hit_thoughts[sid]) for sid in found.sources],
             hits=[SearchHit.from_domain(hit) for hit in found.hits],
             answered_by=found.answered_by,
-            namespace=namespace,
         )
