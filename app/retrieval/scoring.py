@@ -39,9 +39,9 @@ class Candidate:
     """A thought either list found, with what the store computed for it."""
 
     thought: Thought
-    similarity: float  # cosine to the query, 0..1
-    text_score: float | None
-    retention: float
+    similarity: float  # cosine to the query, -1..1
+    retention: float  # before the cap at 1
+    text_score: float | None = None  # set when the full-text list found it
 
 
 def salience_decay(thought: Thought, now_ms: int) -> float:

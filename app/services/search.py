@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
+from dataclasses import replace
 
 from app.clock import Clock, SystemClock
 from app.domain import validation as check
@@ -33,7 +34,7 @@ from app.services.ports import Embeddings
 from app.services.retention import AccessRecorder
 from app.settings import Settings
 from app.store.cypher_store import CypherGraphStore
-from app.store.repositories.retrieval import RetrievalRepository, Row, filter_params
+from app.store.repositories.retrieval import RetrievalRepository, filter_params
 
 MAX_ACTION_CHARS = 500
 # Each list brings this many candidates per result asked for (at least MIN_POOL), so
@@ -334,16 +335,12 @@ class SearchService:
         return await self._store.search_lineage_edges(namespace, embedding, k)
 
 
-def _candidates(vector_rows: list[Row], text_rows: list[Row]) -> dict[str, scoring.Candidate]:
-    """One candidate per thought: its full-text score joins its vector row."""
-    text_scores = {row.thought.id: row.text_score for row in text_rows}
-    found: dict[str, scoring.Candidate] = {}
-    for row in [*vector_rows, *text_rows]:
-        if row.thought.id not in found:
-            found[row.thought.id] = scoring.Candidate(
-                thought=row.thought,
-                similarity=row.similarity,
-                text_score=text_scores.get(row.thought.id),
-                retention=row.retention,
-            )
+def _candidates(
+    vector_rows: list[scoring.Candidate], text_rows: list[scoring.Candidate]
+) -> dict[str, scoring.Candidate]:
+    """One candidate per thought: the vector side's, with its full-text score joined."""
+    found = {row.thought.id: row for row in text_rows}
+    for row in vector_rows:
+        text = found.get(row.thought.id)
+        found[row.thought.id] = row if text is None else replace(row, text_score=text.text_score)
     return found

@@ -17,13 +17,13 @@ most of a namespace and every filter reads properties node by node.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from app.domain.knowledge import Topic
 from app.domain.models import Thought, TimeView
 from app.domain.retrieval import SearchFilter, UsagePolicy
 from app.retrieval.escaping import fulltext_query
+from app.retrieval.scoring import Candidate
 from app.store.params import view_params
 from app.store.repositories.executor import Executor
 from app.store.repositories.rows import topic_from_row
@@ -38,16 +38,6 @@ MAX_CANDIDATES = 4096
 TEXT_OVERSAMPLE = 8
 TEXT_MIN_CANDIDATES = 200
 TOPIC_CANDIDATES = 100  # Neo4j's topic index spans namespaces
-
-
-@dataclass(frozen=True)
-class Row:
-    """A candidate thought with what the store computed for it."""
-
-    thought: Thought
-    similarity: float  # cosine in [-1, 1]
-    retention: float  # before the cap at 1
-    text_score: float | None = None
 
 
 def filter_params(
@@ -87,7 +77,7 @@ class RetrievalRepository:
         params: dict[str, Any],
         *,
         narrows: bool,
-    ) -> list[Row]:
+    ) -> list[Candidate]:
         oversample, floor = (
             (NARROW_OVERSAMPLE, NARROW_MIN_CANDIDATES) if narrows else (OVERSAMPLE, MIN_CANDIDATES)
         )
@@ -100,7 +90,7 @@ class RetrievalRepository:
             need,
         )
         return [
-            Row(
+            Candidate(
                 thought=thought_from_row(r),
                 similarity=self._x.similarity(float(r["rawScore"])),
                 retention=float(r["retention"]),
@@ -116,7 +106,7 @@ class RetrievalRepository:
         need: int,
         view: TimeView,
         params: dict[str, Any],
-    ) -> list[Row]:
+    ) -> list[Candidate]:
         """Full-text matches for the words of ``text`` (escaped for this engine; none
         when no word is left), widened like the vector side: the best TEXT_CANDIDATES
         matches (per result asked for) are filtered, more when too few passed."""
@@ -137,7 +127,7 @@ class RetrievalRepository:
             need,
         )
         return [
-            Row(
+            Candidate(
                 thought=thought_from_row(r),
                 similarity=max(-1.0, min(1.0, float(r["similarity"]))),
                 retention=float(r["retention"]),
