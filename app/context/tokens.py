@@ -8,12 +8,18 @@ then counts with tiktoken, and ``name`` says so.
 
 ``litellm.token_counter(model, text=...)`` is the authority: ``litellm.encode`` uses
 cl100k_base for every OpenAI model (gpt-4o's o200k_base included), so the two can differ.
+
+Importing litellm costs seconds, so a counter imports it on first use, not when built:
+every process builds one at start (``Services.build``), few of them count.
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable
+from functools import cached_property
+
+from app.llm.embedders.litellm_embedder import prepare_litellm
 
 # The tokenizer used when no model is configured: gpt-4o's o200k_base, shipped with litellm.
 DEFAULT_TOKENIZER_MODEL = "gpt-4o"
@@ -27,6 +33,7 @@ def tokenizer_model(model: str) -> str:
     _, _, bare = model.partition("/")
     if not bare:
         return model
+    prepare_litellm()
     import litellm
 
     known = set(litellm.open_ai_chat_completion_models) | set(litellm.anthropic_models)
@@ -35,6 +42,7 @@ def tokenizer_model(model: str) -> str:
 
 def tokenizer_name(model: str) -> str:
     """Which tokenizer litellm counts ``model`` with, without loading it."""
+    prepare_litellm()
     try:
         from litellm.litellm_core_utils.token_counter import openai_tokenizer_encoding_name
         from litellm.utils import huggingface_tokenizer_kind
@@ -54,11 +62,21 @@ class TokenCounter:
     again and again as they are tried at several compression levels)."""
 
     def __init__(self, model: str | None = None) -> None:
-        self.model = tokenizer_model(model or DEFAULT_TOKENIZER_MODEL)
+        self._configured = model or DEFAULT_TOKENIZER_MODEL
         self.is_default = model is None
-        self.name = tokenizer_name(self.model)
-        self._count = _litellm_counter(self.model)
         self._cache: OrderedDict[str, int] = OrderedDict()
+
+    @cached_property
+    def model(self) -> str:
+        return tokenizer_model(self._configured)
+
+    @cached_property
+    def name(self) -> str:
+        return tokenizer_name(self.model)
+
+    @cached_property
+    def _count(self) -> Callable[[str], int]:
+        return _litellm_counter(self.model)
 
     def __call__(self, text: str) -> int:
         if not text:
@@ -75,6 +93,7 @@ class TokenCounter:
 
 
 def _litellm_counter(model: str) -> Callable[[str], int]:
+    prepare_litellm()
     import litellm
 
     def count(text: str) -> int:
