@@ -8,12 +8,13 @@ candidates, reads the change log and counts tokens with the configured tokenizer
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+from dataclasses import dataclass
 
 from app.clock import Clock, SystemClock
-from app.context.budget import split_for
+from app.context.budget import Split, split_for
 from app.context.delta import delta_header, subject_ids
 from app.context.gathering import Gathering, ThoughtSearch, visibility
-from app.context.model import AssembledContext, DeltaHeader, Packing, Signals
+from app.context.model import AssembledContext, Candidate, DeltaHeader, Packing, Signals
 from app.context.packer import pack
 from app.context.predict import Prediction, predict
 from app.context.session_block import Injection, SessionBlock, envelope_of, inject, wrap
@@ -30,6 +31,14 @@ MAX_COLLABORATORS = 20
 MAX_SIGNAL_CHARS = 1_000  # a file path, a branch, an activity
 MAX_INJECTION_CHARS = 400_000  # the text a session block is injected into
 FIT_ATTEMPTS = 4
+
+
+@dataclass(frozen=True)
+class _Gathered:
+    revision: int
+    delta: DeltaHeader | None
+    candidates: list[Candidate]
+    split: Split
 
 
 class ContextService:
@@ -66,35 +75,8 @@ class ContextService:
         """The context for ``signals`` within ``budget`` tokens, tier by tier; with
         ``since_revision``, headed by what changed since."""
         budget = self._budget(budget, self.default_budget)
-        signals = require_signals(signals or Signals())
-        check.require_namespace(namespace)
-        if since_revision is not None:
-            check.require_int_range("sinceRevision", since_revision, 0, 2**53)
-        # The revision is read first: a write landing meanwhile shows in the next delta.
-        revision = await self._store.current_revision(namespace)
-        delta = (
-            await self._delta(namespace, since_revision, revision)
-            if since_revision is not None
-            else None
-        )
-        gathering = self._gathering(namespace, signals, revision, allowed_categories)
-        candidates = await gathering.candidates()
-        packing = pack(
-            candidates,
-            budget,
-            split_for(signals.activity),
-            self.tokens,
-            header=delta.render() if delta else "",
-        )
-        if delta is not None and not packing.header_tokens:
-            delta = None  # it did not fit the budget
-        return AssembledContext(
-            packing=packing,
-            tokenizer=self.tokenizer,
-            revision=revision,
-            delta=delta,
-            candidates=len(candidates),
-        )
+        gathered = await self._gather(namespace, signals, since_revision, allowed_categories)
+        return self._packed(gathered, budget)
 
     async def predict(
         self,
@@ -128,21 +110,16 @@ class ContextService:
                 f"budget must leave room for the block's tags ({budget - inner} tokens)",
                 field="budget",
             )
+        # Gathered once: only the packing is redone when the block comes out too long.
+        gathered = await self._gather(namespace, signals, since_revision, allowed_categories)
         for _ in range(FIT_ATTEMPTS):
-            assembled = await self.assemble(
-                namespace,
-                budget=max(0, inner),
-                signals=signals,
-                since_revision=since_revision,
-                allowed_categories=allowed_categories,
-            )
+            assembled = self._packed(gathered, max(0, inner))
             block = wrap(assembled.packing.text, namespace)
             over = self.tokens(block.text) - budget
             if over <= 0:
                 return block, assembled
             inner -= over  # the seams between tags and body cost a token or two
-        empty = await self.assemble(namespace, budget=0, signals=signals)
-        return wrap("", namespace), empty
+        return wrap("", namespace), self._packed(gathered, 0)
 
     async def inject_session_block(
         self,
@@ -171,22 +148,52 @@ class ContextService:
         chosen = default if budget is None else budget
         return check.require_int_range("budget", chosen, 0, MAX_BUDGET)
 
-    def _gathering(
+    async def _gather(
         self,
         namespace: str,
-        signals: Signals,
-        revision: int,
+        signals: Signals | None,
+        since_revision: int | None,
         allowed: Collection[str] | None,
-    ) -> Gathering:
-        current = TimeView(now_ms=self._clock.now_ms(), current_only=True)
-        return Gathering(
+    ) -> _Gathered:
+        """Everything an assembly reads from the store and the search service."""
+        signals = require_signals(signals or Signals())
+        check.require_namespace(namespace)
+        if since_revision is not None:
+            check.require_int_range("sinceRevision", since_revision, 0, 2**53)
+        # The revision is read first: a write landing meanwhile shows in the next delta.
+        revision = await self._store.current_revision(namespace)
+        delta = (
+            await self._delta(namespace, since_revision, revision)
+            if since_revision is not None
+            else None
+        )
+        gathering = Gathering(
             store=self._store,
             search=self._search,
             namespace=namespace,
             signals=signals,
-            current=current,
+            current=TimeView(now_ms=self._clock.now_ms(), current_only=True),
             revision=revision,
             visible=visibility(allowed),
+        )
+        candidates = await gathering.candidates()
+        return _Gathered(revision, delta, candidates, split_for(signals.activity))
+
+    def _packed(self, gathered: _Gathered, budget: int) -> AssembledContext:
+        delta = gathered.delta
+        packing = pack(
+            gathered.candidates,
+            budget,
+            gathered.split,
+            self.tokens,
+            header=delta.render() if delta else "",
+        )
+        return AssembledContext(
+            packing=packing,
+            tokenizer=self.tokenizer,
+            revision=gathered.revision,
+            delta=delta if packing.header_tokens else None,  # None: it did not fit
+            candidates=len(gathered.candidates),
         )
 
     async def _delta(
