@@ -5,7 +5,7 @@ from __future__ import annotations
 import strawberry
 
 from app.context import model
-from app.context.predict import PredictedItem, Prediction
+from app.context.predict import Prediction
 from app.context.session_block import Injection
 from app.context.session_block import SessionBlock as DomainBlock
 
@@ -105,19 +105,6 @@ class ContextItem:
             confidence=item.candidate.confidence,
         )
 
-    @classmethod
-    def from_predicted(cls, item: PredictedItem) -> ContextItem:
-        return cls(
-            key=strawberry.ID(item.key),
-            tier=int(item.tier),
-            source=item.source,
-            level=item.level,
-            tokens=item.tokens,
-            ids=[strawberry.ID(i) for i in item.ids],
-            text=item.preview,
-            confidence=item.confidence,
-        )
-
 
 @strawberry.type(description="How many changes of one category the delta header counts.")
 class DeltaCount:
@@ -188,7 +175,7 @@ class PredictedContext:
     @classmethod
     def from_domain(cls, prediction: Prediction) -> PredictedContext:
         return cls(
-            items=[ContextItem.from_predicted(item) for item in prediction.items],
+            items=[ContextItem.from_packed(item) for item in prediction.items],
             confidence=prediction.confidence,
             token_count=prediction.token_count,
             tokenizer=prediction.tokenizer,
