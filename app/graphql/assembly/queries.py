@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import strawberry
 
-from app.domain import validation as check
-from app.domain.allowlist import effective_agent
 from app.domain.models import DEFAULT_NAMESPACE
+from app.graphql.allowlist import reader
 from app.graphql.assembly.types import (
     AssembledContext,
     ContextSignalsInput,
@@ -19,13 +18,11 @@ from app.graphql.auth import CanRead
 from app.graphql.context import Info
 
 
-def readable_categories(info: Info, signals: ContextSignalsInput | None) -> frozenset[str] | None:
+def context_categories(info: Info, signals: ContextSignalsInput | None) -> frozenset[str] | None:
     """The categories the agent's allowlist lets into its context (None: unrestricted).
     The agent is the API key's; ``signals.agent`` only counts when the key names none."""
     claimed = signals.agent if signals is not None else None
-    if claimed is not None:
-        claimed = check.require_name("signals.agent", claimed)
-    agent = effective_agent(info.context.principal.agent, claimed)
+    agent = reader(info, claimed, "signals.agent")
     rules = info.context.services.allowlist.context_rules(agent)
     return None if rules is None else frozenset(rules)
 
@@ -42,7 +39,7 @@ async def resolve_assemble_context(
         budget=budget,
         signals=signals_of(signals),
         since_revision=since_revision,
-        allowed_categories=readable_categories(info, signals),
+        allowed_categories=context_categories(info, signals),
     )
     return AssembledContext.from_domain(assembled)
 
@@ -57,7 +54,7 @@ async def resolve_predict_context(
         namespace,
         signals=signals_of(signals),
         budget=budget,
-        allowed_categories=readable_categories(info, signals),
+        allowed_categories=context_categories(info, signals),
     )
     return PredictedContext.from_domain(prediction)
 
@@ -75,7 +72,7 @@ async def resolve_session_block(
         budget=budget,
         signals=signals_of(signals),
         since_revision=since_revision,
-        allowed_categories=readable_categories(info, signals),
+        allowed_categories=context_categories(info, signals),
     )
     limit = service.session_budget if budget is None else budget
     return SessionBlock.build(block, assembled, service.tokens(block.text), limit)
@@ -95,7 +92,7 @@ async def resolve_inject_session_block(
         budget=budget,
         signals=signals_of(signals),
         since_revision=since_revision,
-        allowed_categories=readable_categories(info, signals),
+        allowed_categories=context_categories(info, signals),
     )
     return SessionInjection.from_domain(injection)
 
