@@ -2,6 +2,6 @@
 inside a token budget, current knowledge first.
 
 Pure modules (model, budget, compression, packer, delta, session_block, predict) hold the
-rules; ``candidates`` gathers what the store knows through small protocols; the service
+rules; ``items`` and ``gathering`` turn what the store knows into candidates; the service
 (app/services/context.py) wires them to the store and the search service.
 """

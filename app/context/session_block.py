@@ -25,7 +25,6 @@ _BLOCK = re.compile(rf"<{TAG}(?:\s[^>]*)?>.*?(?:</{TAG}>|\Z)\n?", re.DOTALL)
 class SessionBlock:
     text: str
     version: str
-    body: str
 
 
 @dataclass(frozen=True)
@@ -44,7 +43,7 @@ def wrap(body: str, namespace: str) -> SessionBlock:
     version = version_of(body)
     inner = f"{body}\n" if body else ""
     text = f'<{TAG} version="{version}" namespace="{namespace}">\n{inner}</{TAG}>'
-    return SessionBlock(text=text, version=version, body=body)
+    return SessionBlock(text=text, version=version)
 
 
 def envelope_of(namespace: str) -> str:
