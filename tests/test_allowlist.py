@@ -31,6 +31,7 @@ from app.settings import EmbedderKind, Settings
 from app.store.cypher_store import CypherGraphStore
 from tests.knowledge_support import contribute, make_runtime
 from tests.support import GraphQLClient, LoopThread, serve_in_thread
+from tests.test_api_keys import codes
 from tests.test_api_lineage import CONTRIBUTE, agent
 
 POLICY = """\
@@ -234,10 +235,6 @@ class KeyedService:
         assert response.status_code == 200, response.text
         result: dict[str, Any] = response.json()
         return result
-
-
-def codes(body: dict[str, Any]) -> list[str]:
-    return [str((e.get("extensions") or {}).get("code")) for e in body.get("errors") or []]
 
 
 @pytest.fixture

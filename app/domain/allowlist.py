@@ -72,7 +72,6 @@ class AllowlistPolicy:
     """Agents' allowlists. Without a file (``unrestricted()``) every read is unrestricted."""
 
     agents: Mapping[str, Mapping[str, CategoryRule]] = field(default_factory=dict)
-    source: str | None = None  # the file it came from, for messages
     configured: bool = False
 
     @classmethod
@@ -168,12 +167,12 @@ def load_allowlist(path: Path | None) -> AllowlistPolicy:
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
         raise ConfigurationError(f"the allowlist file {path} cannot be read: {exc}") from exc
     try:
-        return parse_allowlist(data, source=str(path))
+        return parse_allowlist(data)
     except ValueError as exc:
         raise ConfigurationError(f"the allowlist file {path} is not valid: {exc}") from exc
 
 
-def parse_allowlist(data: Any, *, source: str | None = None) -> AllowlistPolicy:
+def parse_allowlist(data: Any) -> AllowlistPolicy:
     """The policy in already parsed YAML; ValueError says what is wrong and where."""
     if not isinstance(data, dict):
         raise ValueError("expected a mapping with `allowlists` (and optional `categories`)")
@@ -188,7 +187,7 @@ def parse_allowlist(data: Any, *, source: str | None = None) -> AllowlistPolicy:
         _name(f"allowlists key {agent!r}", agent): _agent_rules(str(agent), entry, defaults)
         for agent, entry in lists.items()
     }
-    return AllowlistPolicy(agents=agents, source=source, configured=True)
+    return AllowlistPolicy(agents=agents, configured=True)
 
 
 def _categories(given: Any) -> dict[str, CategoryRule]:
