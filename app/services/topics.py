@@ -218,8 +218,7 @@ class TopicService:
                 plan[founder.id] = better
                 members[better].append(founder.id)
                 del members[topic_id], names[topic_id]
-        outcome = await self._apply(namespace, plan, names, centroids, existing, dry_run, known)
-        return outcome
+        return await self._apply(namespace, plan, names, centroids, existing, dry_run, known)
 
     async def _apply(
         self,
