@@ -33,8 +33,7 @@ _COUNT = re.compile(r"'(scanned|pairs_judged|links|contradictions_found)': (\d+)
 @dataclass
 class ScanTotals:
     done: int = 0  # job.done: the scan's work is over
-    acknowledged: int = 0  # Celery's "succeeded" line: its bookkeeping too
-    scanned: int = 0  # thoughts the acknowledged scans covered (writes coalesce into one)
+    scanned: int = 0  # thoughts the scans Celery logged as succeeded covered (writes coalesce)
     pairs_judged: int = 0
     links: int = 0
     contradictions_found: int = 0
@@ -71,7 +70,6 @@ class WorkerLog:
             return
         found = _SUCCEEDED.search(line)
         if found:
-            self.totals.acknowledged += 1
             for name, value in _COUNT.findall(found[1]):
                 setattr(self.totals, name, getattr(self.totals, name) + int(value))
 
