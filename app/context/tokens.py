@@ -10,11 +10,14 @@ then counts with tiktoken, and ``name`` says so.
 cl100k_base for every OpenAI model (gpt-4o's o200k_base included), so the two can differ.
 
 Importing litellm costs seconds, so a counter imports it on first use, not when built:
-every process builds one at start (``Services.build``), few of them count.
+every process builds one at start (``Services.build``), few of them count. Async callers
+``await load()`` first, which does that import in a thread: the event loop serving other
+requests never waits for it.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections import OrderedDict
 from collections.abc import Callable
 from functools import cached_property
@@ -77,6 +80,14 @@ class TokenCounter:
     @cached_property
     def _count(self) -> Callable[[str], int]:
         return _litellm_counter(self.model)
+
+    async def load(self) -> None:
+        """Import litellm and load the tokenizer off the event loop (once)."""
+        if "_count" not in self.__dict__:
+            await asyncio.to_thread(self._load)
+
+    def _load(self) -> None:
+        self.model, self.name, self._count  # noqa: B018 - cached on first access
 
     def __call__(self, text: str) -> int:
         if not text:

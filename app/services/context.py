@@ -104,6 +104,7 @@ class ContextService:
         """The tagged block, tags included within ``budget`` (default 2000) tokens."""
         budget = self._budget(budget, self.session_budget)
         check.require_namespace(namespace)
+        await self.tokens.load()
         inner = budget - self.tokens(envelope_of(namespace))
         if inner < 0:
             raise InvalidInputError(
@@ -160,6 +161,7 @@ class ContextService:
         check.require_namespace(namespace)
         if since_revision is not None:
             check.require_int_range("sinceRevision", since_revision, 0, 2**53)
+        await self.tokens.load()
         # The revision is read first: a write landing meanwhile shows in the next delta.
         revision = await self._store.current_revision(namespace)
         delta = (
