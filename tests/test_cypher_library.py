@@ -207,7 +207,7 @@ def test_every_statement_the_store_runs_exists_for_each_engine(engine: str) -> N
     for source in (ROOT / "app" / "store").rglob("*.py"):
         text = source.read_text(encoding="utf-8")
         used |= set(re.findall(r"\b_?(?:read|write)\(\s*\"([a-z_]+\.[a-z_]+)\"", text))
-    assert {"thought.create", "topic.assign", "contradiction.resolve", "run.start"} <= used
+    assert {"thought.create", "topic.assign_many", "contradiction.resolve", "run.start"} <= used
     # The adapters name engine-only statements (schema, namespaces) for their engine alone.
     shared = {name for name in used if not name.startswith(("schema.", "changes.namespaces"))}
     assert shared <= set(library.names()), sorted(shared - set(library.names()))

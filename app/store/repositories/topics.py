@@ -70,41 +70,6 @@ class TopicRepository:
         rows = await self._x.read("topic.all", {"namespace": namespace}, namespace=namespace)
         return [_topic_vector(r) for r in rows]
 
-    async def assign(
-        self,
-        namespace: str,
-        topic_id: str,
-        thought_ids: Sequence[str],
-        centroid: Sequence[float],
-        *,
-        actor: Actor,
-        at_ms: int,
-    ) -> tuple[int, TopicVector | None]:
-        """Thoughts in no topic yet join this one, which takes ``centroid`` as its
-        embedding; returns how many joined and the topic as stored after (None when none
-        joined: nothing changed)."""
-        rows = await self._x.write(
-            "topic.assign",
-            {
-                "namespace": namespace,
-                "topicId": topic_id,
-                "thoughtIds": list(thought_ids),
-                "centroid": list(centroid),
-                **change_params(
-                    ChangeKind.ASSIGNED,
-                    SubjectKind.TOPIC,
-                    topic_id,
-                    actor=actor,
-                    at_ms=at_ms,
-                    related_ids=thought_ids,
-                ),
-            },
-            namespace=namespace,
-        )
-        if not rows:
-            return 0, None
-        return int(rows[0]["assigned"]), _topic_vector(rows[0])
-
     async def assign_many(
         self,
         namespace: str,
@@ -113,7 +78,8 @@ class TopicRepository:
         actor: Actor,
         at_ms: int,
     ) -> dict[str, tuple[int, TopicVector]]:
-        """``assign`` for many topics in one statement: (topic id, thought ids, centroid)
+        """Thoughts in no topic yet join their topic, which takes the given centroid as
+        its embedding; many topics in one statement: (topic id, thought ids, centroid)
         each. For each topic that gained thoughts: how many, and the topic as stored after
         (topics that gained none are left out, unchanged)."""
         if not assignments:
