@@ -66,7 +66,9 @@ class SearchFilter(_Frozen):
 
     @property
     def narrows(self) -> bool:
-        """Whether it can leave out thoughts the vector index ranks first."""
+        """Whether it can leave out thoughts the vector index ranks first (the search
+        then starts with a wider beam; a mode's tiers do not count: they usually leave
+        most thoughts in, and widening covers the rest)."""
         return self != SearchFilter()
 
 

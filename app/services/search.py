@@ -91,10 +91,7 @@ class SearchService:
         in the retrieval mode's tiers, filtered in the store; refined and superseded ones
         are marked and ranked below their successors (left out when current only).
         ``threshold`` drops hits less similar (cosine) than it."""
-        check.require_namespace(namespace)
-        text = check.require_text("query", query, check.MAX_QUERY_CHARS)
-        check.require_int_range("k", k, 1, check.MAX_K)
-        check.require_float_range("threshold", threshold, -1.0, 1.0)
+        text = _checked_query(namespace, query, k, threshold)
         options = checked_options(options)
         embedding = await self._embedder.async_embed_query(text)
         return await self._search(namespace, text, embedding, k, threshold, view, options)
@@ -112,10 +109,7 @@ class SearchService:
     ) -> list[RankedHit]:
         """``search`` with the query's embedding already made (a caller searching several
         times for one text embeds it once; the benchmark times search without it)."""
-        check.require_namespace(namespace)
-        text = check.require_text("query", query, check.MAX_QUERY_CHARS)
-        check.require_int_range("k", k, 1, check.MAX_K)
-        check.require_float_range("threshold", threshold, -1.0, 1.0)
+        text = _checked_query(namespace, query, k, threshold)
         return await self._search(
             namespace, text, embedding, k, threshold, view, checked_options(options)
         )
@@ -134,15 +128,14 @@ class SearchService:
     ) -> TieredResult:
         """Seed 004's two tiers: the topic summaries nearest the query first, then (at
         ``full``) the thoughts of a hybrid search. One query embedding serves both."""
-        check.require_namespace(namespace)
-        text = check.require_text("query", query, check.MAX_QUERY_CHARS)
-        check.require_int_range("k", k, 1, check.MAX_K)
+        text = _checked_query(namespace, query, k, threshold)
         check.require_int_range("topicLimit", topic_k, 0, check.MAX_K)
-        check.require_float_range("threshold", threshold, -1.0, 1.0)
         options = checked_options(options)
+        if not await self._store.searchable(namespace):  # never written to: nothing to find
+            return TieredResult(topics=(), thoughts=(), detail_level=detail_level)
         embedding = await self._embedder.async_embed_query(text)
         topics: list[TopicHit] = []
-        if topic_k and await self._store.searchable(namespace):
+        if topic_k:
             found = await self._retrieval.topics(namespace, embedding, topic_k)
             topics = [
                 TopicHit(topic=topic, similarity=max(0.0, sim))
@@ -201,7 +194,7 @@ class SearchService:
         """Vector search with seed 000's lineage and the supersession adjustments only:
         the baseline hybrid search is measured against."""
         rows = await self._retrieval.vector_candidates(
-            namespace, embedding, k, view, self._params(options), narrows=self._narrows(options)
+            namespace, embedding, k, view, self._params(options), narrows=options.filter.narrows
         )
         rows = [row for row in rows if row.similarity >= threshold]
         by_id = {row.thought.id: row for row in rows}
@@ -220,11 +213,6 @@ class SearchService:
             )
             for hit in ranked
         ]
-
-    def _narrows(self, options: RetrievalOptions) -> bool:
-        """Explicit filters start with a wider beam; the tiers of a mode usually leave
-        most thoughts in (widening covers the rest)."""
-        return options.filter.narrows
 
     async def _lineage(
         self, namespace: str, ids: list[str]
@@ -250,7 +238,7 @@ class SearchService:
         params = self._params(options)
         vector_rows, text_rows = await asyncio.gather(
             self._retrieval.vector_candidates(
-                namespace, embedding, pool, view, params, narrows=self._narrows(options)
+                namespace, embedding, pool, view, params, narrows=options.filter.narrows
             ),
             self._retrieval.text_candidates(namespace, text, embedding, pool, view, params),
         )
@@ -333,6 +321,15 @@ class SearchService:
         check.require_int_range("k", k, 1, check.MAX_K)
         embedding = await self._embedder.async_embed_query(text)
         return await self._store.search_lineage_edges(namespace, embedding, k)
+
+
+def _checked_query(namespace: str, query: str, k: int, threshold: float) -> str:
+    """The query text, once namespace, query, k and threshold are valid."""
+    check.require_namespace(namespace)
+    text = check.require_text("query", query, check.MAX_QUERY_CHARS)
+    check.require_int_range("k", k, 1, check.MAX_K)
+    check.require_float_range("threshold", threshold, -1.0, 1.0)
+    return text
 
 
 def _candidates(
