@@ -13,7 +13,8 @@ import numpy as np
 
 from app.domain.judgement import ExtractedThought
 from app.knowledge import lexicon as lx
-from app.knowledge.statements import predicate_start, split_words
+from app.knowledge.statements import predicate_start
+from app.knowledge.words import split_words
 
 DEFAULT_SUMMARY_WORDS = 60
 DEFAULT_LINE_CHARS = 100

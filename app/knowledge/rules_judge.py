@@ -41,11 +41,10 @@ from app.knowledge.statements import (
     VERB,
     Statement,
     Token,
-    capitalised_names,
-    clauses,
     parse,
     quantity,
 )
+from app.knowledge.words import capitalised_names, clauses
 
 
 @dataclass(frozen=True)

@@ -13,12 +13,7 @@ import re
 from dataclasses import dataclass
 
 from app.knowledge import lexicon as lx
-from app.knowledge.words import TEXT_CACHE_SIZE, Word, find_phrases, stem
-
-# The judge and the extractive summariser take these from here.
-from app.knowledge.words import capitalised_names as capitalised_names
-from app.knowledge.words import clauses as clauses
-from app.knowledge.words import split_words as split_words
+from app.knowledge.words import TEXT_CACHE_SIZE, Word, find_phrases, split_words, stem
 
 _NUMBER = re.compile(r"^[$€£]?\d+(?:\.\d+)*%?$")
 _ORDINAL = re.compile(r"^(\d+)(?:st|nd|rd|th)$")
