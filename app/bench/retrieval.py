@@ -17,6 +17,7 @@ RECALL_K = 5
 CONTEXT_BUDGET = 8000
 # The benchmark must not change what it measures: no usage counters written.
 OPTIONS = RetrievalOptions(hybrid=True, record_access=False)
+PLAIN_OPTIONS = RetrievalOptions(hybrid=False, record_access=False)
 
 
 def measure_hybrid(
@@ -36,9 +37,8 @@ def measure_hybrid(
         )
 
     async def plain(i: int) -> None:
-        options = OPTIONS.model_copy(update={"hybrid": False})
         await services.search.search_embedded(
-            namespace, texts[i], embeddings[i], k=HYBRID_K, options=options
+            namespace, texts[i], embeddings[i], k=HYBRID_K, options=PLAIN_OPTIONS
         )
 
     async def embed(i: int) -> None:
