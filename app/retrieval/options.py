@@ -32,8 +32,7 @@ def _at_most(field: str, values: tuple[object, ...]) -> None:
         )
 
 
-def checked_filter(given: SearchFilter) -> SearchFilter:
-    f = given
+def checked_filter(f: SearchFilter) -> SearchFilter:
     for name in ("kinds", "categories", "tags", "states"):
         _at_most(f"filter.{name}", getattr(f, name))
     for bound in ("importance_min", "importance_max"):

@@ -26,8 +26,8 @@ from app.domain.models import Thought
 from app.domain.retrieval import ScoreExplanation, UsagePolicy
 from app.domain.rules import MAX_SCORE, REFINEMENT_BOOST, SUPERSEDED_FACTOR
 from app.retrieval.fusion import Fused
+from app.retrieval.retention import DAY_MS
 
-DAY_MS = 86_400_000
 AGE_DECAY_PER_DAY = 0.01  # seed 004
 PRIOR_FLOOR = 0.5
 WEIGHTS = {"salience_decay": 0.35, "usage": 0.30, "pheromone": 0.15, "related": 0.20}
