@@ -21,15 +21,6 @@ from app.settings import Settings
 from tests.support import THOUGHTGRAPH_CLI, free_port, serve_process
 
 REPO = Path(__file__).resolve().parent.parent
-TOOLS = {
-    "search",
-    "lineage",
-    "contribute",
-    "refine",
-    "supersede",
-    "contradictions",
-    "resolve_contradiction",
-}
 AGENT = {"agent_id": "agent-1", "agent_name": "Agent One"}
 
 

@@ -6,7 +6,8 @@ its text starts with the code in brackets and ``structuredContent`` holds ``code
 ``message`` (and the error's details), so an agent can branch on the code as it does on
 GraphQL's ``extensions.code``. Arguments that do not fit a tool's input schema are
 ``VALIDATION_ERROR`` like the domain's own checks; anything unexpected is logged here and
-answered ``INTERNAL_ERROR`` without its text.
+answered ``INTERNAL_ERROR`` without its text. An answer larger than GraphQL's response
+cap (``TG_MAX_RESPONSE_BYTES``) is ``RESPONSE_TOO_LARGE`` instead, as it is there.
 """
 
 from __future__ import annotations
@@ -59,13 +60,34 @@ def invalid_arguments_result(error: ValidationError) -> CallToolResult:
 
 
 class ThoughtgraphMCP(MCPServer[Any]):
+    def __init__(self, *args: Any, max_response_bytes: int, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.max_response_bytes = max_response_bytes
+
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
     ) -> CallToolResult | InputRequiredResult:
         try:
-            return await super().call_tool(name, arguments, context)
+            result = await super().call_tool(name, arguments, context)
         except ToolError as exc:
             return self._failure(name, exc)
+        if isinstance(result, CallToolResult):
+            return self._within_size(name, result)
+        return result
+
+    def _within_size(self, name: str, result: CallToolResult) -> CallToolResult:
+        """The answer, unless larger than the cap: the backstop GraphQL has for what the
+        arguments' limits cannot see (long texts)."""
+        size = len(result.model_dump_json(by_alias=True, exclude_none=True).encode())
+        if size <= self.max_response_bytes:
+            return result
+        limit = self.max_response_bytes
+        log.warning("mcp.response_too_large", tool=name, size=size, limit=limit)
+        message = (
+            f"The response would be {size:,} bytes; the limit is {limit:,}. "
+            "Ask for fewer items (k, first)."
+        )
+        return error_result("RESPONSE_TOO_LARGE", message, size=size, limit=limit)
 
     def _failure(self, name: str, exc: ToolError) -> CallToolResult:
         cause = exc.__cause__
@@ -81,12 +103,16 @@ class ThoughtgraphMCP(MCPServer[Any]):
 
 
 def build_server(runtime: Runtime, callers: Callers) -> ThoughtgraphMCP:
-    """The server with every tool group whose services this runtime has."""
-    server = ThoughtgraphMCP(SERVER_NAME, instructions=INSTRUCTIONS, version=_version())
+    """The server with every tool group over this runtime's services."""
+    server = ThoughtgraphMCP(
+        SERVER_NAME,
+        instructions=INSTRUCTIONS,
+        version=_version(),
+        max_response_bytes=runtime.settings.max_response_bytes,
+    )
     env = ToolEnv(services=runtime.services, callers=callers)
-    for group in tool_groups():
-        if group.available(runtime.services):
-            group.register(server, env)
+    for register in tool_groups():
+        register(server, env)
     return server
 
 

@@ -1,22 +1,30 @@
 """The MCP tools, one module per group. Each module's ``register(server, env)`` adds its
 tools; a tool is one small function that checks the caller, calls the service GraphQL's
 resolver calls, and returns a shape from ``shapes``. Domain errors are raised as they are:
-``app.mcp.server`` turns them into tool errors carrying their code.
-
-A group whose service is optional (built by another part of the service, absent in some
-deployments) says so in ``available(services)``; it is registered only when that holds."""
+``app.mcp.server`` turns them into tool errors carrying their code."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any
 
 from mcp.server.mcpserver import Context, MCPServer
+from mcp_types import ToolAnnotations
+from pydantic import Field
 
+from app.domain import validation as check
 from app.domain.access import Action, Principal
+from app.domain.allowlist import effective_agent
 from app.mcp.access import Callers
 from app.services.container import Services
+
+READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
+WRITES = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
+Namespace = Annotated[str, Field(description="The namespace to work in.")]
+Agent = Annotated[
+    str | None, Field(description="The allowlist to read under, when the API key names none.")
+]
 
 
 @dataclass(frozen=True)
@@ -31,20 +39,20 @@ class ToolEnv:
         return self.callers.allowed(ctx.request_context.request, action, namespace)
 
 
-@dataclass(frozen=True)
-class ToolGroup:
-    name: str
-    register: Callable[[MCPServer[Any], ToolEnv], None]
-    available: Callable[[Services], bool] = lambda services: True
+def reader(principal: Principal, claimed: str | None) -> str | None:
+    """The agent a read is made as, checked as GraphQL checks its ``agent`` argument:
+    the key's; the claimed one only when the key names none (AGENT_MISMATCH otherwise)."""
+    named = check.require_name("agent", claimed) if claimed is not None else None
+    return effective_agent(principal.agent, named)
 
 
-def tool_groups() -> list[ToolGroup]:
+def tool_groups() -> list[Callable[[MCPServer[Any], ToolEnv], None]]:
     from app.mcp.tools import context, contradictions, reading, recall, thoughts
 
     return [
-        ToolGroup("reading", reading.register),
-        ToolGroup("recall", recall.register, recall.available),
-        ToolGroup("context", context.register, context.available),
-        ToolGroup("thoughts", thoughts.register),
-        ToolGroup("contradictions", contradictions.register),
+        reading.register,
+        recall.register,
+        context.register,
+        thoughts.register,
+        contradictions.register,
     ]

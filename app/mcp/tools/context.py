@@ -6,18 +6,16 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from mcp.server.mcpserver import Context, MCPServer
-from mcp_types import ToolAnnotations
 from pydantic import BaseModel, Field
 
 from app.context import model
 from app.domain.access import Action
-from app.domain.allowlist import effective_agent
 from app.domain.models import DEFAULT_NAMESPACE
-from app.mcp.tools import ToolEnv
-from app.services.container import Services
+from app.mcp.tools import READ_ONLY, Namespace, ToolEnv, reader
+from app.mcp.tools.shapes import Shape
 
 
-class TierOut(BaseModel):
+class TierOut(Shape):
     tier: int  # 1 critical, 2 relevant, 3 background, 4 index
     budget: int
     items: int
@@ -32,7 +30,7 @@ class ContextItemOut(BaseModel):
     ids: list[str]
 
 
-class AssembledContextOut(BaseModel):
+class AssembledContextOut(Shape):
     text: str
     token_count: int  # exact, with the tokenizer named below
     budget: int
@@ -45,17 +43,11 @@ class AssembledContextOut(BaseModel):
     @classmethod
     def of(cls, assembled: model.AssembledContext) -> AssembledContextOut:
         packing = assembled.packing
-        return cls(
-            text=packing.text,
-            token_count=packing.token_count,
-            budget=packing.budget,
+        return cls.copy_of(
+            packing,  # its text, token_count, budget and ids
             tokenizer=assembled.tokenizer,
             revision=assembled.revision,
-            ids=packing.ids,
-            tiers=[
-                TierOut(tier=int(t.tier), budget=t.budget, items=t.items, tokens=t.tokens)
-                for t in packing.tiers
-            ],
+            tiers=[TierOut.copy_of(usage) for usage in packing.tiers],
             items=[
                 ContextItemOut(
                     tier=int(item.tier),
@@ -69,16 +61,10 @@ class AssembledContextOut(BaseModel):
         )
 
 
-def available(services: Services) -> bool:
-    return getattr(services, "context", None) is not None
-
-
 def register(server: MCPServer[Any], env: ToolEnv) -> None:
     async def assemble_context(
         ctx: Context[Any, Any],
-        namespace: Annotated[str, Field(description="The namespace to work in.")] = (
-            DEFAULT_NAMESPACE
-        ),
+        namespace: Namespace = DEFAULT_NAMESPACE,
         budget: Annotated[
             int | None, Field(description="Tokens the context may use (default 8000).")
         ] = None,
@@ -106,15 +92,15 @@ def register(server: MCPServer[Any], env: ToolEnv) -> None:
         background, index), each item at the compression level that fits, never over
         the budget; with since_revision, headed by the memory updates since then."""
         principal = env.caller(ctx, Action.READ, namespace)
-        reader = effective_agent(principal.agent, agent)
-        rules = env.services.allowlist.context_rules(reader)
+        reading_as = reader(principal, agent)
+        rules = env.services.allowlist.context_rules(reading_as)
         signals = model.Signals(
             query=query,
             current_file=current_file,
             branch=branch,
             recent_errors=tuple(recent_errors or ()),
             activity=activity,
-            agent=reader,
+            agent=reading_as,
             collaborators=tuple(collaborators or ()),
         )
         assembled = await env.services.context.assemble(
@@ -126,6 +112,4 @@ def register(server: MCPServer[Any], env: ToolEnv) -> None:
         )
         return AssembledContextOut.of(assembled)
 
-    server.add_tool(
-        assemble_context, annotations=ToolAnnotations(read_only_hint=True, open_world_hint=False)
-    )
+    server.add_tool(assemble_context, annotations=READ_ONLY)

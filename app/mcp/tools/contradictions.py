@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from mcp.server.mcpserver import Context, MCPServer
-from mcp_types import ToolAnnotations
 from pydantic import Field
 
 from app.domain.access import Action
@@ -13,10 +12,8 @@ from app.domain.knowledge import ContradictionStatus, Resolution
 from app.domain.models import DEFAULT_NAMESPACE
 from app.domain.validation import MAX_PAGE_SIZE
 from app.mcp.access import actor_of
-from app.mcp.tools import ToolEnv
+from app.mcp.tools import READ_ONLY, WRITES, Namespace, ToolEnv
 from app.mcp.tools.shapes import ContradictionOut, ContradictionsOut
-
-Namespace = Annotated[str, Field(description="The namespace to work in.")]
 
 
 def register(server: MCPServer[Any], env: ToolEnv) -> None:
@@ -63,12 +60,7 @@ def register(server: MCPServer[Any], env: ToolEnv) -> None:
         )
         return ContradictionOut.of(resolved)
 
+    server.add_tool(contradictions, annotations=READ_ONLY)
     server.add_tool(
-        contradictions, annotations=ToolAnnotations(read_only_hint=True, open_world_hint=False)
-    )
-    server.add_tool(
-        resolve_contradiction,
-        annotations=ToolAnnotations(
-            read_only_hint=False, destructive_hint=False, idempotent_hint=True
-        ),
+        resolve_contradiction, annotations=WRITES.model_copy(update={"idempotent_hint": True})
     )

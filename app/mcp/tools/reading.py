@@ -6,20 +6,15 @@ from datetime import datetime
 from typing import Annotated, Any
 
 from mcp.server.mcpserver import Context, MCPServer
-from mcp_types import ToolAnnotations
 from pydantic import Field
 
 from app.domain.access import Action
-from app.domain.allowlist import effective_agent
 from app.domain.models import DEFAULT_NAMESPACE, ThoughtKind
 from app.domain.retrieval import RetrievalMode, RetrievalOptions, SearchFilter
 from app.domain.validation import MAX_K, MAX_LINEAGE_DEPTH
-from app.mcp.tools import ToolEnv
+from app.mcp.tools import READ_ONLY, Agent, Namespace, ToolEnv, reader
 from app.mcp.tools.shapes import LineageOut, SearchOut, epoch_ms
 from app.retrieval.options import within_allowlist
-
-READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
-Namespace = Annotated[str, Field(description="The namespace to work in.")]
 
 
 def register(server: MCPServer[Any], env: ToolEnv) -> None:
@@ -50,20 +45,16 @@ def register(server: MCPServer[Any], env: ToolEnv) -> None:
         categories: Annotated[
             list[str] | None, Field(description="Only these categories (within the allowlist).")
         ] = None,
-        agent: Annotated[
-            str | None,
-            Field(description="The allowlist to read under, when the API key names none."),
-        ] = None,
+        agent: Agent = None,
     ) -> SearchOut:
-        """The k best thoughts for the query: full-text and vector candidates fused,
-        filtered in the store, in the tiers `mode` reaches. Superseded ones are marked and
-        ranked below their successors; `current_only` leaves them out. Only categories the
-        reading agent's allowlist allows come back."""
+        """The k nearest thoughts to the query by meaning, filtered in the store, in the
+        tiers `mode` reaches. Superseded ones are marked and ranked below their
+        successors; `current_only` leaves them out. Only categories the reading agent's
+        allowlist allows come back."""
         principal = env.caller(ctx, Action.READ, namespace)
         services = env.services
         wanted = SearchFilter(kinds=tuple(kinds or ()), categories=tuple(categories or ()))
-        reader = effective_agent(principal.agent, agent)
-        allowed = services.allowlist.categories_for(reader, list(categories or ()) or None)
+        allowed = services.allowlist.categories_for(reader(principal, agent), categories)
         options = within_allowlist(RetrievalOptions(filter=wanted, mode=mode), allowed)
         if options is None:
             return SearchOut(hits=[])

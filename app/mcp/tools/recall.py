@@ -7,20 +7,17 @@ import datetime as dt
 from typing import Annotated, Any
 
 from mcp.server.mcpserver import Context, MCPServer
-from mcp_types import ToolAnnotations
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from app.domain.access import Action
-from app.domain.allowlist import effective_agent
 from app.domain.models import DEFAULT_NAMESPACE
 from app.knowledge.temporal import Granularity
-from app.mcp.tools import ToolEnv
-from app.mcp.tools.shapes import SearchHitOut, SearchOut
+from app.mcp.tools import READ_ONLY, Agent, Namespace, ToolEnv, reader
+from app.mcp.tools.shapes import SearchHitOut, Shape
 from app.services import recall as recall_service
-from app.services.container import Services
 
 
-class ResolvedDateOut(BaseModel):
+class ResolvedDateOut(Shape):
     thought_id: str
     expression: str  # as written in the thought
     date: dt.date
@@ -29,7 +26,7 @@ class ResolvedDateOut(BaseModel):
     granularity: Granularity
 
 
-class RecallOut(BaseModel):
+class RecallOut(Shape):
     question: str
     answer: str
     confidence: float
@@ -43,51 +40,29 @@ class RecallOut(BaseModel):
 
     @classmethod
     def of(cls, found: recall_service.RecallAnswer) -> RecallOut:
-        return cls(
-            question=found.question,
-            answer=found.answer,
-            confidence=found.confidence,
-            reasoning=found.reasoning,
-            temporal=found.temporal,
-            requires_inference=found.requires_inference,
+        return cls.copy_of(
+            found,
             resolutions=[
-                ResolvedDateOut(
-                    thought_id=hit.thought_id,
-                    expression=hit.resolution.expression,
-                    date=hit.resolution.date,
-                    range_start=hit.resolution.range_start,
-                    range_end=hit.resolution.range_end,
-                    granularity=hit.resolution.granularity,
-                )
+                ResolvedDateOut.copy_of(hit.resolution, thought_id=hit.thought_id)
                 for hit in found.resolutions
             ],
             source_ids=list(found.sources),
-            hits=SearchOut.of(list(found.hits)).hits,
-            answered_by=found.answered_by,
+            hits=[SearchHitOut.of(hit) for hit in found.hits],
         )
-
-
-def available(services: Services) -> bool:
-    return getattr(services, "recall", None) is not None
 
 
 def register(server: MCPServer[Any], env: ToolEnv) -> None:
     async def recall(
         ctx: Context[Any, Any],
         question: Annotated[str, Field(description="The question, in plain words.")],
-        namespace: Annotated[str, Field(description="The namespace to work in.")] = (
-            DEFAULT_NAMESPACE
-        ),
+        namespace: Namespace = DEFAULT_NAMESPACE,
         k: Annotated[
             int, Field(description=f"Thoughts to answer from, 1 to {recall_service.MAX_RECALL_K}.")
         ] = recall_service.DEFAULT_K,
         current_only: Annotated[
             bool, Field(description="Leave out superseded and refined thoughts.")
         ] = False,
-        agent: Annotated[
-            str | None,
-            Field(description="The allowlist to read under, when the API key names none."),
-        ] = None,
+        agent: Agent = None,
         categories: Annotated[
             list[str] | None, Field(description="Narrow the allowlist to these categories.")
         ] = None,
@@ -105,10 +80,10 @@ def register(server: MCPServer[Any], env: ToolEnv) -> None:
             question,
             k=k,
             current_only=current_only,
-            agent=effective_agent(principal.agent, agent),
+            agent=reader(principal, agent),
             categories=categories,
             resolve_dates=resolve_dates,
         )
         return RecallOut.of(found)
 
-    server.add_tool(recall, annotations=ToolAnnotations(read_only_hint=True, open_world_hint=False))
+    server.add_tool(recall, annotations=READ_ONLY)

@@ -5,16 +5,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import UTC, datetime
+from typing import Any, Self
 
 from pydantic import BaseModel
 
 from app.domain import models
 from app.domain.knowledge import Contradiction, ContradictionStatus, Resolution
-from app.domain.models import ThoughtKind, ThoughtState, ThoughtType
+from app.domain.models import ThoughtKind, ThoughtState, ThoughtType, ms_to_datetime
 
 
 def iso(ms: int | None) -> str | None:
-    return datetime.fromtimestamp(ms / 1000, tz=UTC).isoformat() if ms is not None else None
+    return ms_to_datetime(ms).isoformat() if ms is not None else None
 
 
 def epoch_ms(value: datetime | None) -> int | None:
@@ -26,7 +27,16 @@ def epoch_ms(value: datetime | None) -> int | None:
     return int(value.timestamp() * 1000)
 
 
-class ThoughtOut(BaseModel):
+class Shape(BaseModel):
+    @classmethod
+    def copy_of(cls, source: object, **differing: Any) -> Self:
+        """This shape of ``source``: each field read off its attribute of the same name,
+        but for the ``differing`` ones (times, nested shapes, renamed fields)."""
+        same = {name: getattr(source, name) for name in cls.model_fields if name not in differing}
+        return cls(**same, **differing)
+
+
+class ThoughtOut(Shape):
     id: str
     namespace: str
     type: ThoughtType
@@ -52,52 +62,25 @@ class ThoughtOut(BaseModel):
 
     @classmethod
     def of(cls, thought: models.Thought) -> ThoughtOut:
-        return cls(
-            id=thought.id,
-            namespace=thought.namespace,
-            type=thought.type,
-            kind=thought.kind,
-            content=thought.content,
-            agent_id=thought.agent_id,
-            agent_name=thought.agent_name,
-            context=thought.context,
-            tags=list(thought.tags),
-            category=thought.category,
-            salience=thought.salience,
-            importance=thought.importance,
-            pinned=thought.pinned,
-            state=thought.state,
-            pheromone_weight=thought.pheromone_weight,
-            source_ids=list(thought.source_ids),
-            revision=thought.revision,
+        return cls.copy_of(
+            thought,
             created_at=iso(thought.created_at_ms),
             valid_from=iso(thought.effective_valid_from_ms),
             valid_to=iso(thought.valid_to_ms),
             superseded_at=iso(thought.superseded_at_ms),
-            superseded_by=thought.superseded_by,
         )
-
-
-class GuidanceOut(BaseModel):
-    similar_thought_id: str
-    similarity: float
-    message: str
 
 
 class ContributionOut(BaseModel):
     thought: ThoughtOut
-    guidance: GuidanceOut | None = None
+    guidance: models.Guidance | None = None
 
     @classmethod
     def of(cls, contribution: models.Contribution) -> ContributionOut:
-        guidance = contribution.guidance
-        return cls(
-            thought=ThoughtOut.of(contribution.thought),
-            guidance=GuidanceOut(**guidance.model_dump()) if guidance else None,
-        )
+        return cls(thought=ThoughtOut.of(contribution.thought), guidance=contribution.guidance)
 
 
-class SearchHitOut(BaseModel):
+class SearchHitOut(Shape):
     thought: ThoughtOut
     similarity: float  # the raw cosine similarity
     score: float  # after the lineage and supersession adjustments
@@ -105,28 +88,20 @@ class SearchHitOut(BaseModel):
     refined_by: str | None
     superseded_by: str | None
 
+    @classmethod
+    def of(cls, hit: models.SearchHit) -> SearchHitOut:
+        return cls.copy_of(hit, thought=ThoughtOut.of(hit.thought))
+
 
 class SearchOut(BaseModel):
     hits: list[SearchHitOut]
 
     @classmethod
     def of(cls, hits: Sequence[models.SearchHit]) -> SearchOut:
-        return cls(
-            hits=[
-                SearchHitOut(
-                    thought=ThoughtOut.of(hit.thought),
-                    similarity=hit.similarity,
-                    score=hit.score,
-                    superseded=hit.superseded,
-                    refined_by=hit.refined_by,
-                    superseded_by=hit.superseded_by,
-                )
-                for hit in hits
-            ]
-        )
+        return cls(hits=[SearchHitOut.of(hit) for hit in hits])
 
 
-class LineageNodeOut(BaseModel):
+class LineageNodeOut(Shape):
     thought_id: str
     depth: int  # sources negative, refinements positive, the thought itself 0
     type: ThoughtType
@@ -137,33 +112,21 @@ class LineageNodeOut(BaseModel):
     source_ids: list[str]
 
 
-class LineageOut(BaseModel):
+class LineageOut(Shape):
     thought_id: str
     truncated: bool
     chain: list[LineageNodeOut]
 
     @classmethod
     def of(cls, lineage: models.Lineage) -> LineageOut:
-        return cls(
-            thought_id=lineage.thought_id,
-            truncated=lineage.truncated,
-            chain=[
-                LineageNodeOut(
-                    thought_id=node.thought_id,
-                    depth=node.depth,
-                    type=node.type,
-                    content_preview=node.content_preview,
-                    contributor=node.contributor,
-                    agent_id=node.agent_id,
-                    created_at=iso(node.created_at_ms),
-                    source_ids=list(node.source_ids),
-                )
-                for node in lineage.chain
-            ],
-        )
+        chain = [
+            LineageNodeOut.copy_of(node, created_at=iso(node.created_at_ms))
+            for node in lineage.chain
+        ]
+        return cls.copy_of(lineage, chain=chain)
 
 
-class ContradictionOut(BaseModel):
+class ContradictionOut(Shape):
     id: str
     namespace: str
     status: ContradictionStatus
@@ -182,22 +145,8 @@ class ContradictionOut(BaseModel):
 
     @classmethod
     def of(cls, found: Contradiction) -> ContradictionOut:
-        return cls(
-            id=found.id,
-            namespace=found.namespace,
-            status=found.status,
-            relation=found.relation,
-            thought_a_id=found.thought_a_id,
-            thought_b_id=found.thought_b_id,
-            detector=found.detector,
-            confidence=found.confidence,
-            explanation=found.explanation,
-            detected_at=iso(found.detected_at_ms),
-            resolution=found.resolution,
-            note=found.note,
-            resolved_by=found.resolved_by,
-            resolved_at=iso(found.resolved_at_ms),
-            merged_thought_id=found.merged_thought_id,
+        return cls.copy_of(
+            found, detected_at=iso(found.detected_at_ms), resolved_at=iso(found.resolved_at_ms)
         )
 
 

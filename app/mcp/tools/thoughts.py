@@ -7,18 +7,15 @@ from datetime import datetime
 from typing import Annotated, Any
 
 from mcp.server.mcpserver import Context, MCPServer
-from mcp_types import ToolAnnotations
 from pydantic import Field
 
 from app.domain.access import Action
 from app.domain.models import DEFAULT_NAMESPACE, ThoughtKind
 from app.mcp.access import actor_of, as_caller
-from app.mcp.tools import ToolEnv
+from app.mcp.tools import WRITES, Namespace, ToolEnv
 from app.mcp.tools.shapes import ContributionOut, ThoughtOut, epoch_ms
 from app.services.thoughts import ThoughtInput
 
-WRITES = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
-Namespace = Annotated[str, Field(description="The namespace to work in.")]
 Content = Annotated[str, Field(description="The thought itself (up to 10,000 characters).")]
 AgentId = Annotated[
     str | None,
