@@ -72,6 +72,9 @@ INITIALIZE = {
     },
 }
 MCP_HEADERS = {"accept": "application/json, text/event-stream"}
+# Room for one long thought in an answer (its text is there twice: content and structured
+# content), not for three.
+RESPONSE_CAP = "20000"
 
 
 async def _keys_decide_who_may_do_what(server: McpServer, texts: dict[str, str], ns: str) -> None:
@@ -97,6 +100,14 @@ async def _keys_decide_who_may_do_what(server: McpServer, texts: dict[str, str],
         code = await refused(writer, "search", query="x", namespace=f"{ns}-other")
         assert code == "FORBIDDEN"
         assert await everything(writer, ns) == {written["thought"]["id"]}
+        # GraphQL's response cap (TG_MAX_RESPONSE_BYTES, set by the tests) applies too.
+        long_note = "Long note: " + "word " * 600
+        for _ in range(3):
+            await call(writer, "contribute", content=long_note, namespace=ns)
+        code = await refused(writer, "search", query="long note", namespace=ns, k=100)
+        assert code == "RESPONSE_TOO_LARGE"
+        one = await call(writer, "search", query="long note", namespace=ns, k=1)
+        assert len(one["hits"]) == 1
 
 
 def test_keys_over_http(
@@ -111,6 +122,7 @@ def test_keys_over_http(
         TG_KEYS_FILE=str(key_file.path),
         TG_REQUIRE_KEYS="true",
         TG_MAX_REQUEST_BYTES="50000",
+        TG_MAX_RESPONSE_BYTES=RESPONSE_CAP,
     )
     with mcp_server("http", env, tmp_path / "mcp.log") as server:
         assert server.url is not None
@@ -171,7 +183,12 @@ def test_keys_over_stdio(
     a valid one."""
     key_file, texts = keys
     log = tmp_path / "mcp.log"
-    env = process_env(wiring_settings, TG_KEYS_FILE=str(key_file.path), TG_REQUIRE_KEYS="true")
+    env = process_env(
+        wiring_settings,
+        TG_KEYS_FILE=str(key_file.path),
+        TG_REQUIRE_KEYS="true",
+        TG_MAX_RESPONSE_BYTES=RESPONSE_CAP,
+    )
     server = McpServer("stdio", env, log)
 
     async def scenario() -> None:

@@ -10,11 +10,11 @@ key in ``TG_MCP_KEY``, or as anyone while the local service is open.
 
 from __future__ import annotations
 
-import json
 from dataclasses import replace
 from typing import Any
 
 from starlette.datastructures import Headers
+from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app.access import AccessPolicy
@@ -123,23 +123,12 @@ class KeyGate:
             return
         principal = self.access.principal_for(Headers(scope=scope))
         if principal is None:
-            await _refuse(send)
+            refusal = JSONResponse(
+                error_body(UNAUTHENTICATED_MESSAGE, UnauthenticatedError.code),
+                status_code=401,
+                headers={"www-authenticate": "Bearer"},
+            )
+            await refusal(scope, receive, send)
             return
         scope[PRINCIPAL_SCOPE_KEY] = principal
         await self.app(scope, receive, send)
-
-
-async def _refuse(send: Send) -> None:
-    body = json.dumps(error_body(UNAUTHENTICATED_MESSAGE, UnauthenticatedError.code)).encode()
-    await send(
-        {
-            "type": "http.response.start",
-            "status": 401,
-            "headers": [
-                (b"content-type", b"application/json"),
-                (b"content-length", str(len(body)).encode()),
-                (b"www-authenticate", b"Bearer"),
-            ],
-        }
-    )
-    await send({"type": "http.response.body", "body": body})

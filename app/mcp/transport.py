@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import signal
-from collections.abc import Awaitable, Callable
 
 import structlog
 import uvicorn
@@ -31,15 +30,12 @@ from app.store.factory import check_store_available
 
 log = structlog.get_logger(__name__)
 
-TRANSPORTS = ("stdio", "http")
 PROBE_PATHS = ("/healthz", "/readyz")
 
 
 def attaches(settings: McpSettings) -> bool:
     """Whether to attach to an engine another process owns: on the embedded engine, when
-    the data dir is held (Neo4j is a server every process connects to alike)."""
-    if settings.neo4j_uri:
-        return False
+    the data dir is held (Neo4j is a server every process connects to alike: never)."""
     try:
         check_store_available(settings)
     except DataDirLockedError:
@@ -67,23 +63,16 @@ def run_mcp(settings: McpSettings, transport: str) -> int:
                 "API keys are required: set TG_MCP_KEY to a valid key for this server "
                 "(missing, unknown or revoked)"
             )
-        serve: Callable[[ThoughtgraphMCP, Runtime], Awaitable[None]] = _serve_stdio
     else:
         access.refuse_open_exposure(settings.mcp_host)
-        serve = _serve_http
     attached = attaches(settings)
     # Ctrl-C, or SIGTERM over HTTP: the normal ways to stop it; everything is closed by then.
     with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(_run(settings, callers, attached, serve))
+        asyncio.run(_run(settings, callers, attached, transport))
     return 0
 
 
-async def _run(
-    settings: McpSettings,
-    callers: Callers,
-    attached: bool,
-    serve: Callable[[ThoughtgraphMCP, Runtime], Awaitable[None]],
-) -> None:
+async def _run(settings: McpSettings, callers: Callers, attached: bool, transport: str) -> None:
     queue = job_queue(settings, attached)
     async with open_runtime(settings, attach=attached, queue=queue) as runtime:
         log.info(
@@ -93,11 +82,15 @@ async def _run(
             embedder=runtime.embedder.name,
             keys_required=callers.access.keys_required,
         )
-        await serve(build_server(runtime, callers), runtime)
+        server = build_server(runtime, callers)
+        if transport == "stdio":
+            await _serve_stdio(server)
+        else:
+            await _serve_http(http_app(server, runtime, settings, callers.access), settings)
         log.info("mcp.stopping")
 
 
-async def _serve_stdio(server: ThoughtgraphMCP, runtime: Runtime) -> None:
+async def _serve_stdio(server: ThoughtgraphMCP) -> None:
     """Until the client closes stdin; SIGTERM (a client giving up on us) and SIGINT stop
     it too, after which the runtime closes as usual (the engine stops, the lock goes)."""
     task = asyncio.create_task(server.run_stdio_async())
@@ -108,10 +101,7 @@ async def _serve_stdio(server: ThoughtgraphMCP, runtime: Runtime) -> None:
         await task
 
 
-async def _serve_http(server: ThoughtgraphMCP, runtime: Runtime) -> None:
-    settings = runtime.settings
-    assert isinstance(settings, McpSettings)
-    app = http_app(server, runtime, settings)
+async def _serve_http(app: ASGIApp, settings: McpSettings) -> None:
     config = uvicorn.Config(
         app,
         host=settings.mcp_host,
@@ -129,7 +119,9 @@ async def _serve_http(server: ThoughtgraphMCP, runtime: Runtime) -> None:
         signal.signal(signal.SIGTERM, previous)
 
 
-def http_app(server: ThoughtgraphMCP, runtime: Runtime, settings: McpSettings) -> ASGIApp:
+def http_app(
+    server: ThoughtgraphMCP, runtime: Runtime, settings: McpSettings, access: AccessPolicy
+) -> ASGIApp:
     """The streamable HTTP endpoint at ``mcp_path`` behind the API key gate, and the
     service's liveness and readiness probes (which need no key)."""
     for path, probe in zip(PROBE_PATHS, (healthz, readyz), strict=True):
@@ -141,7 +133,7 @@ def http_app(server: ThoughtgraphMCP, runtime: Runtime, settings: McpSettings) -
         host=settings.mcp_host,
     )
     app.state.services = runtime.services
-    return KeyGate(app, AccessPolicy.from_settings(settings), open_paths=PROBE_PATHS)
+    return KeyGate(app, access, open_paths=PROBE_PATHS)
 
 
 def transport_security(settings: McpSettings) -> TransportSecuritySettings:
