@@ -8,7 +8,8 @@ import pytest
 
 from app.domain.changes import Actor
 from app.domain.models import ScoredThought, Thought, ThoughtType, TimeView
-from app.store.cypher_store import MIN_CANDIDATES, OVERSAMPLE, CypherGraphStore
+from app.store.beam import MIN_CANDIDATES, OVERSAMPLE
+from app.store.cypher_store import CypherGraphStore
 from app.store.repositories.neighbours import NeighbourRepository
 from tests.support import LoopThread, mix, unit_vector
 from tests.test_store_contract import D, make_thought, next_ms, write

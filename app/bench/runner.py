@@ -33,7 +33,7 @@ from app.domain.validation import MAX_LINEAGE_DEPTH
 from app.progress import progress
 from app.services.thoughts import ThoughtInput
 from app.settings import EmbedderKind, Settings
-from app.store.cypher_store import MIN_CANDIDATES, OVERSAMPLE
+from app.store.beam import MIN_CANDIDATES, OVERSAMPLE
 
 SEARCH_K = 10
 RAW_K = max(SEARCH_K * OVERSAMPLE, MIN_CANDIDATES)  # what vector_search asks the index for

@@ -39,7 +39,8 @@ import numpy.typing as npt
 
 from app.domain.models import ScoredThought, SearchHit, Thought, TimeView, now_ms
 from app.services.ports import Embeddings
-from app.store.cypher_store import MIN_CANDIDATES, OVERSAMPLE, CypherGraphStore
+from app.store.beam import MIN_CANDIDATES, OVERSAMPLE
+from app.store.cypher_store import CypherGraphStore
 from app.store.repositories.expansion import ContextThought, ExpansionRepository
 from app.store.repositories.neighbours import NeighbourRepository
 

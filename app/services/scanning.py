@@ -19,7 +19,8 @@ from app.domain.knowledge import RelatedThought, pair_fingerprint
 from app.domain.models import ScoredThought, Thought, TimeView
 from app.services.ports import PairJudge
 from app.settings import Settings
-from app.store.cypher_store import MIN_CANDIDATES, OVERSAMPLE, CypherGraphStore
+from app.store.beam import MIN_CANDIDATES, OVERSAMPLE
+from app.store.cypher_store import CypherGraphStore
 from app.store.repositories.neighbours import NeighbourRepository
 
 DAY_MS = 24 * 3600 * 1000

@@ -33,6 +33,7 @@ from app.domain.models import (
     TimeView,
     now_ms,
 )
+from app.store.beam import MIN_CANDIDATES, OVERSAMPLE
 from app.store.cypher import StatementLibrary
 from app.store.interface import SyntheticThought
 from app.store.params import thought_create_params, view_params
@@ -53,10 +54,6 @@ Row = dict[str, Any]
 
 # 2: vector indexes per namespace (1 had one index for every namespace).
 SCHEMA_VERSION = 2
-# HNSW returns approximate neighbours; a beam wider than k (the candidates asked for)
-# raises recall. The namespace's own index holds only its thoughts, so no widening loop.
-OVERSAMPLE = 4
-MIN_CANDIDATES = 40
 
 
 class CypherGraphStore(abc.ABC):

@@ -24,13 +24,12 @@ from app.domain.models import Thought, TimeView
 from app.domain.retrieval import SearchFilter, UsagePolicy
 from app.retrieval.escaping import fulltext_query
 from app.retrieval.scoring import Candidate
+from app.store.beam import MIN_CANDIDATES, OVERSAMPLE
 from app.store.params import view_params
 from app.store.repositories.executor import Executor
 from app.store.repositories.rows import topic_from_row
 from app.store.rows import thought_from_row
 
-OVERSAMPLE = 4
-MIN_CANDIDATES = 40
 NARROW_OVERSAMPLE = 8
 NARROW_MIN_CANDIDATES = 200
 WIDEN = 4
