@@ -38,6 +38,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
+from app.domain import validation as check
 from app.domain.errors import AgentMismatchError, CategoryNotAllowedError, ConfigurationError
 
 ANY_AGENT = "*"
@@ -138,10 +139,15 @@ class AllowlistPolicy:
         return allowed is None or (category is not None and category in allowed)
 
 
-def effective_agent(key_agent: str | None, claimed: str | None) -> str | None:
+def effective_agent(
+    key_agent: str | None, claimed: str | None, field: str = "agent"
+) -> str | None:
     """The agent a request reads as: the one its API key is bound to, which a caller
     cannot change; a claimed one only when the key names none (a claim can only narrow
-    what an unbound caller reads)."""
+    what an unbound caller reads). A claimed name is checked as every name is (the
+    ``field`` it came in)."""
+    if claimed is not None:
+        claimed = check.require_name(field, claimed)
     if key_agent is None:
         return claimed
     if claimed is not None and claimed != key_agent:

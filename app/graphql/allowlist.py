@@ -5,15 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from app.domain import validation as check
 from app.domain.allowlist import effective_agent
 from app.graphql.context import Info
 
 
 def reader(info: Info, claimed: str | None, field: str = "agent") -> str | None:
     """The agent the request reads as; AGENT_MISMATCH when the key names another."""
-    named = check.require_name(field, claimed) if claimed is not None else None
-    return effective_agent(info.context.principal.agent, named)
+    return effective_agent(info.context.principal.agent, claimed, field)
 
 
 def readable_categories(

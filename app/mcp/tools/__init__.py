@@ -13,9 +13,7 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp_types import ToolAnnotations
 from pydantic import Field
 
-from app.domain import validation as check
 from app.domain.access import Action, Principal
-from app.domain.allowlist import effective_agent
 from app.mcp.access import Callers
 from app.services.container import Services
 
@@ -37,13 +35,6 @@ class ToolEnv:
     def caller(self, ctx: Context[Any, Any], action: Action, namespace: str) -> Principal:
         """The caller of this tool call, if it may do ``action`` on ``namespace``."""
         return self.callers.allowed(ctx.request_context.request, action, namespace)
-
-
-def reader(principal: Principal, claimed: str | None) -> str | None:
-    """The agent a read is made as, checked as GraphQL checks its ``agent`` argument:
-    the key's; the claimed one only when the key names none (AGENT_MISMATCH otherwise)."""
-    named = check.require_name("agent", claimed) if claimed is not None else None
-    return effective_agent(principal.agent, named)
 
 
 def tool_groups() -> list[Callable[[MCPServer[Any], ToolEnv], None]]:

@@ -10,8 +10,9 @@ from pydantic import BaseModel, Field
 
 from app.context import model
 from app.domain.access import Action
+from app.domain.allowlist import effective_agent
 from app.domain.models import DEFAULT_NAMESPACE
-from app.mcp.tools import READ_ONLY, Namespace, ToolEnv, reader
+from app.mcp.tools import READ_ONLY, Namespace, ToolEnv
 from app.mcp.tools.shapes import Shape
 
 
@@ -92,7 +93,7 @@ def register(server: MCPServer[Any], env: ToolEnv) -> None:
         background, index), each item at the compression level that fits, never over
         the budget; with since_revision, headed by the memory updates since then."""
         principal = env.caller(ctx, Action.READ, namespace)
-        reading_as = reader(principal, agent)
+        reading_as = effective_agent(principal.agent, agent)
         rules = env.services.allowlist.context_rules(reading_as)
         signals = model.Signals(
             query=query,

@@ -9,10 +9,11 @@ from mcp.server.mcpserver import Context, MCPServer
 from pydantic import Field
 
 from app.domain.access import Action
+from app.domain.allowlist import effective_agent
 from app.domain.models import DEFAULT_NAMESPACE, ThoughtKind
 from app.domain.retrieval import RetrievalMode, RetrievalOptions, SearchFilter
 from app.domain.validation import MAX_K, MAX_LINEAGE_DEPTH
-from app.mcp.tools import READ_ONLY, Agent, Namespace, ToolEnv, reader
+from app.mcp.tools import READ_ONLY, Agent, Namespace, ToolEnv
 from app.mcp.tools.shapes import LineageOut, SearchOut, epoch_ms
 from app.retrieval.options import within_allowlist
 
@@ -54,7 +55,9 @@ def register(server: MCPServer[Any], env: ToolEnv) -> None:
         principal = env.caller(ctx, Action.READ, namespace)
         services = env.services
         wanted = SearchFilter(kinds=tuple(kinds or ()), categories=tuple(categories or ()))
-        allowed = services.allowlist.categories_for(reader(principal, agent), categories)
+        allowed = services.allowlist.categories_for(
+            effective_agent(principal.agent, agent), categories
+        )
         options = within_allowlist(RetrievalOptions(filter=wanted, mode=mode), allowed)
         if options is None:
             return SearchOut(hits=[])

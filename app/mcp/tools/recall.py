@@ -10,9 +10,10 @@ from mcp.server.mcpserver import Context, MCPServer
 from pydantic import Field
 
 from app.domain.access import Action
+from app.domain.allowlist import effective_agent
 from app.domain.models import DEFAULT_NAMESPACE
 from app.knowledge.temporal import Granularity
-from app.mcp.tools import READ_ONLY, Agent, Namespace, ToolEnv, reader
+from app.mcp.tools import READ_ONLY, Agent, Namespace, ToolEnv
 from app.mcp.tools.shapes import SearchHitOut, Shape
 from app.services import recall as recall_service
 
@@ -80,7 +81,7 @@ def register(server: MCPServer[Any], env: ToolEnv) -> None:
             question,
             k=k,
             current_only=current_only,
-            agent=reader(principal, agent),
+            agent=effective_agent(principal.agent, agent),
             categories=categories,
             resolve_dates=resolve_dates,
         )
