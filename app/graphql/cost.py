@@ -47,7 +47,6 @@ from app.domain.validation import (
     MAX_REFINEMENTS,
     MAX_SOURCES,
 )
-from app.services.recall import MAX_RECALL_K
 
 UNKNOWN_LIST_SIZE = 100  # any list not named below: counted as this long
 
@@ -135,7 +134,7 @@ CAPPED_LISTS = {
     "history": MAX_HISTORY,
     "chain": MAX_LINEAGE_NODES,
     "undoConsolidation": MAX_SOURCES,  # a merge's sources
-    "hits": max(MAX_RECALL_K, MAX_LIMIT),  # recall's hits, searchTiered's thoughts
+    "hits": MAX_LIMIT,  # recall's hits, searchTiered's thoughts (both at most MAX_LIMIT)
 }
 
 

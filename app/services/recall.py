@@ -23,7 +23,7 @@ from app.domain import validation as check
 from app.domain.allowlist import AllowlistPolicy
 from app.domain.judgement import UsageMeter
 from app.domain.models import SearchHit, ms_to_datetime
-from app.domain.retrieval import RetrievalOptions
+from app.domain.retrieval import MAX_LIMIT, RetrievalOptions
 from app.knowledge.temporal import TemporalResolution, resolve
 from app.llm.client import LLMClient, LLMError
 from app.retrieval.options import within_allowlist
@@ -33,7 +33,7 @@ log = structlog.get_logger(__name__)
 
 EXTRACTIVE = "extractive"
 DEFAULT_K = 5
-MAX_RECALL_K = 25
+MAX_RECALL_K = MAX_LIMIT  # a recall reads what one search may return
 # "When did ...", "What date ...", "How long ago ...", "On which day ...", "Since when ...".
 _TEMPORAL_QUESTION = re.compile(
     r"^\W*(?:(?:and|so|but)\s+)?(?:(?:on|in|at|by|since|until|from)\s+)?"
