@@ -80,11 +80,40 @@ def _vector_query_namespace_nodes(engine: str, label: str, prop: str, k: str, ve
     a label and a vector index of its own, named by the ``$namespaceIndex`` parameter the
     adapter supplies."""
     if engine == "falkordb":
+        indexed = FALKORDB_VECTOR_NODES.get(label)
+        if indexed is not None:  # the vector lives on a node of its own: find the owner
+            return (
+                f"CALL db.idx.vector.queryNodes('{indexed}', '{prop}', {k}, vecf32({vector})) "
+                f"YIELD node AS indexedVector, score MATCH (node:{label} {{id: indexedVector.id}})"
+            )
         return (
             f"CALL db.idx.vector.queryNodes('{label}', '{prop}', {k}, vecf32({vector})) "
             "YIELD node, score"
         )
     return f"CALL db.index.vector.queryNodes($namespaceIndex, {k}, {vector}) YIELD node, score"
+
+
+# FalkorDB's vector index re-inserts a node's vector whenever anything on the node is SET
+# (a label, a counter), and queries then spend their k slots on the stale copies: three
+# writes to a thought left a k=20 query with about 6 results. Thoughts change all the time
+# (access counts, topics, supersession), so on FalkorDB their vector is indexed on a node
+# of its own, created with the thought and never written again: (:ThoughtVector {id,
+# embedding}). The thought keeps its embedding for reads; Neo4j indexes it in place.
+FALKORDB_VECTOR_NODES = {"Thought": "ThoughtVector"}
+
+
+def _thought_vector(engine: str, var: str) -> str:
+    """After a thought's CREATE: its indexed vector node (FalkorDB; nothing on Neo4j)."""
+    if engine != "falkordb":
+        return ""
+    return f"CREATE (:ThoughtVector {{id: {var}.id, embedding: {var}.embedding}})"
+
+
+def _drop_thought_vector(engine: str, var: str) -> str:
+    """Before a thought's DETACH DELETE: its indexed vector node goes too (FalkorDB)."""
+    if engine != "falkordb":
+        return ""
+    return f"OPTIONAL MATCH (indexedVector:ThoughtVector {{id: {var}.id}}) DELETE indexedVector"
 
 
 def _namespace_label(engine: str, var: str) -> str:
@@ -288,6 +317,8 @@ MACROS: dict[str, Callable[..., str]] = {
     "vector_query_relationships": _vector_query_relationships,
     "vector_query_namespace_nodes": _vector_query_namespace_nodes,
     "namespace_label": _namespace_label,
+    "thought_vector": _thought_vector,
+    "drop_thought_vector": _drop_thought_vector,
     "fulltext_query_nodes": _fulltext_query_nodes,
     "nearest_first": _nearest_first,
     "thought_fields": _thought_fields,

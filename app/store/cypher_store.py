@@ -53,7 +53,9 @@ from app.store.rows import thought_from_row
 Row = dict[str, Any]
 
 # 2: vector indexes per namespace (1 had one index for every namespace).
-SCHEMA_VERSION = 2
+# 3: on FalkorDB, thoughts' vectors indexed on nodes of their own (upgraded in place).
+SCHEMA_VERSION = 3
+UPGRADABLE_FROM = 2
 
 
 class CypherGraphStore(abc.ABC):
@@ -132,6 +134,11 @@ class CypherGraphStore(abc.ABC):
         # float32 vectors put identical texts a hair outside [-1, 1]; clamp once, here.
         return max(-1.0, min(1.0, self._engine_similarity(raw_score)))
 
+    async def _upgrade_layout(self, stored_version: int) -> None:
+        """Bring a store built with an older (upgradable) layout up to this one, in place;
+        idempotent, as a crash may repeat it. Nothing to do unless an engine says so."""
+        del stored_version
+
     @abc.abstractmethod
     async def _create_schema(self, dimension: int) -> None:
         """Create the store-wide schema (catalog, shared indexes) idempotently."""
@@ -179,7 +186,7 @@ class CypherGraphStore(abc.ABC):
         existing = rows[0] if rows else {}
         built_with = existing.get("embeddingDimension")
         layout = existing.get("schemaVersion")
-        if layout is not None and int(layout) < SCHEMA_VERSION:
+        if layout is not None and int(layout) < UPGRADABLE_FROM:
             raise SchemaMismatchError(
                 f"this store was built with schema version {layout}, which kept every "
                 f"namespace in one vector index; this release ({SCHEMA_VERSION}) gives each "
@@ -215,6 +222,11 @@ class CypherGraphStore(abc.ABC):
             embedder=str(row["embedder"]),
             created_now=bool(row["createdNow"]),
         )
+        if layout is not None and int(layout) < SCHEMA_VERSION:
+            await self._upgrade_layout(int(layout))
+            await self._write(
+                "schema.meta_version", {"schemaVersion": SCHEMA_VERSION}, namespace=None
+            )
         return self._schema
 
     async def health(self) -> StoreHealth:

@@ -16,6 +16,7 @@ CREATE (t:Thought:Consolidation {
   accessCount: 0, state: 'active', mergeOf: $sourceIds
 })
 {{ namespace_label(t) }}
+{{ thought_vector(t) }}
 FOREACH (s IN sources |
   CREATE (t)-[:CONSOLIDATES {namespace: $namespace, reason: $reason,
                              reasonEmbedding: {{ vector($reasonEmbedding) }}, createdAt: $at}]->(s)

@@ -9,8 +9,11 @@ CREATE INDEX FOR (e:ChangeEvent) ON (e.id);
 CREATE INDEX FOR (e:ChangeEvent) ON (e.namespace);
 CREATE INDEX FOR (e:ChangeEvent) ON (e.subjectId);
 CREATE INDEX FOR (l:ChangeLog) ON (l.namespace);
-CREATE VECTOR INDEX FOR (t:Thought) ON (t.embedding)
+// A thought's vector is indexed on a node of its own (see FALKORDB_VECTOR_NODES in
+// app/store/cypher.py: SETs on an indexed node leave stale copies in the index).
+CREATE VECTOR INDEX FOR (v:ThoughtVector) ON (v.embedding)
 OPTIONS {dimension: $dimension, similarityFunction: 'cosine'};
+CREATE INDEX FOR (v:ThoughtVector) ON (v.id);
 CREATE VECTOR INDEX FOR ()-[r:REFINES]-() ON (r.reasonEmbedding)
 OPTIONS {dimension: $dimension, similarityFunction: 'cosine'};
 CREATE VECTOR INDEX FOR ()-[r:CONSOLIDATES]-() ON (r.reasonEmbedding)

@@ -17,6 +17,7 @@ CREATE (t:Thought:Original {
   embedding: {{ vector(row.embedding) }}
 })
 {{ namespace_label(t) }}
+{{ thought_vector(t) }}
 CREATE (e:ChangeEvent {
   id: row.id + ':created', namespace: $namespace, revision: base + i + 1, kind: 'created',
   subjectKind: 'thought', subjectId: row.id, sourceIds: [], actorId: row.agentId, actorName: row.agentName,

@@ -22,6 +22,7 @@ CREATE (t:Thought {
   validTo: $validTo, episodeId: $episodeId
 })
 {{ namespace_label(t) }}
+{{ thought_vector(t) }}
 // A label per type as well (Neo4j Browser styles by label; queries can match on it). A
 // label cannot be a parameter on FalkorDB, so each is set under its own condition.
 FOREACH (_ IN CASE WHEN $type = 'original' THEN [1] ELSE [] END | SET t:Original)

@@ -229,6 +229,19 @@ class FalkorDBGraphStore(CypherGraphStore):
         # FalkorDB reports cosine distance = 1 - cosine similarity.
         return 1.0 - raw_score
 
+    async def _upgrade_layout(self, stored_version: int) -> None:
+        """From 2: each namespace's thought vectors move to their own indexed nodes."""
+        del stored_version
+        for namespace in await self.namespaces():
+            graph = self._graph(namespace)
+            try:
+                await graph.query(self._statements.get("schema.drop_thought_index"))
+            except redis_errors.ResponseError as exc:
+                if "no such index" not in str(exc):
+                    raise StoreError(f"FalkorDB upgrade failed: {exc}") from exc
+            await self._create_namespace_schema(namespace)
+            await graph.query(self._statements.get("schema.thought_vectors"))
+
     async def _create_schema(self, dimension: int) -> None:
         del dimension  # vector indexes are per namespace (schema.namespace)
         await self._create_indexes(self._catalog, "schema.bootstrap", {})

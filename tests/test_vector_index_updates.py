@@ -1,0 +1,144 @@
+"""A thought's vector stays findable exactly once however often the thought changes.
+
+FalkorDB's vector index re-inserted a node's vector on every SET to the node, so a k=20
+query over thoughts written through `create` (which sets a label and the revision after
+the CREATE) and touched a few times answered with a handful of distinct thoughts. The
+store keeps FalkorDB's thought vectors on nodes of their own; these tests hold both
+engines to "k asked, k distinct thoughts back", before and after many updates, and check
+that a store built with the previous layout is upgraded in place.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+
+from falkordb import FalkorDB
+
+from app.domain.changes import Actor
+from app.domain.models import ThoughtState, TimeView, now_ms
+from app.settings import Settings
+from app.store.cypher_store import SCHEMA_VERSION, CypherGraphStore
+from app.store.factory import open_store
+from app.store.falkordb.engine import EmbeddedFalkorDB
+from tests.conftest import CONTRACT_DIMENSION
+from tests.support import LoopThread, unit_vector
+from tests.test_store_contract import make_thought, write
+
+D = CONTRACT_DIMENSION
+THOUGHTS = 60
+K = 20
+
+
+def distinct_hits(loop: LoopThread, store: CypherGraphStore, ns: str, k: int) -> list[str]:
+    ids = loop.run(store.raw_vector_query(ns, unit_vector(D, seed=4242), k))
+    assert len(ids) == len(set(ids)), "the index answered one thought twice"
+    return ids
+
+
+def test_k_distinct_thoughts_after_many_updates(
+    loop: LoopThread, store: CypherGraphStore, ns: str
+) -> None:
+    thoughts = [make_thought(ns, f"thought {i}") for i in range(THOUGHTS)]
+    for i, thought in enumerate(thoughts):
+        write(loop, store, thought, unit_vector(D, seed=i))
+    assert len(distinct_hits(loop, store, ns, K)) == K
+    counts = {t.id: 1 for t in thoughts}
+    for round_ in range(5):  # each search that returns a thought counts it: a SET each
+        loop.run(store.retention.touch(ns, counts, now_ms() + round_))
+    assert len(distinct_hits(loop, store, ns, K)) == K
+    # The filtered search the service runs still fills its k as well.
+    hits = loop.run(store.vector_search(ns, unit_vector(D, seed=4242), K, -1.0))
+    assert len({hit.thought.id for hit in hits}) == K
+    assert all(hit.thought.access_count == 5 for hit in hits)
+
+
+def test_a_purged_thought_leaves_no_vector_behind(
+    loop: LoopThread, store: CypherGraphStore, ns: str
+) -> None:
+    thoughts = [make_thought(ns, f"thought {i}") for i in range(10)]
+    for i, thought in enumerate(thoughts):
+        write(loop, store, thought, unit_vector(D, seed=i))
+    doomed = thoughts[:4]
+    at = now_ms()
+    actor = Actor(id="test", name="Test")
+    for thought in doomed:
+        assert loop.run(
+            store.retention.set_state(
+                ns,
+                thought.id,
+                ThoughtState.SOFT_DELETED,
+                purge_at_ms=at - 1,
+                actor=actor,
+                at_ms=at - 10,
+            )
+        )
+    assert loop.run(store.retention.purge_due(ns, actor=actor, at_ms=at, limit=100)) == 4
+    left = distinct_hits(loop, store, ns, 10)
+    assert set(left) == {t.id for t in thoughts[4:]}
+    view = TimeView(now_ms=at, include_forgotten=True)
+    hits = loop.run(store.vector_search(ns, unit_vector(D, seed=1), 10, -1.0, view))
+    assert {hit.thought.id for hit in hits} == {t.id for t in thoughts[4:]}
+
+
+def test_a_store_of_the_previous_layout_is_upgraded_in_place(tmp_path: Path) -> None:
+    """Schema 2 indexed the vector on the thought itself: opening it moves the vectors to
+    their own nodes, drops the old index, and every thought is found again, once."""
+    data_dir = tmp_path / "data"
+    engine = EmbeddedFalkorDB(data_dir)
+    engine.start()
+    try:
+        client = FalkorDB(unix_socket_path=str(engine.socket_path))
+        client.select_graph("thoughtgraph").query(
+            "CREATE (:SchemaMeta {key: 'schema', embeddingDimension: $d, embedder: 'old',"
+            " schemaVersion: 2, createdAt: 1})",
+            {"d": D},
+        )
+        graph = client.select_graph("thoughtgraph:ns:old")
+        graph.query(
+            f"CREATE VECTOR INDEX FOR (t:Thought) ON (t.embedding) "
+            f"OPTIONS {{dimension: {D}, similarityFunction: 'cosine'}}"
+        )
+        for i in range(12):
+            graph.query(
+                "CREATE (t:Thought {id: $id, namespace: 'old', type: 'original',"
+                " content: $content, agentId: 'a', agentName: 'A', tags: [], sourceIds: [],"
+                " pheromoneWeight: 1.0, createdAt: 1, revision: $i, kind: 'fact',"
+                " salience: 0.5, importance: 3, pinned: false, accessCount: 0,"
+                " state: 'active', embedding: vecf32($v)}) SET t:Original",
+                {
+                    "id": f"00000000-0000-4000-8000-{i:012d}",
+                    "content": f"old {i}",
+                    "i": i + 1,
+                    "v": unit_vector(D, seed=i),
+                },
+            )
+        client.close()
+    finally:
+        engine.stop()
+    loop = LoopThread()
+    stack = contextlib.AsyncExitStack()
+    try:
+        store = loop.run(stack.enter_async_context(open_store(Settings(data_dir=data_dir))))
+        loop.run(store.bootstrap(embedding_dimension=D, embedder="old"))
+        assert len(distinct_hits(loop, store, "old", 12)) == 12
+        loop.run(store.bootstrap(embedding_dimension=D, embedder="old"))  # idempotent
+        assert len(distinct_hits(loop, store, "old", 12)) == 12
+    finally:
+        loop.run(stack.aclose())
+        loop.close()
+    engine.start()
+    try:
+        client = FalkorDB(unix_socket_path=str(engine.socket_path))
+        version = client.select_graph("thoughtgraph").ro_query(
+            "MATCH (m:SchemaMeta) RETURN m.schemaVersion"
+        )
+        assert version.result_set == [[SCHEMA_VERSION]]
+        indexes = client.select_graph("thoughtgraph:ns:old").ro_query(
+            "CALL db.indexes() YIELD label, types RETURN label, types"
+        )
+        vector_labels = {label for label, types in indexes.result_set if "VECTOR" in str(types)}
+        assert "Thought" not in vector_labels and "ThoughtVector" in vector_labels
+        client.close()
+    finally:
+        engine.stop()
