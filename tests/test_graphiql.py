@@ -88,7 +88,6 @@ def test_the_example_tabs_are_readme_operations() -> None:
         assert " ".join(example.operation.split()) in readme, example.name
     tabs = default_tabs()
     assert tabs[0]["query"].startswith(WELCOME)
-    assert [re.search(r"(?:query|mutation) (\w+)", tab["query"]) for tab in tabs]
     names = [re.findall(r"^(?:query|mutation) (\w+)", tab["query"], re.M) for tab in tabs]
     assert names == [[example.name] for example in EXAMPLES]
 
@@ -121,7 +120,6 @@ def test_the_page_loads_only_files_of_this_service(tmp_path: Path) -> None:
     assert page.status_code == 200
     assert page.headers["content-type"].startswith("text/html")
     assert "default-src 'self'" in page.headers["content-security-policy"]
-    assert "//" not in re.sub(r"https?://www\.w3\.org/", "", page.text.split("<body>")[0])
     assert not re.search(r"(?:src|href)=\"(?:https?:)?//", page.text)
     assets = page_assets(page.text)
     expected = {"graphiql.min.js", "graphiql.min.css", "plugin-explorer.umd.js"}
