@@ -20,6 +20,7 @@ from starlette.routing import Route
 
 from app.access import LOOPBACK_NAMES, AccessPolicy
 from app.domain.errors import ThoughtgraphError
+from app.graphiql.page import GraphiQLPage
 from app.graphql.app import create_graphql_app
 from app.http_limits import BodySizeLimit, CancelOnDisconnect
 from app.jobs.queue import JobQueue
@@ -159,13 +160,19 @@ def create_app(
                 log.info("service.stopping", engine=store.engine)
 
     access = AccessPolicy.from_settings(settings)
+    graphiql = GraphiQLPage(access, settings.graphiql)
     return Starlette(
         middleware=request_middleware(settings),
         routes=[
             Route("/", to_graphiql),
             Route("/healthz", healthz),
             Route("/readyz", readyz),
-            Route("/graphql", create_graphql_app(settings, access), methods=["GET", "POST"]),
+            Route(
+                "/graphql",
+                create_graphql_app(settings, access, graphiql),
+                methods=["GET", "POST"],
+            ),
+            graphiql.assets_route(),
             neo4j_browser_files(settings.cypher_dir / "browser"),
         ],
         lifespan=lifespan,

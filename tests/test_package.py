@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -154,6 +155,11 @@ def test_wheel_carries_statements_and_package_data(wheel: Path) -> None:
             if path.is_file() and not path.name.startswith("."):
                 name = f"app/cypher/{path.relative_to(REPO / 'cypher').as_posix()}"
                 assert archive.read(name) == path.read_bytes(), name
+        # GraphiQL's page and every file it loads (the service serves them; no CDN).
+        graphiql = REPO / "app" / "graphiql"
+        for path in [graphiql / "page.html", *(graphiql / "assets").iterdir()]:
+            name = f"app/graphiql/{path.relative_to(graphiql).as_posix()}"
+            assert archive.read(name) == path.read_bytes(), name
     assert not [name for name in names if name.startswith(("cypher/", "tests/"))]
 
 
@@ -191,6 +197,11 @@ def test_installed_wheel_serves_from_anywhere(installed: Installed) -> None:
     ):
         health = client.get("/healthz").json()
         assert health["embedder"]["dimension"] == 384
+        graphiql = client.get("/graphql", headers={"accept": "text/html"})
+        assert graphiql.status_code == 200
+        script = re.search(r'src="(graphiql-assets/graphiql\.min\.js[^"]*)"', graphiql.text)
+        assert script, graphiql.text
+        assert client.get(f"/{script.group(1)}").status_code == 200
         content = "Packaged services find their Cypher statements"
         contributed: Any = post(
             client, CONTRIBUTE, input={"content": content, "agentId": "p", "agentName": "P"}

@@ -3,6 +3,8 @@
 A request the server cannot read as GraphQL (a body that is not UTF-8, not JSON, not a
 JSON object, nested deeper than a parser can follow, or an unsupported method) gets a
 400-class answer in GraphQL's own error shape, with a code, instead of plain text or a 500.
+A browser asking for the page (GET, text/html) gets GraphiQL from app/graphiql, served from
+this package and without an API key (the operations it sends need one).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from strawberry.http import GraphQLRequestData
 from strawberry.types.unset import UNSET
 
 from app.access import AccessPolicy
+from app.graphiql.page import GraphiQLPage
 from app.graphql.context import GraphQLContext
 from app.graphql.schema import build_schema
 from app.http_errors import error_body
@@ -49,7 +52,7 @@ class ThoughtgraphGraphQL(GraphQL[GraphQLContext, None]):
         *args: Any,
         max_response_bytes: int,
         access: AccessPolicy,
-        graphiql: bool | None,
+        graphiql: GraphiQLPage,
         **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
@@ -59,9 +62,9 @@ class ThoughtgraphGraphQL(GraphQL[GraphQLContext, None]):
 
     async def render_graphql_ide(self, request: Request) -> Response:
         """GraphiQL, unless switched off: by default it is off once keys are required."""
-        if not self.access.open_unless_keyed(self.graphiql):
+        if not self.graphiql.enabled:
             raise HTTPException(404, "GraphiQL is switched off (TG_GRAPHIQL).")
-        return await super().render_graphql_ide(request)
+        return self.graphiql.page()
 
     def encode_json(self, data: object) -> str | bytes:
         """The response, unless it is larger than the cap: then a coded error instead. The
@@ -101,6 +104,11 @@ class ThoughtgraphGraphQL(GraphQL[GraphQLContext, None]):
         self, request: Request | WebSocket, context: Any = UNSET, root_value: Any = UNSET
     ) -> Response | WebSocket:
         try:
+            if isinstance(request, Request) and self.should_render_graphql_ide(
+                self.request_adapter_class(request)
+            ):
+                # Before the context, which needs a key: the page itself is public.
+                return await self.render_graphql_ide(request)
             return await super().run(request, context, root_value)
         except HTTPException as exc:
             return coded_http_error(exc.status_code, exc.reason)
@@ -120,11 +128,14 @@ class ThoughtgraphGraphQL(GraphQL[GraphQLContext, None]):
             raise HTTPException(400, "The request body must be a JSON object.") from exc
 
 
-def create_graphql_app(settings: Settings, access: AccessPolicy) -> GraphQL[GraphQLContext, None]:
+def create_graphql_app(
+    settings: Settings, access: AccessPolicy, graphiql: GraphiQLPage | None = None
+) -> GraphQL[GraphQLContext, None]:
+    """``graphiql``: the page whose files the app's /graphiql-assets route serves."""
     return ThoughtgraphGraphQL(
         build_schema(settings, access),
         graphql_ide="graphiql",
         max_response_bytes=settings.max_response_bytes,
         access=access,
-        graphiql=settings.graphiql,
+        graphiql=graphiql or GraphiQLPage(access, settings.graphiql),
     )

@@ -1,0 +1,124 @@
+// Drives the service's GraphiQL page in headless Chromium for tests/test_graphiql.py:
+// opens the page with every request to another origin aborted (and recorded), reads the
+// example tabs, opens the explorer plugin, puts an operation into a new tab's editor, runs
+// it with the execute button and reads the result pane. Debian's chromium only:
+// playwright-core never downloads a browser.
+//
+// stdin:  {"chromium", "pageUrl", "query", "screenshot", "timeoutMs"}
+// stdout: {"tabs": [title, ...], "explorer": "...", "editor": "...", "result": {...},
+//          "resultText": "...", "requests": [url, ...], "blocked": [url, ...],
+//          "failed": [url, ...], "errors": [message, ...], "screenshot", "timings"}
+// Exit status 0 when the steps ran (the caller judges the result), 1 with {"error", ...}
+// on stdout when a step failed; a screenshot of the failure is saved either way.
+
+import { readFileSync } from 'node:fs';
+import { chromium } from 'playwright-core';
+
+const config = JSON.parse(readFileSync(0, 'utf8'));
+const timeout = config.timeoutMs ?? 60000;
+const origin = new URL(config.pageUrl).origin;
+// Playwright gives every launch a fresh temporary profile (so no tabs stored from before).
+const LAUNCH_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-features=OptimizationHints,MediaRouter,Translate',
+];
+const started = Date.now();
+const timings = {};
+const mark = (step) => {
+  timings[step] = Date.now() - started;
+};
+const requests = [];
+const blocked = [];
+const failed = [];
+const errors = [];
+
+// The CodeMirror 5 instance behind an editor of GraphiQL 3.
+const editorValue = (page, selector) =>
+  page.evaluate((sel) => document.querySelector(`${sel} .CodeMirror`).CodeMirror.getValue(), selector);
+
+async function main(page) {
+  await page.goto(config.pageUrl, { timeout });
+  const queryEditor = page.locator('.graphiql-query-editor .CodeMirror');
+  await queryEditor.waitFor({ timeout });
+  mark('loaded');
+
+  const tabs = await page.locator('.graphiql-tab .graphiql-tab-button').allInnerTexts();
+
+  // The explorer plugin, from the sidebar: it shows the first tab's operation (the
+  // contribute mutation) among the root fields. Closed again for the screenshot.
+  const explorerButton = page.locator('.graphiql-sidebar button[aria-label="Show GraphiQL Explorer"]');
+  await explorerButton.click();
+  const explorerRoot = page.locator('.graphiql-explorer-root');
+  await explorerRoot.getByText('contribute', { exact: true }).first().waitFor({ timeout });
+  const explorer = await explorerRoot.innerText();
+  await page.locator('.graphiql-sidebar button[aria-label="Hide GraphiQL Explorer"]').click();
+  await explorerRoot.waitFor({ state: 'detached', timeout });
+  mark('explorer');
+
+  // A new tab; the operation goes in as typed text (insertText: no key-by-key auto-closing
+  // of brackets), replacing the tab's default content.
+  await page.locator('.graphiql-tab-add').click();
+  await queryEditor.click();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.insertText(config.query);
+  const editor = await editorValue(page, '.graphiql-query-editor');
+  mark('typed');
+
+  await page.locator('button.graphiql-execute-button').click();
+  await page.waitForFunction(
+    () => {
+      const cm = document.querySelector('.graphiql-response .CodeMirror');
+      return cm && cm.CodeMirror.getValue().trim().length > 0;
+    },
+    null,
+    { timeout },
+  );
+  const resultText = await editorValue(page, '.graphiql-response');
+  mark('ran');
+
+  await page.screenshot({ path: config.screenshot });
+  mark('screenshot');
+  return { tabs, explorer, editor, result: JSON.parse(resultText), resultText };
+}
+
+const browser = await chromium.launch({ executablePath: config.chromium, args: LAUNCH_ARGS });
+let exitCode = 0;
+try {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  // Every request of the page and its workers: served only by the service under test.
+  await context.route('**/*', (route) => {
+    const url = route.request().url();
+    if (new URL(url).origin !== origin) {
+      blocked.push(url);
+      return route.abort('blockedbyclient');
+    }
+    requests.push(url);
+    return route.continue();
+  });
+  const page = await context.newPage();
+  page.on('requestfailed', (request) => failed.push(request.url()));
+  page.on('pageerror', (error) => errors.push(String(error)));
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  const network = () => ({ requests, blocked, failed, errors, screenshot: config.screenshot, timings });
+  try {
+    const report = await main(page);
+    process.stdout.write(JSON.stringify({ ...report, ...network() }));
+  } catch (error) {
+    exitCode = 1;
+    const screenshot = config.screenshot.replace(/\.png$/, '') + '-failure.png';
+    await page.screenshot({ path: screenshot }).catch(() => {});
+    process.stdout.write(JSON.stringify({ error: String(error?.stack ?? error), ...network(), screenshot }));
+  }
+} finally {
+  await browser.close();
+}
+process.exit(exitCode);
