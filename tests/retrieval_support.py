@@ -42,6 +42,24 @@ def near(vector: Sequence[float], noise: float, seed: int) -> list[float]:
     return [x / norm for x in moved]
 
 
+def cosine(a: Sequence[float], b: Sequence[float]) -> float:
+    dot = sum(x * y for x, y in zip(a, b, strict=True))
+    return dot / math.sqrt(sum(x * x for x in a) * sum(y * y for y in b))
+
+
+def at_cosine(vector: Sequence[float], target: float, seed: int) -> list[float]:
+    """A unit vector whose cosine to ``vector`` is exactly ``target`` (random otherwise)."""
+    rng = random.Random(seed)
+    norm = math.sqrt(sum(x * x for x in vector))
+    unit = [x / norm for x in vector]
+    noise = [rng.gauss(0.0, 1.0) for _ in vector]
+    along = sum(n * u for n, u in zip(noise, unit, strict=True))
+    side = [n - along * u for n, u in zip(noise, unit, strict=True)]
+    side_norm = math.sqrt(sum(x * x for x in side))
+    rest = math.sqrt(max(0.0, 1.0 - target * target))
+    return [target * u + rest * x / side_norm for u, x in zip(unit, side, strict=True)]
+
+
 class Writer:
     def __init__(
         self, loop: LoopThread, store: CypherGraphStore, embedder: TextEmbedder, ns: str

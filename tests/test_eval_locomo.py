@@ -18,7 +18,7 @@ import pytest
 from app.eval.locomo import evidence_ids, load_conversations
 from app.settings import Settings
 
-STRATEGIES = ("vector", "full", "vector+expansion", "full+expansion")
+STRATEGIES = ("vector", "hybrid", "vector+expansion", "full")
 
 
 def _turn(dia_id: str, speaker: str, text: str, caption: str | None = None) -> dict[str, str]:

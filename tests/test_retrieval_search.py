@@ -22,7 +22,15 @@ from app.retrieval.retention import retention_score
 from app.retrieval.scoring import PRIOR_FLOOR, WEIGHTS
 from app.store.cypher_store import CypherGraphStore
 from app.store.repositories.retrieval import RetrievalRepository, filter_params
-from tests.retrieval_support import DAY_MS, SetClock, Writer, near, search_service
+from tests.retrieval_support import (
+    DAY_MS,
+    SetClock,
+    Writer,
+    at_cosine,
+    cosine,
+    near,
+    search_service,
+)
 from tests.support import LoopThread
 
 QUERY = "how are the deployment pipelines monitored"
@@ -185,17 +193,22 @@ def test_fusion_finds_an_exact_keyword_match_vector_search_misses(
     ns: str,
     local_embedder: TextEmbedder,
 ) -> None:
+    """When the embedding finds nothing better than weak matches, the one thought that
+    holds the query's rare word comes from the full-text list and its bonus puts it first
+    (the vector side never saw it: fifty weak matches fill its candidates)."""
     query = "zorblax rotation schedule"
     query_vector = writer.embed(query)
+    target_vector = writer.embed("tomato soup recipe with basil")
+    weak = cosine(query_vector, target_vector) + 0.04  # the bonus is 0.1 at text rank 1
     for i in range(50):
         writer.thought(
             f"on-call handover notes for week {i}",
-            embedding=near(query_vector, 0.3, i),
+            embedding=at_cosine(query_vector, weak, i),
             created_at_ms=clock.now - i,
         )
     target = writer.thought(
         "ZORBLAX keys are replaced every ninety days",
-        embedding=writer.embed("tomato soup recipe with basil"),
+        embedding=target_vector,
         created_at_ms=clock.now - 100,
     )
     service = search_service(store, local_embedder, clock)
@@ -204,8 +217,8 @@ def test_fusion_finds_an_exact_keyword_match_vector_search_misses(
     )
     assert target.id not in ids(plain)
     hybrid = loop.run(service.search(ns, query, k=3, options=options()))
-    assert target.id in ids(hybrid)
-    found = next(hit for hit in hybrid if hit.thought.id == target.id)
+    assert ids(hybrid)[0] == target.id
+    found = hybrid[0]
     assert found.explanation is not None
     assert found.explanation.text_rank == 1 and found.explanation.vector_rank is None
 

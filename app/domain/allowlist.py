@@ -139,9 +139,7 @@ class AllowlistPolicy:
         return allowed is None or (category is not None and category in allowed)
 
 
-def effective_agent(
-    key_agent: str | None, claimed: str | None, field: str = "agent"
-) -> str | None:
+def effective_agent(key_agent: str | None, claimed: str | None, field: str = "agent") -> str | None:
     """The agent a request reads as: the one its API key is bound to, which a caller
     cannot change; a claimed one only when the key names none (a claim can only narrow
     what an unbound caller reads). A claimed name is checked as every name is (the

@@ -18,9 +18,11 @@ from app.eval.locomo import LocomoFormatError, load_conversations, parse_ks
 from app.eval.locomo_report import render
 from app.eval.locomo_run import EvalClock, PrecomputedEmbeddings, asking_view, run_locomo
 from app.eval.locomo_strategies import (
+    FULL,
+    HYBRID,
     ExpandedRetriever,
-    FullRetriever,
     Retriever,
+    ServiceRetriever,
     VectorRetriever,
 )
 from app.progress import progress
@@ -35,12 +37,11 @@ def strategies(
     view = asking_view(clock)
     reader = StoreExpansionReader(services.store)
     vector = VectorRetriever(services.store, embedder, view)
-    full = FullRetriever(services.search, view)
     return [
         vector,
-        full,
+        ServiceRetriever("hybrid", services.search, view, HYBRID),
         ExpandedRetriever(vector, reader, embedder, view),
-        ExpandedRetriever(full, reader, embedder, view),
+        ServiceRetriever("full", services.search, view, FULL),
     ]
 
 

@@ -21,7 +21,8 @@ NO_THRESHOLD = -1.0
 EXPANSION_POOL = 50
 # The conversations are years old: every tier (their retention decayed long ago), and no
 # usage counted, so asking never changes what the next question finds.
-FULL = RetrievalOptions(mode=RetrievalMode.EXHAUSTIVE, record_access=False)
+HYBRID = RetrievalOptions(mode=RetrievalMode.EXHAUSTIVE, record_access=False)
+FULL = HYBRID.model_copy(update={"expand": True})
 
 
 class Retriever(Protocol):
@@ -48,17 +49,22 @@ class VectorRetriever:
         ]
 
 
-class FullRetriever:
-    """Whatever the search service does (``services.search.search``)."""
+class ServiceRetriever:
+    """The search service (``services.search.search``) with the given options: its
+    default hybrid search, or the full retrieval (hybrid and the graph expansion)."""
 
-    name = "full"
-
-    def __init__(self, search: SearchService, view: Callable[[], TimeView]) -> None:
-        self._search, self._view = search, view
+    def __init__(
+        self,
+        name: str,
+        search: SearchService,
+        view: Callable[[], TimeView],
+        options: RetrievalOptions,
+    ) -> None:
+        self.name, self._search, self._view, self._options = name, search, view, options
 
     async def search(self, namespace: str, query: str, k: int) -> list[SearchHit]:
         found = await self._search.search(
-            namespace, query, k=k, threshold=NO_THRESHOLD, view=self._view(), options=FULL
+            namespace, query, k=k, threshold=NO_THRESHOLD, view=self._view(), options=self._options
         )
         return list(found)
 

@@ -5,7 +5,8 @@ and digits), each word is lowercased and escaped, and the words are joined as
 alternatives. Lowercasing turns Lucene's operators (AND, OR, NOT, TO) into plain words;
 escaping every character outside [a-z0-9] covers the rest of both syntaxes (Lucene's
 ``+ - && || ! ( ) { } [ ] ^ " ~ * ? : \\ /`` and RediSearch's ``@ | - ~ * % ( ) { } [ ]
-" ' : ; $ . , < > = !``), now and if a word ever carries one. A text with no word left
+" ' : ; $ . , < > = !``), now and if a word ever carries one. Stopwords are left out
+(app/retrieval/stopwords.py: "to" or "are" would match most thoughts). A text with no word left
 gives None: the caller skips full-text search rather than sending an empty query.
 
 RediSearch (FalkorDB) does not index single letters the way Lucene does and cannot match
@@ -17,6 +18,8 @@ from __future__ import annotations
 
 import re
 
+from app.retrieval.stopwords import STOPWORDS
+
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 MAX_TERMS = 32  # far below Lucene's clause limit (1024); more words add little
 MAX_TERM_CHARS = 64  # a longer "word" is noise (hashes, base64)
@@ -25,11 +28,12 @@ _PLAIN = re.compile(r"[a-z0-9]")
 
 
 def query_terms(text: str) -> list[str]:
-    """The distinct lowercased words of ``text``, in order, at most MAX_TERMS."""
+    """The distinct lowercased words of ``text`` but stopwords, in order, at most
+    MAX_TERMS."""
     seen: dict[str, None] = {}
     for match in _WORD.finditer(text.lower()):
         word = match.group(0)
-        if len(word) <= MAX_TERM_CHARS:
+        if len(word) <= MAX_TERM_CHARS and word not in STOPWORDS:
             seen.setdefault(word, None)
         if len(seen) >= MAX_TERMS:
             break

@@ -38,22 +38,13 @@ import numpy as np
 import numpy.typing as npt
 
 from app.domain.models import ScoredThought, SearchHit, Thought, TimeView, now_ms
+from app.retrieval.stopwords import STOPWORDS
 from app.services.ports import Embeddings
 from app.store.beam import MIN_CANDIDATES, OVERSAMPLE
 from app.store.cypher_store import CypherGraphStore
 from app.store.repositories.expansion import ContextThought, ExpansionRepository
 from app.store.repositories.neighbours import NeighbourRepository
 
-# Words that carry no topic of their own in a question.
-_STOPWORDS = frozenset(
-    """a an the of to in on at for and or but is are was were be been being has have had
-    do does did doing what which who whom whose when where why how with his her hers him
-    she he they them their theirs its it this that these those as by from about into
-    over after before during since until any some many much more most other such than
-    too very can could would should will shall may might must not no nor only own same so
-    just also both each few all kind kinds type types way ways thing things time times
-    ever still yet you your yours me my mine we our ours us i""".split()  # noqa: SIM905
-)
 _WORD = re.compile(r"[A-Za-z][A-Za-z'-]*[A-Za-z]")
 
 
@@ -204,7 +195,7 @@ def subqueries(query: str, agent_names: Iterable[str], limit: int) -> list[str]:
         word = match.group(0)
         lower = word.lower()
         bare = lower[:-2] if lower.endswith("'s") else lower
-        if len(bare) < 3 or bare in _STOPWORDS or bare in names or word in words:
+        if len(bare) < 3 or bare in STOPWORDS or bare in names or word in words:
             continue
         words.append(word)
     return words[:limit]

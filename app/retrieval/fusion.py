@@ -1,16 +1,16 @@
-"""Reciprocal rank fusion of the vector and full-text candidate lists.
+"""Reciprocal rank fusion of the vector and full-text candidate lists: the union of the
+two lists, each candidate's rank in each, and its RRF value (k = 60, Cormack et al. 2009).
 
-Why RRF: the two lists score on scales that do not compare (cosine similarity, and
-TF-IDF or BM25 whose range depends on the corpus, the query length and the engine: FalkorDB
-and Neo4j disagree by orders of magnitude on the same text). Rank fusion needs no
-calibration, so one fusion serves both engines, and a document both lists rank high wins
-over one that only one list likes. An exact keyword match the embedding misses still gets
-1/(k+rank) from its full-text rank. Score-normalised fusion (min-max or z-score per list,
-then a weighted sum) was the alternative; it is sensitive to the tails of each list and
-needs per-engine weights, so RRF is the default here (k = 60, Cormack et al. 2009).
+The union and the ranks feed the score (app/retrieval/scoring.py); the RRF value is
+reported in ``explain`` beside it. It is not the score's relevance any more: the two lists
+score on scales that do not compare (cosine, and full-text scores whose range depends on
+the corpus and the engine), which is what rank fusion is for, but on the LoCoMo dev set
+RRF's equal weight for the noisy full-text ranks and its flat gaps between close hits cost
+22 points against plain vector search (scoring.py has the figures). The cosine, calibrated
+the same on both engines, plus a bonus by full-text rank, does better.
 
-The fused value is divided by its best possible value (rank 1 in every list that ran),
-giving ``relevance`` on 0..1.
+``relevance`` here is the fused value divided by its best possible value (rank 1 in every
+list that ran), on 0..1.
 """
 
 from __future__ import annotations

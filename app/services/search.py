@@ -30,6 +30,7 @@ from app.retrieval import scoring
 from app.retrieval.fusion import reciprocal_rank_fusion
 from app.retrieval.options import checked_options, usage_policy
 from app.retrieval.retention import includes_forgotten, min_retention, tier_of
+from app.services.expanded_search import EXPANSION_POOL, ExpandedSearch
 from app.services.ports import Embeddings
 from app.services.retention import AccessRecorder
 from app.settings import Settings
@@ -61,6 +62,13 @@ class SearchService:
         self._superseded_factor = settings.superseded_rank_factor if settings else 0.5
         self.policy = usage_policy(settings)
         self._retrieval = RetrievalRepository(store)
+        self._expansion = ExpandedSearch(
+            store,
+            embedder,
+            self._retrieval,
+            policy=self.policy,
+            superseded_factor=self._superseded_factor,
+        )
 
     def view(
         self,
@@ -87,9 +95,10 @@ class SearchService:
         view: TimeView | None = None,
         options: RetrievalOptions | None = None,
     ) -> list[RankedHit]:
-        """The k best thoughts for the query (hybrid unless ``options.hybrid`` is off),
-        in the retrieval mode's tiers, filtered in the store; refined and superseded ones
-        are marked and ranked below their successors (left out when current only).
+        """The k best thoughts for the query (hybrid unless ``options.hybrid`` is off, the
+        graph expansion when ``options.expand``), in the retrieval mode's tiers, filtered
+        in the store; refined and superseded ones are marked and ranked below their
+        successors (left out when current only).
         ``threshold`` drops hits less similar (cosine) than it."""
         text = _checked_query(namespace, query, k, threshold)
         options = checked_options(options)
@@ -162,10 +171,22 @@ class SearchService:
         view = self._view_for(view, options)
         if not await self._store.searchable(namespace):
             return []
+        pool = max(k, EXPANSION_POOL) if options.expand else k
         if options.hybrid:
-            hits = await self._hybrid(namespace, text, embedding, k, threshold, view, options)
+            hits = await self._hybrid(namespace, text, embedding, pool, threshold, view, options)
         else:
-            hits = await self._plain(namespace, embedding, k, threshold, view, options)
+            hits = await self._plain(namespace, embedding, pool, threshold, view, options)
+        if options.expand:
+            hits = await self._expansion.rerank(
+                namespace,
+                text,
+                hits,
+                k,
+                threshold=threshold,
+                view=view,
+                params=self._params(options),
+                lineage=self._lineage,
+            )
         if self._access is not None and options.record_access:
             self._access.record(namespace, [hit.thought.id for hit in hits])
         return hits
@@ -243,8 +264,9 @@ class SearchService:
             self._retrieval.text_candidates(namespace, text, embedding, pool, view, params),
         )
         # One similarity scale, 0..1: a full-text match the embedding finds unrelated
-        # (negative cosine) is similarity 0, kept by the default threshold of 0.
-        vector_rows = [row for row in vector_rows if max(0.0, row.similarity) >= threshold]
+        # (negative cosine) is similarity 0, kept by the default threshold of 0; a vector
+        # candidate is held to the threshold as in plain search.
+        vector_rows = [row for row in vector_rows if row.similarity >= threshold]
         text_rows = [row for row in text_rows if max(0.0, row.similarity) >= threshold]
         candidates = _candidates(vector_rows, text_rows)
         fused = reciprocal_rank_fusion(

@@ -31,7 +31,7 @@ DetailLevel = retrieval.DetailLevel
 @strawberry.type(
     description=(
         "How a hit's score came about: score = min(1, relevance x priorFactor x"
-        " lineageFactor) x supersessionFactor, priorFactor = 0.5 + 0.5 prior, prior ="
+        " lineageFactor) x supersessionFactor, priorFactor = 0.9 + 0.1 prior, prior ="
         " 0.35 salienceDecay + 0.30 usage + 0.15 pheromone + 0.20 related."
     )
 )
@@ -39,8 +39,12 @@ class SearchExplanation:
     vector_rank: int | None = strawberry.field(description="Rank among the vector candidates.")
     text_rank: int | None = strawberry.field(description="Rank among the full-text candidates.")
     text_score: float | None = strawberry.field(description="The engine's full-text score.")
-    fusion: float = strawberry.field(description="Reciprocal rank fusion (k = 60), raw.")
-    relevance: float = strawberry.field(description="Fusion over its best possible value, 0-1.")
+    fusion: float = strawberry.field(
+        description="Reciprocal rank fusion (k = 60) of the two lists, raw; reported, not scored."
+    )
+    relevance: float = strawberry.field(
+        description="Cosine similarity (0 if negative) plus 0.1 x 11 / (10 + textRank), at most 1."
+    )
     salience_decay: float = strawberry.field(description="salience x exp(-0.01 x age in days).")
     usage: float = strawberry.field(description="Retention times how much it was used, 0-1.")
     pheromone: float = strawberry.field(description="1 - 1/pheromoneWeight, 0-1.")

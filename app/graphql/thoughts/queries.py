@@ -107,13 +107,15 @@ def retrieval_options(
     mode: RetrievalMode | None,
     hybrid: bool | None,
     agent: str | None,
+    expand: bool | None = False,
 ) -> RetrievalOptions | None:
     """The search's options within the reading agent's allowlist; None when the
     allowlist leaves it nothing to read."""
     options = RetrievalOptions(
         filter=(filter or SearchFilterInput()).to_domain(),
         mode=mode or RetrievalMode.STANDARD,
-        hybrid=bool(hybrid),
+        hybrid=hybrid is not False,
+        expand=bool(expand),
     )
     allowed = readable_categories(info, agent, options.filter.categories)
     return within_allowlist(options, allowed)
@@ -130,10 +132,11 @@ async def resolve_search(
     known_at: datetime | None = None,
     filter: SearchFilterInput | None = None,
     mode: RetrievalMode | None = RetrievalMode.STANDARD,
-    hybrid: bool | None = False,
+    hybrid: bool | None = True,
     agent: str | None = None,
+    expand: bool | None = False,
 ) -> list[SearchHit]:
-    options = retrieval_options(info, filter, mode, hybrid, agent)
+    options = retrieval_options(info, filter, mode, hybrid, agent, expand)
     if options is None:
         return []
     hits = await info.context.services.search.search(
@@ -184,8 +187,11 @@ class ThoughtQuery:
         permission_classes=[CanRead],
         resolver=resolve_search,
         description=(
-            "The k best thoughts for the query by vector search (hybrid: true fuses"
-            " full-text candidates in), filtered in the store, in the retention"
+            "The k best thoughts for the query: full-text and vector candidates scored by"
+            " cosine, a full-text bonus and the priors (hybrid: false for vector search"
+            " only; expand: true adds the graph expansion: keyword sub-queries, session"
+            " neighbours, people named; slower, better on conversations), filtered in the"
+            " store, in the retention"
             " tiers `mode` reaches (STANDARD: hot and warm); superseded ones are marked"
             " and ranked below their successors (left out with currentOnly); threshold"
             " drops hits less similar than it. validAt asks what was true then, knownAt"

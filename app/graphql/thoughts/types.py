@@ -234,7 +234,7 @@ class ThoughtConnection:
 
 @strawberry.type(
     description=(
-        "A search result: hybrid (full-text and vector, fused) unless hybrid: false, marked"
+        "A search result: hybrid (full-text and vector) unless hybrid: false, marked"
         " and re-ranked by lineage and supersession."
     )
 )

@@ -47,9 +47,17 @@ def register(server: MCPServer[Any], env: ToolEnv) -> None:
             list[str] | None, Field(description="Only these categories (within the allowlist).")
         ] = None,
         agent: Agent = None,
+        expand: Annotated[
+            bool,
+            Field(
+                description="Also follow keyword sub-queries, session neighbours and the "
+                "people the query names (slower; better over conversations)."
+            ),
+        ] = False,
     ) -> SearchOut:
-        """The k nearest thoughts to the query by meaning, filtered in the store, in the
-        tiers `mode` reaches. Superseded ones are marked and ranked below their
+        """The k best thoughts for the query (full-text and vector candidates, scored by
+        meaning, a keyword bonus and use), filtered in the store, in the tiers `mode`
+        reaches. Superseded ones are marked and ranked below their
         successors; `current_only` leaves them out. Only categories the reading agent's
         allowlist allows come back."""
         principal = env.caller(ctx, Action.READ, namespace)
@@ -58,7 +66,9 @@ def register(server: MCPServer[Any], env: ToolEnv) -> None:
         allowed = services.allowlist.categories_for(
             effective_agent(principal.agent, agent), categories
         )
-        options = within_allowlist(RetrievalOptions(filter=wanted, mode=mode), allowed)
+        options = within_allowlist(
+            RetrievalOptions(filter=wanted, mode=mode, expand=expand), allowed
+        )
         if options is None:
             return SearchOut(hits=[])
         view = None

@@ -159,6 +159,19 @@ class RetrievalRepository:
                 return rows
             beam = min(MAX_CANDIDATES, beam * WIDEN)
 
+    async def admitted(
+        self, namespace: str, ids: Sequence[str], view: TimeView, params: dict[str, Any]
+    ) -> dict[str, float]:
+        """Which of ``ids`` the search's filters and view admit, with their retention."""
+        if not ids:
+            return {}
+        rows = await self._x.read(
+            "search.admitted",
+            {"namespace": namespace, **view_params(view), **params, "ids": list(ids)},
+            namespace=namespace,
+        )
+        return {r["id"]: float(r["retention"]) for r in rows}
+
     async def related_among(
         self, namespace: str, ids: Sequence[str]
     ) -> list[tuple[str, str, float]]:
