@@ -21,6 +21,7 @@ from app.settings import Settings
 from app.store.cypher_store import SCHEMA_VERSION, CypherGraphStore
 from app.store.factory import open_store
 from app.store.falkordb.engine import EmbeddedFalkorDB
+from app.store.repositories.retrieval import RetrievalRepository
 from tests.conftest import CONTRACT_DIMENSION
 from tests.support import LoopThread, unit_vector
 from tests.test_store_contract import make_thought, write
@@ -81,6 +82,46 @@ def test_a_purged_thought_leaves_no_vector_behind(
     assert {hit.thought.id for hit in hits} == {t.id for t in thoughts[4:]}
 
 
+def test_topic_search_follows_every_centroid_change(
+    loop: LoopThread, store: CypherGraphStore, ns: str
+) -> None:
+    """Topics change on every assignment (counts, centroid): the first tier of a two-tier
+    search still finds each once, and by its newest centroid."""
+    actor = Actor(id="test", name="Test")
+    members = [make_thought(ns, f"member {i}") for i in range(12)]
+    for i, thought in enumerate(members):
+        write(loop, store, thought, unit_vector(D, seed=500 + i))
+    at = now_ms()
+    for i in range(12):
+        topic_id = f"topic-{i}"
+        assert loop.run(
+            store.topics.create(
+                ns,
+                topic_id,
+                f"topic {i}",
+                unit_vector(D, seed=i),
+                actor=actor,
+                at_ms=at,
+                first_thought_id=members[i].id,
+            )
+        )
+        assert loop.run(
+            store.topics.summarise(
+                ns, topic_id, f"summary {i}", summariser="test", actor=actor, at_ms=at
+            )
+        )
+    moved = unit_vector(D, seed=999)
+    for i, member in enumerate(members):  # each topic is written to again: a SET each
+        centroid = moved if i == 0 else unit_vector(D, seed=i)
+        assignment = [(f"topic-{i}", [member.id], centroid)]
+        assert loop.run(store.topics.assign_many(ns, assignment, actor=actor, at_ms=at + 1))
+    topics = RetrievalRepository(store)
+    found = loop.run(topics.topics(ns, unit_vector(D, seed=4242), 12))
+    assert len({topic.id for topic, _ in found}) == 12
+    nearest, similarity = loop.run(topics.topics(ns, moved, 1))[0]
+    assert nearest.id == "topic-0" and similarity > 0.99
+
+
 def test_a_store_of_the_previous_layout_is_upgraded_in_place(tmp_path: Path) -> None:
     """Schema 2 indexed the vector on the thought itself: opening it moves the vectors to
     their own nodes, drops the old index, and every thought is found again, once."""
@@ -95,10 +136,11 @@ def test_a_store_of_the_previous_layout_is_upgraded_in_place(tmp_path: Path) -> 
             {"d": D},
         )
         graph = client.select_graph("thoughtgraph:ns:old")
-        graph.query(
-            f"CREATE VECTOR INDEX FOR (t:Thought) ON (t.embedding) "
-            f"OPTIONS {{dimension: {D}, similarityFunction: 'cosine'}}"
-        )
+        for label in ("Thought", "Topic"):
+            graph.query(
+                f"CREATE VECTOR INDEX FOR (n:{label}) ON (n.embedding) "
+                f"OPTIONS {{dimension: {D}, similarityFunction: 'cosine'}}"
+            )
         for i in range(12):
             graph.query(
                 "CREATE (t:Thought {id: $id, namespace: 'old', type: 'original',"
@@ -138,7 +180,8 @@ def test_a_store_of_the_previous_layout_is_upgraded_in_place(tmp_path: Path) -> 
             "CALL db.indexes() YIELD label, types RETURN label, types"
         )
         vector_labels = {label for label, types in indexes.result_set if "VECTOR" in str(types)}
-        assert "Thought" not in vector_labels and "ThoughtVector" in vector_labels
+        assert "ThoughtVector" in vector_labels
+        assert not vector_labels & {"Thought", "Topic"}
         client.close()
     finally:
         engine.stop()

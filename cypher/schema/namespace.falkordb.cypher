@@ -27,8 +27,6 @@ CREATE INDEX FOR (run:ConsolidationRun) ON (run.id);
 CREATE INDEX FOR (p:PairCheck) ON (p.id);
 CREATE VECTOR INDEX FOR ()-[r:SUPERSEDES]-() ON (r.reasonEmbedding)
 OPTIONS {dimension: $dimension, similarityFunction: 'cosine'};
-CREATE VECTOR INDEX FOR (tp:Topic) ON (tp.embedding)
-OPTIONS {dimension: $dimension, similarityFunction: 'cosine'};
 CREATE VECTOR INDEX FOR (ep:Episode) ON (ep.embedding)
 OPTIONS {dimension: $dimension, similarityFunction: 'cosine'};
 CREATE FULLTEXT INDEX FOR (t:Thought) ON (t.content);

@@ -14,9 +14,13 @@ CREATE (t)-[:BELONGS_TO {namespace: $namespace, at: $at}]->(tp)
 SET t.topicId = tp.id
 WITH position, item, tp, collect(t.id) AS joined
 WHERE size(joined) > 0
+// The centroid is cleared before it is set, in a step of its own: FalkorDB keeps the old
+// value when a stored vector is overwritten directly (only the first SET takes).
 SET tp.thoughtCount = tp.thoughtCount + size(joined),
     tp.unsummarisedCount = tp.unsummarisedCount + size(joined),
-    tp.updatedAt = $at, tp.embedding = {{ vector(item.centroid) }}
+    tp.updatedAt = $at, tp.embedding = null
+WITH position, item, tp, joined
+SET tp.embedding = {{ vector(item.centroid) }}
 WITH position, item, tp.id AS topicId, joined
 ORDER BY position
 WITH collect({topicId: topicId, joined: joined, eventId: item.eventId}) AS changed

@@ -230,15 +230,17 @@ class FalkorDBGraphStore(CypherGraphStore):
         return 1.0 - raw_score
 
     async def _upgrade_layout(self, stored_version: int) -> None:
-        """From 2: each namespace's thought vectors move to their own indexed nodes."""
+        """From 2: each namespace's thought vectors move to their own indexed nodes, and the
+        vector indexes on thoughts and topics themselves go."""
         del stored_version
         for namespace in await self.namespaces():
             graph = self._graph(namespace)
-            try:
-                await graph.query(self._statements.get("schema.drop_thought_index"))
-            except redis_errors.ResponseError as exc:
-                if "no such index" not in str(exc):
-                    raise StoreError(f"FalkorDB upgrade failed: {exc}") from exc
+            for text in self._statements.get_all("schema.drop_old_vector_indexes"):
+                try:
+                    await graph.query(text)
+                except redis_errors.ResponseError as exc:
+                    if "no such index" not in str(exc):
+                        raise StoreError(f"FalkorDB upgrade failed: {exc}") from exc
             await self._create_namespace_schema(namespace)
             await graph.query(self._statements.get("schema.thought_vectors"))
 
