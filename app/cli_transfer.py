@@ -51,7 +51,7 @@ async def _export(settings: Settings, args: argparse.Namespace) -> int:
     from app.services.transfer_export import Exporter
 
     async with open_runtime(settings) as runtime:
-        exporter = Exporter(runtime.store)
+        exporter = Exporter(runtime.store, runtime.embedder)
         namespaces = await exporter.namespaces(args.namespace)
         to_stdout = str(args.file) == "-"
         out = sys.stdout if to_stdout else args.file.open("w", encoding="utf-8")

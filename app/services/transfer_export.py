@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from app.domain import validation as check
-from app.domain.errors import StoreError
 from app.progress import Progress
+from app.services.ports import Embeddings
 from app.services.transfer import NODE_BY_LABEL, NODE_KINDS, Header, NodeKind, dumps, split_vector
 from app.store.cypher_store import CypherGraphStore
 from app.store.repositories.transfer import TransferRepository
@@ -30,8 +30,11 @@ class ExportCounts:
 
 
 class Exporter:
-    def __init__(self, store: CypherGraphStore, *, page_size: int = PAGE_SIZE) -> None:
+    def __init__(
+        self, store: CypherGraphStore, embedder: Embeddings, *, page_size: int = PAGE_SIZE
+    ) -> None:
         self._store = store
+        self._embedder = embedder  # the one the stored vectors come from (bootstrap checks)
         self._repo = TransferRepository(store)
         self._page_size = page_size
 
@@ -41,12 +44,9 @@ class Exporter:
         return await self._store.namespaces()
 
     async def export(self, out: TextIO, namespaces: Sequence[str], shown: Progress) -> ExportCounts:
-        schema = self._store.schema
-        if schema is None:
-            raise StoreError("the store is not bootstrapped yet")
         header = Header.now(
-            embedder=schema.embedder,
-            dimension=schema.embedding_dimension,
+            embedder=self._embedder.name,
+            dimension=self._embedder.dimension,
             engine=self._store.engine,
             namespaces=list(namespaces),
         )
