@@ -131,6 +131,7 @@ def _bench(settings: Settings, args: argparse.Namespace) -> int:
         queries=args.queries,
         embedder_sentences=args.sentences,
         maintenance=maintenance,
+        ingest=args.ingest,
     )
 
 
@@ -190,6 +191,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     bench.add_argument("--queries", type=int, default=200, help="timed queries per measurement")
     bench.add_argument("--sentences", type=int, default=512, help="sentences for the embedder")
+    bench.add_argument("--ingest", type=int, default=1000, help="thoughts per batch ingest row")
     _add_bench_maintenance_flags(bench)
     cli_keys.add_parser(commands)
     cli_eval.add_parser(commands)

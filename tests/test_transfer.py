@@ -19,13 +19,12 @@ from tests.conftest import CONTRACT_DIMENSION
 from tests.knowledge_support import make_runtime
 from tests.support import LoopThread
 from tests.transfer_support import (
-    build_every_kind,
+    build,
     export_records,
     fresh_falkordb,
     header,
     import_file,
     nearest_ids,
-    records,
     revision,
 )
 
@@ -73,12 +72,13 @@ def test_export_holds_every_kind_and_comes_back_identical(
     tmp_path: Path,
 ) -> None:
     store = runtime.store
-    loop.run(build_every_kind(runtime, ns))
+    build(loop, runtime, ns)
     first = export_records(loop, store, local_embedder, ns, tmp_path / "first.jsonl")
     labels, types = kinds(first)
     assert set(labels) == LABELS, labels
     assert set(types) == TYPES, types
-    assert first[-1] == {"record": "changeLog", "namespace": ns, "revision": revision(loop, store, ns)}
+    log = {"record": "changeLog", "namespace": ns, "revision": revision(loop, store, ns)}
+    assert first[-1] == log
     described = header(tmp_path / "first.jsonl")
     assert (described["engine"], described["embedder"]) == (store.engine, local_embedder.name)
     assert described["dimension"] == CONTRACT_DIMENSION
@@ -111,7 +111,7 @@ def test_embedded_engine_to_neo4j_and_back(
 ) -> None:
     runtime = make_runtime(falkordb_store, local_embedder, tmp_path)
     try:
-        loop.run(build_every_kind(runtime, ns))
+        build(loop, runtime, ns)
     finally:
         loop.run(runtime.services.close())
     from_falkordb = tmp_path / "falkordb.jsonl"
@@ -145,7 +145,7 @@ def test_another_embedder_in_the_header_re_embeds(
 ) -> None:
     runtime = make_runtime(falkordb_store, local_embedder, tmp_path)
     try:
-        loop.run(build_every_kind(runtime, ns))
+        build(loop, runtime, ns)
     finally:
         loop.run(runtime.services.close())
     original = tmp_path / "original.jsonl"

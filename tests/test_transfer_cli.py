@@ -10,10 +10,16 @@ from typing import Any
 
 from tests.support import THOUGHTGRAPH_CLI, hash_embedder_env
 
-TEXT = """The billing service retries failed card payments three times
+RECORD = {
+    "content": "Refunds above 500 euros need a second approval",
+    "kind": "decision",
+    "tags": ["billing"],
+    "agent": "bob",
+}
+TEXT = f"""The billing service retries failed card payments three times
 Invoices are emailed on the first working day of the month
 
-{"content": "Refunds above 500 euros need a second approval", "kind": "decision", "tags": ["billing"], "agent": "bob"}
+{json.dumps(RECORD)}
 The billing service retries failed card payments three times
 """
 
@@ -79,7 +85,8 @@ def test_text_import_export_and_restore_as_processes(tmp_path: Path) -> None:
     assert other.returncode == 0, other.stderr
     assert "vectors embedded again" in other.stderr
     moved = tmp_path / "moved.jsonl"
-    assert thoughtgraph(third_dir, "export", str(moved), TG_EMBEDDING_DIMENSION="32").returncode == 0
+    exported_again = thoughtgraph(third_dir, "export", str(moved), TG_EMBEDDING_DIMENSION="32")
+    assert exported_again.returncode == 0, exported_again.stderr
     moved_thoughts = [r for r in body(moved) if r["record"] == "node" and r["label"] == "Thought"]
     assert {len(t["vector"]) for t in moved_thoughts} == {32}
 

@@ -28,6 +28,7 @@ TRANSCRIPT = (
     "The risk is that the invoice service is slow under load. "
     "Alice will add a cache in front of the invoice service."
 )
+SLOW_S = 600  # a shared two-core machine, and Neo4j: the default minute is too short
 QUERIES = (
     "how long are HTTP responses cached",
     "which PostgreSQL version does staging run",
@@ -80,11 +81,18 @@ async def build_every_kind(runtime: Runtime, ns: str) -> None:
         ]
     )
     await s.episodes.ingest(
-        ns, TRANSCRIPT, title="Release planning", artifacts=[Artifact(kind="pr", ref="#42")],
+        ns,
+        TRANSCRIPT,
+        title="Release planning",
+        artifacts=[Artifact(kind="pr", ref="#42")],
         actor=ACTOR,
     )
     run = await s.consolidation.request(ns, dry_run=False, trigger="test")
     await run_consolidation(runtime, ns, run.id, dry_run=False)
+
+
+def build(loop: LoopThread, runtime: Runtime, ns: str) -> None:
+    loop.run(build_every_kind(runtime, ns), timeout=SLOW_S)
 
 
 def _kind(value: str) -> Any:
@@ -102,7 +110,7 @@ def export_records(
         with path.open("w", encoding="utf-8") as out:
             await Exporter(store, embedder, page_size=7).export(out, [ns], _Quiet())
 
-    loop.run(run())
+    loop.run(run(), timeout=SLOW_S)
     return records(path)
 
 
@@ -125,7 +133,7 @@ def import_file(
                 lines, only=None, shown=_Quiet()
             )
 
-    return loop.run(run())
+    return loop.run(run(), timeout=SLOW_S)
 
 
 def revision(loop: LoopThread, store: CypherGraphStore, ns: str) -> int | None:

@@ -28,18 +28,19 @@ class NodeKind:
     key: str  # the statement suffix: transfer.page_<key>, out_<key>, merge_<key>
     vector: str | None = None  # the property holding its embedding
     text: str | None = None  # what that embedding is made from, when it can be made again
+    outgoing: bool = False  # relationships leave it (transfer.out_<key>)
 
 
 NODE_KINDS = (
-    NodeKind("Thought", "thoughts", vector="embedding", text="content"),
+    NodeKind("Thought", "thoughts", vector="embedding", text="content", outgoing=True),
     # A topic's embedding is the mean of its members' (app.services.topics): made again
     # from them after an import that re-embeds.
     NodeKind("Topic", "topics", vector="embedding"),
-    NodeKind("Contradiction", "contradictions"),
+    NodeKind("Contradiction", "contradictions", outgoing=True),
     NodeKind("Episode", "episodes", vector="embedding", text="summary"),
     NodeKind("ConsolidationRun", "runs"),
     NodeKind("PairCheck", "pair_checks"),
-    NodeKind("ChangeEvent", "events"),
+    NodeKind("ChangeEvent", "events", outgoing=True),
 )
 NODE_BY_LABEL = {kind.label: kind for kind in NODE_KINDS}
 

@@ -64,7 +64,7 @@ class Exporter:
         ids: dict[str, list[str]] = {}
         for kind in NODE_KINDS:
             ids[kind.key] = await self._nodes(out, namespace, kind, counts, shown)
-        for kind in NODE_KINDS:
+        for kind in (k for k in NODE_KINDS if k.outgoing):
             found = ids[kind.key]
             for start in range(0, len(found), self._page_size):
                 chunk = found[start : start + self._page_size]
