@@ -3,6 +3,7 @@ before anything is written, each with its change event."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from tests.support import GraphQLClient
@@ -69,3 +70,32 @@ def test_more_than_the_batch_limit_is_refused(api: GraphQLClient, ns: str) -> No
     assert "at most 100" in error["message"]
     assert api.error_codes(CONTRIBUTE_MANY, inputs=[]) == ["VALIDATION_ERROR"]
     assert revision(api, ns) == 0
+
+
+def test_contribute_many_costs_in_proportion_to_its_inputs(tmp_path: Path) -> None:
+    from graphql import parse
+
+    from app.graphql.cost import ROOT_WEIGHTS, measure_operation
+    from app.graphql.schema import build_schema
+    from app.settings import Settings
+
+    schema = build_schema(Settings(data_dir=tmp_path))
+    document = parse(
+        "mutation M($inputs: [ContributeManyInput!]!) "
+        "{ contributeMany(inputs: $inputs) { revision } }"
+    )
+
+    def cost(inputs: list[dict[str, Any]]) -> int:
+        measured = measure_operation(schema._schema, document, None, {"inputs": inputs})
+        assert measured is not None
+        return measured.cost
+
+    one, many_ = cost([agent("x", "a")]), cost([agent("x", str(i)) for i in range(40)])
+    assert many_ - one == 39 * ROOT_WEIGHTS["contributeMany"]
+    literal = parse(
+        'mutation { contributeMany(inputs: [{content: "a", agentId: "q", '
+        'agentName: "Q"}, {content: "b", agentId: "q", agentName: "Q"}]) '
+        "{ revision } }"
+    )
+    measured = measure_operation(schema._schema, literal, None, {})
+    assert measured is not None and measured.cost == one + ROOT_WEIGHTS["contributeMany"]
