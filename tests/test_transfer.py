@@ -19,6 +19,7 @@ from tests.conftest import CONTRACT_DIMENSION
 from tests.knowledge_support import make_runtime
 from tests.support import LoopThread
 from tests.transfer_support import (
+    assert_same_records,
     build,
     export_records,
     fresh_falkordb,
@@ -89,7 +90,7 @@ def test_export_holds_every_kind_and_comes_back_identical(
         assert not counts.reembedded and counts.skipped == 0
         assert counts.nodes == sum(labels.values()) and counts.edges == sum(types.values())
         again = export_records(loop, fresh, local_embedder, ns, tmp_path / "again.jsonl")
-        assert again == first
+        assert_same_records(again, first)
         assert nearest_ids(loop, fresh, local_embedder, ns) == nearest_ids(
             loop, store, local_embedder, ns
         )
@@ -98,7 +99,9 @@ def test_export_holds_every_kind_and_comes_back_identical(
     before = revision(loop, store, ns)
     import_file(loop, store, local_embedder, tmp_path / "first.jsonl")
     assert revision(loop, store, ns) == before
-    assert export_records(loop, store, local_embedder, ns, tmp_path / "third.jsonl") == first
+    assert_same_records(
+        export_records(loop, store, local_embedder, ns, tmp_path / "third.jsonl"), first
+    )
 
 
 def test_embedded_engine_to_neo4j_and_back(
@@ -119,7 +122,7 @@ def test_embedded_engine_to_neo4j_and_back(
 
     import_file(loop, neo4j_store, local_embedder, from_falkordb)
     from_neo4j = tmp_path / "neo4j.jsonl"
-    assert export_records(loop, neo4j_store, local_embedder, ns, from_neo4j) == first
+    assert_same_records(export_records(loop, neo4j_store, local_embedder, ns, from_neo4j), first)
     assert header(from_neo4j)["engine"] == "neo4j"
     expected = nearest_ids(loop, falkordb_store, local_embedder, ns)
     assert nearest_ids(loop, neo4j_store, local_embedder, ns) == expected
@@ -128,11 +131,15 @@ def test_embedded_engine_to_neo4j_and_back(
     before = revision(loop, neo4j_store, ns)
     import_file(loop, neo4j_store, local_embedder, from_falkordb)
     assert revision(loop, neo4j_store, ns) == before
-    assert export_records(loop, neo4j_store, local_embedder, ns, tmp_path / "n2.jsonl") == first
+    assert_same_records(
+        export_records(loop, neo4j_store, local_embedder, ns, tmp_path / "n2.jsonl"), first
+    )
 
     with fresh_falkordb(loop, tmp_path / "back", CONTRACT_DIMENSION) as back:
         import_file(loop, back, local_embedder, from_neo4j)
-        assert export_records(loop, back, local_embedder, ns, tmp_path / "back.jsonl") == first
+        assert_same_records(
+            export_records(loop, back, local_embedder, ns, tmp_path / "back.jsonl"), first
+        )
         assert nearest_ids(loop, back, local_embedder, ns) == expected
 
 

@@ -29,6 +29,7 @@ TRANSCRIPT = (
     "Alice will add a cache in front of the invoice service."
 )
 SLOW_S = 600  # a shared two-core machine, and Neo4j: the default minute is too short
+EVERY = 50  # more than the namespace holds: whole rankings compare, no cut between ties
 QUERIES = (
     "how long are HTTP responses cached",
     "which PostgreSQL version does staging run",
@@ -142,13 +143,18 @@ def revision(loop: LoopThread, store: CypherGraphStore, ns: str) -> int | None:
 
 def nearest_ids(
     loop: LoopThread, store: CypherGraphStore, embedder: Embeddings, ns: str
-) -> list[list[str]]:
-    async def run() -> list[list[str]]:
+) -> list[list[tuple[float, str]]]:
+    """Each query's ranking of every thought, best first, with their similarity to 4 places (ties
+    in id order: Neo4j keeps float64 vectors, FalkorDB float32, so near-duplicates can
+    swap places by a hair)."""
+
+    async def run() -> list[list[tuple[float, str]]]:
         found = []
         for query in QUERIES:
             vector = await embedder.async_embed_query(query)
-            hits = await store.vector_search(ns, vector, 5, 0.0)
-            found.append([hit.thought.id for hit in hits])
+            hits = await store.vector_search(ns, vector, EVERY, 0.0)
+            ranked = [(-round(hit.similarity, 4), hit.thought.id) for hit in hits]
+            found.append(sorted(ranked))
         return found
 
     return loop.run(run())
@@ -169,3 +175,21 @@ def fresh_falkordb(loop: LoopThread, data_dir: Path, dimension: int) -> Iterator
         yield store
     finally:
         loop.run(stack.aclose())
+
+
+def assert_same_records(found: list[dict[str, Any]], expected: list[dict[str, Any]]) -> None:
+    """Equal record by record; a difference names the record and its differing fields."""
+    for index, (a, b) in enumerate(zip(found, expected, strict=False)):
+        if a == b:
+            continue
+        keys = sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k))
+        props = sorted(
+            k
+            for k in set(a.get("properties", {})) | set(b.get("properties", {}))
+            if a.get("properties", {}).get(k) != b.get("properties", {}).get(k)
+        )
+        detail = {
+            k: (a.get("properties", {}).get(k), b.get("properties", {}).get(k)) for k in props
+        }
+        raise AssertionError(f"record {index} differs in {keys}, properties {detail}: {b}")
+    assert len(found) == len(expected), (len(found), len(expected))

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+import numpy as np
+
 from app.domain.errors import InvalidInputError
 
 FORMAT = "thoughtgraph-export"
@@ -132,7 +134,21 @@ def dumps(record: dict[str, Any]) -> str:
 
 
 def split_vector(properties: dict[str, Any], name: str | None) -> tuple[dict[str, Any], Any]:
-    """The properties without the vector one, and that vector as plain floats (or None)."""
-    props = {k: v for k, v in properties.items() if k != name}
+    """The properties without the vector one, and that vector (or None) at float32
+    precision: FalkorDB keeps vectors as float32 and Neo4j as float64 (a merge's mean
+    vector has float64 digits), so an export reads the same from either engine."""
+    props = {k: _portable(v) for k, v in properties.items() if k != name}
     raw = properties.get(name) if name else None
-    return props, [float(x) for x in raw] if raw is not None else None
+    if raw is None:
+        return props, None
+    return props, np.asarray([float(x) for x in raw], dtype=np.float32).tolist()
+
+
+def _portable(value: Any) -> Any:
+    """A float at the 15 significant digits FalkorDB answers with (Neo4j answers with 17):
+    the same stored value exports the same text from either engine."""
+    if isinstance(value, float):
+        return float(f"{value:.15g}")
+    if isinstance(value, list):
+        return [_portable(item) for item in value]
+    return value
