@@ -1,6 +1,6 @@
-"""Batch ingest throughput with the local embedder: the embedder's batch call alone, then
-the same number of thoughts through ``contributeMany`` batches and through single
-contributes (ThoughtService in process, on the bench's engine)."""
+"""Batch ingest throughput with the local embedder: the embedder's batch call alone, the
+same number of thoughts through ``contributeMany`` batches and through single contributes
+(ThoughtService in process, on the bench's engine), a batch of each in turn."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from pathlib import Path
 from app.bench.data import QueryFactory
 from app.bench.report import Row, Target
 from app.llm.embedders import TextEmbedder
+from app.progress import progress
 from app.services.thoughts import MAX_BATCH, ThoughtInput, ThoughtService
 from app.settings import EmbedderKind, Settings
 
@@ -37,55 +38,44 @@ class IngestBench:
     def run(self) -> list[Row]:
         from app.llm.embedders import LocalEmbedder
 
-        _progress(f"batch ingest: {self.count:,} thoughts each way")
+        _progress(f"batch ingest: {self.count:,} thoughts each way, interleaved")
         embedder = LocalEmbedder.load(self.settings)
         embedder.embed_documents(QueryFactory(seed=20).sentences(embedder.batch_size))  # warm
-        texts = QueryFactory(seed=21).sentences(3 * self.count)
-        alone, batched, single = (
-            texts[: self.count],
-            texts[self.count : 2 * self.count],
-            texts[2 * self.count :],
-        )
-        started = time.perf_counter()
-        embedder.embed_documents(alone)
-        self.rates["embedder"] = self.count / (time.perf_counter() - started)
         data_dir = None if self.settings.neo4j_uri else Path(tempfile.mkdtemp(prefix="tg-ingest-"))
         try:
             settings = self.settings
             if data_dir is not None:
                 settings = settings.model_copy(update={"data_dir": data_dir})
-            asyncio.run(self._through_the_service(settings, embedder, batched, single))
+            asyncio.run(self._interleaved(settings, embedder))
         finally:
             if data_dir is not None:
                 shutil.rmtree(data_dir, ignore_errors=True)
         return self.rows()
 
-    async def _through_the_service(
-        self,
-        settings: Settings,
-        embedder: TextEmbedder,
-        batched: Sequence[str],
-        single: Sequence[str],
-    ) -> None:
+    async def _interleaved(self, settings: Settings, embedder: TextEmbedder) -> None:
+        """A round of each way per batch, in turn, so that the three see the same
+        machine (others' load comes and goes): the embedder's batch call alone (the one
+        contributeMany makes), a contributeMany call, and as many single contributes."""
         from app.runtime import open_runtime
 
         namespace = f"bench-ingest-{secrets.token_hex(4)}"
+        texts = QueryFactory(seed=21).sentences(3 * self.count)
+        spent = {"embedder": 0.0, "contributeMany": 0.0, "contribute": 0.0}
         async with open_runtime(settings, embedder=embedder) as runtime:
             thoughts = runtime.services.thoughts
             await thoughts.contribute(_input(namespace, "warm-up: the namespace's schema"))
-            self.rates["contributeMany"] = await _timed(self._many(thoughts, namespace, batched))
-            self.rates["contribute"] = await _timed(self._single(thoughts, namespace, single))
-
-    async def _many(self, thoughts: ThoughtService, namespace: str, texts: Sequence[str]) -> int:
-        for start in range(0, len(texts), MAX_BATCH):
-            chunk = texts[start : start + MAX_BATCH]
-            await thoughts.contribute_many([_input(namespace, text) for text in chunk])
-        return len(texts)
-
-    async def _single(self, thoughts: ThoughtService, namespace: str, texts: Sequence[str]) -> int:
-        for text in texts:
-            await thoughts.contribute(_input(namespace, text))
-        return len(texts)
+            with progress("bench: ingest", 3 * self.count) as shown:
+                for start in range(0, self.count, MAX_BATCH):
+                    chunks = [
+                        texts[way * self.count + start : way * self.count + start + MAX_BATCH]
+                        for way in range(3)
+                    ]
+                    spent["embedder"] += await _timed(embedder.async_embed_documents(chunks[0]))
+                    batch = [_input(namespace, text) for text in chunks[1]]
+                    spent["contributeMany"] += await _timed(thoughts.contribute_many(batch))
+                    spent["contribute"] += await _timed(_single(thoughts, namespace, chunks[2]))
+                    shown.advance(sum(len(chunk) for chunk in chunks))
+        self.rates = {way: self.count / seconds for way, seconds in spent.items()}
 
     def rows(self) -> list[Row]:
         found = []
@@ -121,8 +111,13 @@ def _input(namespace: str, text: str) -> ThoughtInput:
     )
 
 
-async def _timed(work: Awaitable[int]) -> float:
-    """Thoughts per second of a coroutine that returns how many it wrote."""
+async def _single(thoughts: ThoughtService, namespace: str, texts: Sequence[str]) -> None:
+    for text in texts:
+        await thoughts.contribute(_input(namespace, text))
+
+
+async def _timed(work: Awaitable[object]) -> float:
+    """Seconds the awaited work took."""
     started = time.perf_counter()
-    count = await work
-    return float(count) / (time.perf_counter() - started)
+    await work
+    return time.perf_counter() - started
