@@ -67,7 +67,7 @@ def parse_line(line: str, number: int, namespace: str) -> ThoughtInput | None:
         namespace=namespace,
         tags=tuple(str(tag) for tag in tags),
         kind=ThoughtKind(kind),
-        category=record.get("category"),
+        category=str(record["category"]) if record.get("category") is not None else None,
     )
 
 
