@@ -1,5 +1,6 @@
-// Restores a batch of BELONGS_TO relationships from Thought to Topic nodes (import): MERGE between the
-// nodes the ids name, properties set only on creation, so a second import changes nothing.
+// Restores a batch of BELONGS_TO relationships, Thought to Topic (import): MERGE
+// between the nodes the ids name, properties set only on creation, so a second
+// import changes nothing.
 UNWIND $rows AS row
 MATCH (a:Thought {id: row.fromId})
 MATCH (b:Topic {id: row.toId})

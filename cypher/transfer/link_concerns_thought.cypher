@@ -1,5 +1,6 @@
-// Restores a batch of CONCERNS relationships from ChangeEvent to Thought nodes (import): MERGE between the
-// nodes the ids name, properties set only on creation, so a second import changes nothing.
+// Restores a batch of CONCERNS relationships, ChangeEvent to Thought (import): MERGE
+// between the nodes the ids name, properties set only on creation, so a second
+// import changes nothing.
 UNWIND $rows AS row
 MATCH (a:ChangeEvent {id: row.fromId})
 MATCH (b:Thought {id: row.toId})

@@ -1,5 +1,6 @@
-// Restores a batch of PART_OF relationships from Thought to Episode nodes (import): MERGE between the
-// nodes the ids name, properties set only on creation, so a second import changes nothing.
+// Restores a batch of PART_OF relationships, Thought to Episode (import): MERGE
+// between the nodes the ids name, properties set only on creation, so a second
+// import changes nothing.
 UNWIND $rows AS row
 MATCH (a:Thought {id: row.fromId})
 MATCH (b:Episode {id: row.toId})

@@ -1,5 +1,6 @@
-// Restores a batch of RELATED_TO relationships from Thought to Thought nodes (import): MERGE between the
-// nodes the ids name, properties set only on creation, so a second import changes nothing.
+// Restores a batch of RELATED_TO relationships, Thought to Thought (import): MERGE
+// between the nodes the ids name, properties set only on creation, so a second
+// import changes nothing.
 UNWIND $rows AS row
 MATCH (a:Thought {id: row.fromId})
 MATCH (b:Thought {id: row.toId})
