@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from app import cli_eval, cli_keys
+from app import cli_eval, cli_keys, cli_transfer
 from app.domain.errors import ThoughtgraphError
 from app.logging import configure_logging
 from app.settings import Settings
@@ -131,6 +131,7 @@ def _bench(settings: Settings, args: argparse.Namespace) -> int:
         queries=args.queries,
         embedder_sentences=args.sentences,
         maintenance=maintenance,
+        ingest=args.ingest,
     )
 
 
@@ -190,9 +191,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     bench.add_argument("--queries", type=int, default=200, help="timed queries per measurement")
     bench.add_argument("--sentences", type=int, default=512, help="sentences for the embedder")
+    bench.add_argument("--ingest", type=int, default=1000, help="thoughts per batch ingest row")
     _add_bench_maintenance_flags(bench)
     cli_keys.add_parser(commands)
     cli_eval.add_parser(commands)
+    cli_transfer.add_parsers(commands)
     load = commands.add_parser(
         "loadtest", help="open-loop mixed load against a real service; prints a table"
     )
@@ -297,6 +300,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cli_keys.run(settings, args)
         if args.command == "eval":
             return cli_eval.run(settings, args)
+        if args.command in ("export", "import"):
+            return cli_transfer.run(settings, args)
         if args.command == "loadtest":
             from app.loadtest import run_loadtest
 

@@ -66,7 +66,7 @@ def _run_bench(tmp_path: Path, *args: str) -> str:
 def test_bench_prints_every_measurement(tmp_path: Path) -> None:
     out = _run_bench(
         tmp_path,
-        *("--sizes", "200", "--queries", "5", "--sentences", "16"),
+        *("--sizes", "200", "--queries", "5", "--sentences", "16", "--ingest", "30"),
         *("--consolidation", "none", "--no-scan-cost"),
     )
 
@@ -91,6 +91,10 @@ def test_bench_prints_every_measurement(tmp_path: Path) -> None:
     query = re.search(r"embed_query \(one text\)" + _LATENCY, out)
     assert query and float(query[1]) > 0, out
 
+    for label in ("batch call alone", "contributeMany, 100 per call", "single contributes"):
+        rate = re.search(re.escape(label) + r".*?\s([\d,]+\.\d) thoughts/s \(30 thoughts\)", out)
+        assert rate and float(rate[1].replace(",", "")) > 0, (label, out)
+
     assert "targets:" in out, out
     for target in ("GraphQL search p50 <= 1.5x", "search p50 < 20 ms", "lineage p50 < 10 ms"):
         assert re.search(r"^\s+(PASS|MISS)\s+" + re.escape(target), out, re.M), (target, out)
@@ -107,7 +111,7 @@ def test_bench_maintenance_sections_print_their_tables(tmp_path: Path) -> None:
     (a real worker process): the tables print, and the runs did the work they report."""
     out = _run_bench(
         tmp_path,
-        *("--sizes", "none", "--sentences", "0", "--consolidation", "100"),
+        *("--sizes", "none", "--sentences", "0", "--ingest", "0", "--consolidation", "100"),
         *("--contributes", "20", "--scan-preload", "100"),
         *("--vector-cache", str(tmp_path / "vectors")),
     )

@@ -15,11 +15,13 @@ from pathlib import Path
 from app.bench.client import LINEAGE_QUERY, SEARCH_QUERY, GraphQLClient
 from app.bench.data import DIMENSION, QueryFactory, ThoughtFactory
 from app.bench.embedder import measure_local_embedder
+from app.bench.ingest import IngestBench
 from app.bench.isolation import ISOLATION_K, SMALL_SIZE, IsolationProbe
 from app.bench.maintenance import Maintenance, MaintenanceSections
 from app.bench.report import (
     Row,
     SizeResults,
+    Target,
     evaluate_targets,
     format_table,
     format_targets,
@@ -54,8 +56,11 @@ class Bench:
         queries: int,
         sentences: int,
         maintenance: Maintenance | None = None,
+        ingest: int = 0,
     ) -> None:
         self.settings = settings
+        self.ingest = ingest  # thoughts for the batch ingest rows (0: skipped)
+        self.ingest_targets: list[Target] = []
         self.sizes = sorted(set(sizes))
         self.queries = queries
         self.sentences = sentences
@@ -84,6 +89,10 @@ class Bench:
             self.rows += measure_local_embedder(
                 self.settings, sentences=self.sentences, queries=self.queries, warmup=self.warmup
             )
+        if self.ingest > 0:
+            section = IngestBench(self.settings, self.ingest)
+            self.rows += section.run()
+            self.ingest_targets = section.targets()
         self.maintenance.run()
 
     def _print_header(self, data_dir: Path | None) -> None:
@@ -314,7 +323,7 @@ class Bench:
         section_lines = self.maintenance.report_lines()
         if section_lines:
             lines += ["", *section_lines] if lines else section_lines
-        targets += self.maintenance.targets()
+        targets += self.ingest_targets + self.maintenance.targets()
         if targets:
             lines += ["", "targets:", *format_targets(targets)]
         print("\n".join(lines), flush=True)
@@ -327,6 +336,7 @@ def run_bench(
     queries: int,
     embedder_sentences: int,
     maintenance: Maintenance | None = None,
+    ingest: int = 0,
 ) -> int:
     """Run the benchmark and print its report.
 
@@ -353,7 +363,12 @@ def run_bench(
     for name in ("httpx", "httpcore"):
         logging.getLogger(name).setLevel(logging.WARNING)
     bench = Bench(
-        settings, sizes=sizes, queries=queries, sentences=embedder_sentences, maintenance=plan
+        settings,
+        sizes=sizes,
+        queries=queries,
+        sentences=embedder_sentences,
+        maintenance=plan,
+        ingest=ingest,
     )
     try:
         bench.run()

@@ -35,7 +35,7 @@ from graphql import (
     is_composite_type,
     is_list_type,
 )
-from graphql.language import DocumentNode, IntValueNode
+from graphql.language import DocumentNode, IntValueNode, ListValueNode
 
 from app.domain.retrieval import MAX_LIMIT
 from app.domain.validation import (
@@ -61,6 +61,8 @@ ROOT_WEIGHTS = {
     "history": 2,
     "changes": 2,
     "contribute": 20,
+    # Per original: its weight is multiplied by the number of inputs (BATCH_ROOTS).
+    "contributeMany": 5,
     "refine": 20,
     "consolidate": 20,
     "related": 3,
@@ -93,6 +95,8 @@ ROOT_WEIGHTS = {
     # A search, and with a language model configured up to two model calls.
     "recall": 40,
 }
+# Root fields whose weight counts once per item of a list argument: (field, argument).
+BATCH_ROOTS = {"contributeMany": "inputs"}
 # Fields resolved through a DataLoader (a batched store read) weigh 1 even when scalar.
 LOADER_FIELDS = {
     "sources",
@@ -203,7 +207,7 @@ class _Walk:
         named = get_named_type(field_type)
         is_root = parent in (self.schema.query_type, self.schema.mutation_type)
         if is_root:
-            weight = ROOT_WEIGHTS.get(name, 1)
+            weight = ROOT_WEIGHTS.get(name, 1) * self.items(node, BATCH_ROOTS.get(name))
         elif name in LOADER_FIELDS or is_composite_type(named):
             weight = 1
         else:
@@ -225,6 +229,19 @@ class _Walk:
         if not is_list_type(get_nullable_type(field_type)):
             return 1
         return CAPPED_LISTS.get(name, UNKNOWN_LIST_SIZE)
+
+    def items(self, node: FieldNode, name: str | None) -> int:
+        """How many items a list argument carries, literally or by variable (at least 1)."""
+        for argument in node.arguments or () if name else ():
+            if argument.name.value != name:
+                continue
+            value = argument.value
+            if isinstance(value, ListValueNode):
+                return max(1, len(value.values))
+            if isinstance(value, VariableNode):
+                given = self.variables.get(value.name.value)
+                return max(1, len(given)) if isinstance(given, list) else 1
+        return 1
 
     def argument(self, node: FieldNode, name: str, default: int) -> int:
         for argument in node.arguments or ():

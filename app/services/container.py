@@ -26,6 +26,7 @@ from app.services.thoughts import ThoughtService
 from app.services.topics import TopicService
 from app.settings import Settings
 from app.store.cypher_store import CypherGraphStore
+from app.store.repositories.transfer import TransferRepository
 
 
 @dataclass(frozen=True)
@@ -70,7 +71,12 @@ class Services:
         queue = queue or NoJobQueue()
         llm = build_llm_client(settings)
         thoughts = ThoughtService(
-            store, embedder, clock=clock, queue=queue, scan_on_write=settings.scan_on_write
+            store,
+            embedder,
+            clock=clock,
+            queue=queue,
+            scan_on_write=settings.scan_on_write,
+            batches=TransferRepository(store),
         )
         access = AccessRecorder(store, clock)
         allowlist = load_allowlist(settings.allowlist_file)  # a bad file stops the start

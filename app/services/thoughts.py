@@ -29,8 +29,12 @@ from app.domain.rules import GUIDANCE_SIMILARITY, guidance_message, inherited_ph
 from app.jobs.queue import JobQueue, NoJobQueue
 from app.services.ports import Embeddings
 from app.store.interface import GraphStore
+from app.store.repositories.transfer import TransferRepository
 
 log = structlog.get_logger(__name__)
+
+# Originals one contributeMany call may carry; the CLI import writes batches this size too.
+MAX_BATCH = 100
 
 
 @dataclass(frozen=True)
@@ -53,6 +57,15 @@ class ThoughtInput:
     valid_from_ms: int | None = None
     valid_to_ms: int | None = None
     episode_id: str | None = None
+
+
+@dataclass(frozen=True)
+class BatchWrite:
+    """A batch's contributions in input order, and how many of them were new (a retried
+    batch finds the rest stored)."""
+
+    contributions: list[Contribution]
+    written: int
 
 
 @dataclass(frozen=True)
@@ -117,8 +130,10 @@ class ThoughtService:
         clock: Clock | None = None,
         queue: JobQueue | None = None,
         scan_on_write: bool = False,
+        batches: TransferRepository | None = None,
     ) -> None:
         self._store = store
+        self._batches = batches
         self._embedder = embedder
         self._clock = clock or SystemClock()
         self._queue = queue or NoJobQueue()
@@ -294,8 +309,101 @@ class ThoughtService:
         await self._existing_sources(thought.namespace, thought.source_ids)
         raise StoreError("the thought was not written; nothing was changed")
 
+    # --- batches -----------------------------------------------------------------------
+    async def contribute_many(
+        self,
+        items: Sequence[ThoughtInput],
+        *,
+        thought_ids: Sequence[str] | None = None,
+        limit: int = MAX_BATCH,
+    ) -> BatchWrite:
+        """Store many originals: every item is validated before anything is written (one
+        bad item writes nothing), all are embedded in one batch call and written with one
+        statement per namespace. ``thought_ids`` (deterministic ids, e.g. an import's) make
+        a retried batch safe: an id already stored is not written again. Guidance is not
+        computed (a search per item would cost more than the batch's write); RELATED_TO
+        edges, topics and contradictions come from the scan, queued as after a contribute.
+        """
+        if self._batches is None:
+            raise StoreError("this service was built without batch writes")
+        if not items:
+            raise InvalidInputError("give at least one thought", field="inputs")
+        if len(items) > limit:
+            raise InvalidInputError(
+                f"at most {limit} thoughts per call, {len(items)} given", field="inputs"
+            )
+        if thought_ids is not None and len(thought_ids) != len(items):
+            raise InvalidInputError("one id per thought", field="ids")
+        validated = [_validate(item, None) for item in items]
+        ids = list(thought_ids) if thought_ids is not None else [new_thought_id() for _ in items]
+        if len(set(ids)) != len(ids):
+            raise InvalidInputError("the same id twice in one batch", field="ids")
+        vectors = await self._embedder.async_embed_documents([v.content for v in validated])
+        now = self._clock.now_ms()
+        records = [
+            ThoughtRecord(
+                thought=_original(v, tid, now),
+                embedding=tuple(vector),
+                actor_key_id=v.key_id,
+            )
+            for v, tid, vector in zip(validated, ids, vectors, strict=True)
+        ]
+        return await self._write_batch(self._batches, records)
+
+    async def _write_batch(
+        self, batches: TransferRepository, records: Sequence[ThoughtRecord]
+    ) -> BatchWrite:
+        by_namespace: dict[str, list[ThoughtRecord]] = {}
+        for record in records:
+            by_namespace.setdefault(record.thought.namespace, []).append(record)
+        outcome: dict[str, Thought] = {}
+        written_count = 0
+        for namespace, group in by_namespace.items():
+            written = await batches.ingest_originals(namespace, group)
+            for r in group:
+                if r.thought.id in written:
+                    outcome[r.thought.id] = r.thought.model_copy(
+                        update={"revision": written[r.thought.id]}
+                    )
+            # Ids a retry finds already stored: what the store holds is the answer.
+            skipped = [r.thought.id for r in group if r.thought.id not in written]
+            outcome |= await self._store.get_thoughts(namespace, skipped) if skipped else {}
+            written_count += len(written)
+            if written and self._scan_on_write:
+                self._queue.scan_after_write(namespace, list(written))
+            log.info("thoughts.batch_written", namespace=namespace, written=len(written))
+        missing = [r.thought.id for r in records if r.thought.id not in outcome]
+        if missing:
+            raise StoreError(f"{len(missing)} thought(s) of the batch were not written")
+        contributions = [Contribution(thought=outcome[r.thought.id]) for r in records]
+        return BatchWrite(contributions=contributions, written=written_count)
+
     # --- reads -------------------------------------------------------------------------
     async def get(self, namespace: str, thought_id: str) -> Thought | None:
         check.require_namespace(namespace)
         tid = check.require_thought_id("id", thought_id)
         return (await self._store.get_thoughts(namespace, [tid])).get(tid)
+
+
+def _original(data: _Validated, thought_id: str, now_ms: int) -> Thought:
+    return Thought(
+        id=thought_id,
+        namespace=data.namespace,
+        type=ThoughtType.ORIGINAL,
+        content=data.content,
+        agent_id=data.agent_id,
+        agent_name=data.agent_name,
+        context=data.context,
+        session_id=data.session_id,
+        tags=data.tags,
+        pheromone_weight=inherited_pheromone(ThoughtType.ORIGINAL, []),
+        created_at_ms=now_ms,
+        source_ids=(),
+        kind=data.kind,
+        salience=data.salience,
+        importance=data.importance,
+        pinned=data.pinned,
+        category=data.category,
+        valid_from_ms=data.valid_from_ms,
+        valid_to_ms=data.valid_to_ms,
+    )

@@ -61,6 +61,8 @@ const PROPERTY_KEYS = [
   'judgedAt', 'permanent',
   // Expansion anchors (parameter maps: cypher/expansion)
   'earliest', 'latest',
+  // Export and import rows (parameter maps: cypher/transfer)
+  'fromId', 'toId', 'properties', 'vector',
   // ChangeLog
   'lock',
   // SchemaMeta
@@ -73,6 +75,7 @@ const GRAPH_SCHEMA = [
   { from: 'ChangeEvent', to: 'Topic', relType: 'CONCERNS' },
   { from: 'ChangeEvent', to: 'Contradiction', relType: 'CONCERNS' },
   { from: 'ChangeEvent', to: 'Episode', relType: 'CONCERNS' },
+  { from: 'ChangeEvent', to: 'ConsolidationRun', relType: 'CONCERNS' },
   { from: 'Thought', to: 'Thought', relType: 'SUPERSEDES' },
   { from: 'Thought', to: 'Thought', relType: 'RELATED_TO' },
   { from: 'Thought', to: 'Topic', relType: 'BELONGS_TO' },

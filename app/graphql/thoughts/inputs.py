@@ -103,6 +103,16 @@ class ContributeInput(_ThoughtFields):
     consolidates: list[strawberry.ID] | None = None
 
 
+@strawberry.input(
+    description=(
+        "One original of a contributeMany batch (an original has no lineage edges: a"
+        " `reason` is not stored)."
+    )
+)
+class ContributeManyInput(_ThoughtFields):
+    pass
+
+
 @strawberry.input(description="A thought that refines (supersedes) one earlier thought.")
 class RefineInput(_ThoughtFields):
     source_id: strawberry.ID

@@ -9,9 +9,14 @@ import strawberry
 from app.domain.changes import Actor
 from app.graphql.auth import CanWrite
 from app.graphql.context import Info
-from app.graphql.thoughts.inputs import ConsolidateInput, ContributeInput, RefineInput
+from app.graphql.thoughts.inputs import (
+    ConsolidateInput,
+    ContributeInput,
+    ContributeManyInput,
+    RefineInput,
+)
 from app.graphql.thoughts.types import ContributionPayload
-from app.services.thoughts import ThoughtInput
+from app.services.thoughts import MAX_BATCH, ThoughtInput
 
 # Who the change log names for a write without an API key (open local mode): the
 # maintenance mutations carry no agentId of their own to take instead.
@@ -54,6 +59,15 @@ async def resolve_contribute(info: Info, input: ContributeInput) -> Contribution
     return ContributionPayload.from_domain(contribution)
 
 
+async def resolve_contribute_many(
+    info: Info, inputs: list[ContributeManyInput]
+) -> list[ContributionPayload]:
+    batch = await info.context.services.thoughts.contribute_many(
+        [as_caller(info, item.to_thought_input()) for item in inputs]
+    )
+    return [ContributionPayload.from_domain(c) for c in batch.contributions]
+
+
 async def resolve_refine(info: Info, input: RefineInput) -> ContributionPayload:
     contribution = await info.context.services.thoughts.refine(
         as_caller(info, input.to_thought_input()), input.source_id, reason=input.reason
@@ -76,6 +90,15 @@ class ThoughtMutation:
         description=(
             "Store a thought; with `refines` or `consolidates` it becomes a refinement or"
             " a consolidation (giving both is MUTUAL_EXCLUSION)."
+        ),
+    )
+    contribute_many = strawberry.mutation(
+        permission_classes=[CanWrite],
+        resolver=resolve_contribute_many,
+        description=(
+            f"Store up to {MAX_BATCH} originals at once, in input order: all are checked"
+            " before any is written (one bad item writes nothing, VALIDATION_ERROR), embedded"
+            " in one batch and written together. No guidance is returned (null)."
         ),
     )
     refine = strawberry.mutation(
