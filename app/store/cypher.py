@@ -109,6 +109,17 @@ def _thought_vector(engine: str, var: str) -> str:
     return f"CREATE (:ThoughtVector {{id: {var}.id, embedding: {var}.embedding}})"
 
 
+def _merge_thought_vector(engine: str, var: str) -> str:
+    """After a thought's MERGE (import): its indexed vector node, once (FalkorDB)."""
+    if engine != "falkordb":
+        return ""
+    return (
+        f"FOREACH (_ IN CASE WHEN {var}.embedding IS NULL THEN [] ELSE [1] END |\n"
+        f"  MERGE (indexedVector:ThoughtVector {{id: {var}.id}})\n"
+        f"  ON CREATE SET indexedVector.embedding = {var}.embedding)"
+    )
+
+
 def _drop_thought_vector(engine: str, var: str) -> str:
     """Before a thought's DETACH DELETE: its indexed vector node goes too (FalkorDB)."""
     if engine != "falkordb":
@@ -318,6 +329,7 @@ MACROS: dict[str, Callable[..., str]] = {
     "vector_query_namespace_nodes": _vector_query_namespace_nodes,
     "namespace_label": _namespace_label,
     "thought_vector": _thought_vector,
+    "merge_thought_vector": _merge_thought_vector,
     "drop_thought_vector": _drop_thought_vector,
     "fulltext_query_nodes": _fulltext_query_nodes,
     "nearest_first": _nearest_first,

@@ -24,6 +24,7 @@ CREATE (t:Thought:Original {
   validTo: row.validTo, embedding: {{ vector(row.embedding) }}
 })
 {{ namespace_label(t) }}
+{{ thought_vector(t) }}
 CREATE (ev:ChangeEvent {
   id: row.id + ':created', namespace: $namespace, revision: base + i + 1, kind: 'created',
   subjectKind: 'thought', subjectId: row.id, sourceIds: [], actorId: row.agentId,
