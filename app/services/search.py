@@ -17,6 +17,7 @@ from app.clock import Clock, SystemClock
 from app.domain import validation as check
 from app.domain.errors import ThoughtNotFoundError
 from app.domain.models import LineageEdgeHit, ScoredThought, Thought, TimeView
+from app.domain.ops import NO_OPS_EVENTS, OpsEvents, OpsNode, current_node
 from app.domain.retrieval import (
     DEFAULT_TOPIC_LIMIT,
     DetailLevel,
@@ -53,9 +54,11 @@ class SearchService:
         clock: Clock | None = None,
         access: AccessRecorder | None = None,
         settings: Settings | None = None,
+        events: OpsEvents = NO_OPS_EVENTS,
     ) -> None:
         self._store = store
         self._embedder = embedder
+        self._events = events
         self._clock = clock or SystemClock()
         self._access = access
         self._superseded_factor = settings.superseded_rank_factor if settings else 0.5
@@ -94,7 +97,9 @@ class SearchService:
         text = _checked_query(namespace, query, k, threshold)
         options = checked_options(options)
         embedding = await self._embedder.async_embed_query(text)
-        return await self._search(namespace, text, embedding, k, threshold, view, options)
+        hits = await self._search(namespace, text, embedding, k, threshold, view, options)
+        self._record_search(namespace, hits)
+        return hits
 
     async def search_embedded(
         self,
@@ -145,8 +150,23 @@ class SearchService:
         thoughts: list[RankedHit] = []
         if detail_level is DetailLevel.FULL:
             thoughts = await self._search(namespace, text, embedding, k, threshold, view, options)
+        self._record_search(namespace, thoughts)
         return TieredResult(
             topics=tuple(topics), thoughts=tuple(thoughts), detail_level=detail_level
+        )
+
+    def _record_search(self, namespace: str, hits: Sequence[RankedHit]) -> None:
+        """Seed 001's search event: the best hit and its similarity, if any. The context
+        assembler's searches are its own one event (app/services/context.py)."""
+        if current_node() is OpsNode.CONTEXT:
+            return
+        best = hits[0] if hits else None
+        self._events.record(
+            namespace,
+            "search",
+            memory_id=best.thought.id if best else None,
+            category=best.thought.category if best else None,
+            similarity=best.similarity if best else None,
         )
 
     async def _search(

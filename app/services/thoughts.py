@@ -25,12 +25,20 @@ from app.domain.models import (
     ThoughtType,
     new_thought_id,
 )
+from app.domain.ops import NO_OPS_EVENTS, OpsEvents, OpsNode, OpsStatus, acting_as
 from app.domain.rules import GUIDANCE_SIMILARITY, guidance_message, inherited_pheromone
 from app.jobs.queue import JobQueue, NoJobQueue
 from app.services.ports import Embeddings
 from app.store.interface import GraphStore
 
 log = structlog.get_logger(__name__)
+
+# Seed 001's operational vocabulary for each kind of write.
+OPS_FOR_TYPE = {
+    ThoughtType.ORIGINAL: "create",
+    ThoughtType.REFINEMENT: "update",
+    ThoughtType.CONSOLIDATION: "merge",
+}
 
 
 @dataclass(frozen=True)
@@ -117,9 +125,11 @@ class ThoughtService:
         clock: Clock | None = None,
         queue: JobQueue | None = None,
         scan_on_write: bool = False,
+        events: OpsEvents = NO_OPS_EVENTS,
     ) -> None:
         self._store = store
         self._embedder = embedder
+        self._events = events
         self._clock = clock or SystemClock()
         self._queue = queue or NoJobQueue()
         self._scan_on_write = scan_on_write
@@ -193,9 +203,10 @@ class ThoughtService:
 
     async def write_original(self, data: ThoughtInput, *, thought_id: str) -> Contribution:
         """An original with a deterministic id (episode extraction)."""
-        return await self._write(
-            ThoughtType.ORIGINAL, _validate(data, None), (), thought_id=thought_id
-        )
+        with acting_as(OpsNode.EPISODIC):
+            return await self._write(
+                ThoughtType.ORIGINAL, _validate(data, None), (), thought_id=thought_id
+            )
 
     async def _write(
         self,
@@ -247,6 +258,7 @@ class ThoughtService:
         revision = await self._store.create_thought(
             record, event_id=f"{thought.id}:{change.value}", event_kind=change.value
         )
+        status = OpsStatus.SKIPPED if revision is None else OpsStatus.OK
         if revision is None:
             revision = await self._after_unwritten(thought)
         elif self._scan_on_write:
@@ -259,6 +271,14 @@ class ThoughtService:
             namespace=thought.namespace,
             sources=len(source_ids),
             revision=revision,
+        )
+        self._events.record(
+            thought.namespace,
+            OPS_FOR_TYPE[kind],
+            status,
+            memory_id=thought.id,
+            category=thought.category,
+            similarity=guidance.similarity if guidance is not None else None,
         )
         return Contribution(
             thought=thought.model_copy(update={"revision": revision}),

@@ -33,6 +33,7 @@ from app.domain.models import (
     TimeView,
     now_ms,
 )
+from app.observability.statements import UNOBSERVED, StatementObserver
 from app.store.cypher import StatementLibrary
 from app.store.interface import SyntheticThought
 from app.store.params import thought_create_params, view_params
@@ -64,6 +65,7 @@ class CypherGraphStore(abc.ABC):
 
     def __init__(self, statements: StatementLibrary) -> None:
         self._statements = statements
+        self.observer: StatementObserver = UNOBSERVED  # the runtime's telemetry, once open
         self._schema: SchemaState | None = None
         self._prepared_namespaces: set[str] = set()
         self._namespace_locks: dict[str, asyncio.Lock] = {}
