@@ -52,11 +52,12 @@ class OperationTelemetry(SchemaExtension):
 
     def _error_codes(self) -> list[str]:
         context = self.execution_context
-        errors: list[GraphQLError] = list(context.pre_execution_errors or ())
+        # A refused document's errors are both the pre-execution errors and the result's.
+        errors: dict[int, GraphQLError] = {id(e): e for e in context.pre_execution_errors or ()}
         result = context.result
         if result is not None and result.errors:
-            errors.extend(result.errors)
-        return [str((e.extensions or {}).get("code") or INTERNAL_ERROR) for e in errors]
+            errors.update((id(e), e) for e in result.errors)
+        return [str((e.extensions or {}).get("code") or INTERNAL_ERROR) for e in errors.values()]
 
 
 def _telemetry_of(context: Any) -> Telemetry | None:
