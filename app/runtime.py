@@ -32,7 +32,10 @@ class Runtime:
     clock: Clock
     queue: JobQueue
     services: Services
-    telemetry: Telemetry
+
+    @property
+    def telemetry(self) -> Telemetry:
+        return self.services.telemetry
 
 
 @asynccontextmanager
@@ -72,7 +75,6 @@ async def open_runtime(
                     clock=clock,
                     queue=jobs,
                     services=services,
-                    telemetry=measured,
                 )
             finally:
                 await services.close()

@@ -58,10 +58,12 @@ def test_each_operation_leaves_an_event(api: GraphQLClient, ns: str) -> None:
     )["ingestEpisode"]
 
     expected = 2 + 1 + 1 + 1 + len(episode["thoughtIds"])
-    found = eventually(
-        lambda: (got := events(api, ns, first=100)) and len(got) >= expected and got,
-        what=f"{expected} events",
-    )
+
+    def all_recorded() -> list[dict[str, Any]] | None:
+        got = events(api, ns, first=100)
+        return got if len(got) >= expected else None
+
+    found = eventually(all_recorded, what=f"{expected} events")
     assert len(found) == expected
     assert [e["at"] for e in found] == sorted((e["at"] for e in found), reverse=True)
     by_memory = {e["memoryId"]: e for e in found if e["memoryId"]}
