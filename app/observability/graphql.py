@@ -16,6 +16,7 @@ from graphql import FieldNode, InlineFragmentNode, OperationDefinitionNode, Sele
 from graphql.error import GraphQLError
 from strawberry.extensions import SchemaExtension
 
+from app.graphql.context import GraphQLContext
 from app.observability.telemetry import Telemetry
 
 MAX_NAMED_FIELDS = 3
@@ -61,8 +62,10 @@ class OperationTelemetry(SchemaExtension):
 
 
 def _telemetry_of(context: Any) -> Telemetry | None:
-    services = getattr(context, "services", None)
-    telemetry = getattr(services, "telemetry", None)
+    # Only a service's own context is asked (never an arbitrary object's attributes).
+    if not isinstance(context, GraphQLContext):
+        return None
+    telemetry = getattr(context.services, "telemetry", None)
     return telemetry if isinstance(telemetry, Telemetry) else None
 
 
