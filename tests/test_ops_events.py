@@ -4,6 +4,7 @@ the namespace's limit, and never among the thoughts."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -127,3 +128,13 @@ def test_a_namespace_keeps_its_newest_events(
             assert len(events(api, ns, first=100)) == 3
         finally:
             api.close()
+
+
+def test_reading_an_unwritten_namespace_leaves_no_event(api: GraphQLClient, ns: str) -> None:
+    """An event would create the namespace (a graph, its indexes) a typo only read."""
+    assert api.data(SEARCH, ns=ns, q="anything")["search"] == []
+    api.data(ASSEMBLE, ns=ns, q="anything")
+    contribute(api, f"{ns}-probe", "Written after the reads: its event shows they flushed.")
+    eventually(lambda: events(api, f"{ns}-probe"), what="the probe's event")
+    time.sleep(0.5)  # beyond the recorder's flush interval (0.2 s)
+    assert events(api, ns) == []

@@ -183,7 +183,8 @@ class ContextService:
         )
         with acting_as(OpsNode.CONTEXT):  # its searches are the assembly's, not a caller's
             candidates = await gathering.candidates()
-        self._events.record(namespace, "search", node=OpsNode.CONTEXT)
+        if revision:  # a namespace never written to gets no event (it would create it)
+            self._events.record(namespace, "search", node=OpsNode.CONTEXT)
         return _Gathered(revision, delta, candidates, split_for(signals.activity))
 
     def _packed(self, gathered: _Gathered, budget: int) -> AssembledContext:

@@ -156,17 +156,18 @@ class SearchService:
         )
 
     def _record_search(self, namespace: str, hits: Sequence[RankedHit]) -> None:
-        """Seed 001's search event: the best hit and its similarity, if any. The context
-        assembler's searches are its own one event (app/services/context.py)."""
-        if current_node() is OpsNode.CONTEXT:
+        """Seed 001's search event: the best hit and its similarity. A search that found
+        nothing leaves none: its namespace may never have been written, and an event would
+        create it. The context assembler's searches are its own one event."""
+        if not hits or current_node() is OpsNode.CONTEXT:
             return
-        best = hits[0] if hits else None
+        best = hits[0]
         self._events.record(
             namespace,
             "search",
-            memory_id=best.thought.id if best else None,
-            category=best.thought.category if best else None,
-            similarity=best.similarity if best else None,
+            memory_id=best.thought.id,
+            category=best.thought.category,
+            similarity=best.similarity,
         )
 
     async def _search(
