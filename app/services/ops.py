@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 from collections import defaultdict
 
 import structlog
@@ -86,7 +87,10 @@ class OpsRecorder:
         self._pending[namespace].append(event)
         if self._task is None:
             with contextlib.suppress(RuntimeError):  # no running loop: flushed at close
-                self._task = asyncio.get_running_loop().create_task(self._flush_soon())
+                # A context of its own: the write is nobody's request (nor in its trace).
+                self._task = asyncio.get_running_loop().create_task(
+                    self._flush_soon(), context=contextvars.Context()
+                )
 
     async def _flush_soon(self) -> None:
         try:
