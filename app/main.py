@@ -26,6 +26,7 @@ from app.http_limits import BodySizeLimit, CancelOnDisconnect
 from app.jobs.queue import JobQueue
 from app.llm.embedders import TextEmbedder
 from app.neo4j_browser import neo4j_browser_files
+from app.observability.http import metrics_endpoint
 from app.runtime import open_runtime
 from app.services.container import Services
 from app.settings import Settings
@@ -167,6 +168,7 @@ def create_app(
             Route("/", to_graphiql),
             Route("/healthz", healthz),
             Route("/readyz", readyz),
+            Route("/metrics", metrics_endpoint(access)),
             Route(
                 "/graphql",
                 create_graphql_app(settings, access, graphiql),

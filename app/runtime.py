@@ -14,6 +14,8 @@ import structlog
 from app.clock import Clock, build_clock
 from app.jobs.queue import JobQueue, NoJobQueue
 from app.llm.embedders import TextEmbedder, build_embedder
+from app.observability.embedder import MeasuredEmbedder
+from app.observability.telemetry import Telemetry
 from app.services.container import Services
 from app.settings import Settings
 from app.store.cypher_store import CypherGraphStore
@@ -31,6 +33,10 @@ class Runtime:
     queue: JobQueue
     services: Services
 
+    @property
+    def telemetry(self) -> Telemetry:
+        return self.services.telemetry
+
 
 @asynccontextmanager
 async def open_runtime(
@@ -39,16 +45,28 @@ async def open_runtime(
     attach: bool = False,
     embedder: TextEmbedder | None = None,
     queue: JobQueue | None = None,
+    telemetry: Telemetry | None = None,
 ) -> AsyncIterator[Runtime]:
     """Open the store (``attach``: to the engine another process owns, as workers do),
-    bootstrap its schema, and build the services over it."""
+    bootstrap its schema, and build the services over it. ``telemetry``: the caller's
+    (a worker keeps one across runtimes); else the runtime builds and closes its own."""
     chosen = embedder or await build_embedder(settings)
     jobs = queue or NoJobQueue()
     clock = build_clock(settings.clock_file)
+    measured = telemetry or Telemetry.from_settings(settings)
+    measured.watch_queue(jobs)
     try:
         async with open_store(settings, attach=attach) as store:
+            store.observer = measured
             await store.bootstrap(embedding_dimension=chosen.dimension, embedder=chosen.name)
-            services = Services.build(store, chosen, settings=settings, clock=clock, queue=jobs)
+            services = Services.build(
+                store,
+                MeasuredEmbedder(chosen, measured.metrics),
+                settings=settings,
+                clock=clock,
+                queue=jobs,
+                telemetry=measured,
+            )
             try:
                 yield Runtime(
                     settings=settings,
@@ -62,3 +80,5 @@ async def open_runtime(
                 await services.close()
     finally:
         jobs.close()
+        if telemetry is None:
+            measured.close()

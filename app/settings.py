@@ -156,6 +156,13 @@ class Settings(BaseSettings):
     log_level: str = "INFO"
     log_format: str = "console"  # console | json
 
+    # Operating the service (app/observability). /metrics is served by the API; a worker
+    # serves its own on worker_metrics_port (+ its pool process index), when set.
+    worker_metrics_port: int | None = None
+    otlp_endpoint: str | None = None  # OTLP/HTTP collector; tracing is off without it
+    # Operational events (seed 001): each namespace keeps its newest this many; 0: none.
+    ops_events_keep: int = Field(default=10_000, ge=0)
+
     # Every engine statement is stopped after this long (both engines).
     statement_timeout_s: float = 10.0
 

@@ -55,6 +55,7 @@ def run_worker(
     """Run a Celery worker (with beat embedded if ``beat``) until it is stopped."""
     from celery import signals
 
+    from app.observability.worker import instrument_worker
     from workers.app import create_worker_app
     from workers.broker import wait_for_broker
     from workers.schedule import schedule_file
@@ -70,6 +71,9 @@ def run_worker(
         host.close()  # a no-op where the host never started (the prefork parent)
 
     signals.worker_process_init.connect(start_host, weak=False)
+    instrument_worker(
+        host, port=settings.worker_metrics_port, bind_host=settings.api_host, pool=pool
+    )
     signals.worker_process_shutdown.connect(close_host, weak=False)
     signals.worker_shutdown.connect(close_host, weak=False)  # solo: tasks ran in this process
     argv = [

@@ -76,7 +76,7 @@ def test_shipped_files_are_the_installed_npm_files() -> None:
     """With web/graphiql's node_modules present (scripts/build-graphiql installs them), the
     shipped files are byte for byte the installed packages' files."""
     if not (NPM_DIR / "node_modules").is_dir():
-        pytest.skip("web/graphiql/node_modules is absent: run scripts/build-graphiql")
+        skip_or_fail("web/graphiql/node_modules is absent: scripts/dev test installs it")
     for name, entry in manifest()["files"].items():
         source = NPM_DIR / "node_modules" / entry["package"] / entry["path"]
         assert (ASSETS_DIR / name).read_bytes() == source.read_bytes(), name

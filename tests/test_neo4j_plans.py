@@ -70,6 +70,12 @@ PARAMS: dict[str, Any] = {
     "now": 1,
     "indexName": namespace_index(NAMESPACE),
     "timeoutSeconds": 1,
+    "events": [],
+    "keep": 10,
+    "since": 0,
+    "node": None,
+    "op": None,
+    "bucket": 60_000,
 }
 
 

@@ -84,6 +84,18 @@ class CeleryJobQueue:
     async def enqueue_namespace_scan(self, namespace: str) -> None:
         await asyncio.to_thread(self._send, "thoughtgraph.scan_namespace", namespace)
 
+    def depths(self) -> dict[str, int]:
+        """Messages waiting in the broker per queue (the /metrics queue depth gauge): kombu
+        keeps a Redis list per queue and priority step; their lengths are summed."""
+        from workers.app import QUEUE
+        from workers.broker import redis_client
+
+        client = redis_client(str(self._app.conf.broker_url), timeout_s=2.0)
+        try:
+            return {QUEUE: _queue_length(client, QUEUE)}
+        finally:
+            client.close()
+
     def close(self, timeout_s: float = 5.0) -> None:
         """Publish what is pending (for at most ``timeout_s``), then stop the thread."""
         with self._lock:
@@ -152,6 +164,17 @@ def coalesce(requests: Sequence[ScanRequest], max_ids: int) -> list[ScanRequest]
         for ids in [list(unique)]
         for start in range(0, len(ids), max_ids)
     ]
+
+
+# kombu's Redis transport: a list per queue, plus one per non-zero priority step.
+PRIORITY_SUFFIXES = ("", "\x06\x163", "\x06\x166", "\x06\x169")
+
+
+def _queue_length(client: Any, name: str) -> int:
+    pipe = client.pipeline(transaction=False)
+    for suffix in PRIORITY_SUFFIXES:
+        pipe.llen(name + suffix)
+    return sum(int(n) for n in pipe.execute())
 
 
 def build_job_queue(settings: Settings, *, worker_expected: bool) -> JobQueue:

@@ -26,6 +26,7 @@ from typing import TypeVar
 import structlog
 
 from app.jobs.queue import JobQueue
+from app.observability.telemetry import Telemetry
 from app.runtime import Runtime, open_runtime
 from app.settings import Settings
 
@@ -54,10 +55,21 @@ class RuntimeHost:
         self._stop: asyncio.Event | None = None
         self._opened: concurrent.futures.Future[Runtime] | None = None
         self._holder: concurrent.futures.Future[None] | None = None
+        self._telemetry: tuple[int, Telemetry] | None = None
+        self._telemetry_lock = threading.Lock()
 
     @property
     def settings(self) -> Settings:
         return self._settings
+
+    @property
+    def telemetry(self) -> Telemetry:
+        """This process's metrics and tracer, built after the fork (a tracer's export
+        thread does not survive one) and kept across runtimes (a failed opening)."""
+        with self._telemetry_lock:
+            if self._telemetry is None or self._telemetry[0] != os.getpid():
+                self._telemetry = (os.getpid(), Telemetry.from_settings(self._settings))
+            return self._telemetry[1]
 
     # --- lifecycle -----------------------------------------------------------------------
     def start(self) -> None:
@@ -85,6 +97,8 @@ class RuntimeHost:
                 loop.close()
             self._loop = self._thread = self._stop = None
             self._opened = self._holder = None
+            if self._telemetry is not None and self._telemetry[0] == os.getpid():
+                self._telemetry[1].close()  # exports the spans still queued
             log.info("worker.runtime_closed")
 
     # --- running jobs ----------------------------------------------------------------------
@@ -135,7 +149,10 @@ class RuntimeHost:
         self._stop = asyncio.Event()
         queue = self._queue_factory() if self._queue_factory else None
         try:
-            async with open_runtime(self._settings, attach=True, queue=queue) as runtime:
+            telemetry = self.telemetry
+            async with open_runtime(
+                self._settings, attach=True, queue=queue, telemetry=telemetry
+            ) as runtime:
                 log.info("worker.runtime_opened", engine=runtime.store.engine, pid=os.getpid())
                 opened.set_result(runtime)
                 await self._stop.wait()

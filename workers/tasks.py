@@ -27,6 +27,7 @@ from app.domain.errors import (
     SchemaMismatchError,
     StoreError,
 )
+from app.domain.ops import OpsNode, OpsStatus, acting_as
 from app.runtime import Runtime
 from workers.app import LOCK_TIMEOUT_S, RUN_HARD_LIMIT_S, RUN_SOFT_LIMIT_S
 from workers.broker import redis_client
@@ -75,6 +76,27 @@ def plain(result: Any) -> Any:
 Job = Callable[[Runtime], Awaitable[Any]]
 
 
+def as_worker(job: Job, task_name: str, namespace: str | None) -> Job:
+    """``job`` as the worker node of the operational events: what it writes is recorded
+    as the worker's, and a namespace's job records one event of its own (op: the task's
+    short name, status: ok or error)."""
+
+    async def run(runtime: Runtime) -> Any:
+        op = task_name.removeprefix("thoughtgraph.")
+        with acting_as(OpsNode.WORKER):
+            try:
+                result = await job(runtime)
+            except Exception:
+                if namespace is not None:
+                    runtime.services.ops.recorder.record(namespace, op, OpsStatus.ERROR)
+                raise
+        if namespace is not None:
+            runtime.services.ops.recorder.record(namespace, op, node=OpsNode.WORKER)
+        return result
+
+    return run
+
+
 def register_tasks(app: Celery, host: RuntimeHost, *, broker_url: str) -> None:
     """Register every ``thoughtgraph.*`` task on ``app``, running jobs on ``host``."""
 
@@ -83,7 +105,7 @@ def register_tasks(app: Celery, host: RuntimeHost, *, broker_url: str) -> None:
         started = time.monotonic()
         context = {"task": task.name, "task_id": task.request.id, "namespace": namespace}
         log.info("job.started", **context, pid=os.getpid())
-        result = host.run(job, timeout_s)
+        result = host.run(as_worker(job, task.name, namespace), timeout_s)
         log.info("job.done", **context, seconds=round(time.monotonic() - started, 3))
         return plain(result)
 

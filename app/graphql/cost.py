@@ -47,6 +47,7 @@ from app.domain.validation import (
     MAX_REFINEMENTS,
     MAX_SOURCES,
 )
+from app.services.ops import MAX_EVENTS
 
 UNKNOWN_LIST_SIZE = 100  # any list not named below: counted as this long
 
@@ -94,6 +95,9 @@ ROOT_WEIGHTS = {
     "ingestEpisode": 100,
     # A search, and with a language model configured up to two model calls.
     "recall": 40,
+    # Operational events: a listing, and a count over the namespace's kept events.
+    "operationalEvents": 5,
+    "operationCounts": 10,
 }
 # Root fields whose weight counts once per item of a list argument: (field, argument).
 BATCH_ROOTS = {"contributeMany": "inputs"}
@@ -126,6 +130,7 @@ SIZED_BY_ARGUMENT = {
     "searchChanges": ("k", 10, MAX_K),
     "changes": ("limit", 100, MAX_CHANGES),
     "changesSince": ("limit", 100, MAX_CHANGES),
+    "operationalEvents": ("first", 50, MAX_EVENTS),
 }
 # Lists with a fixed cap, wherever they appear. A connection's own lists (nodes, edges,
 # events) count once: the field above them was already multiplied by first or limit.

@@ -22,6 +22,7 @@ from app.graphql.episodes.queries import EpisodeQuery
 from app.graphql.errors import MaskUnexpectedErrors, RequestErrorCodes, log_errors
 from app.graphql.guards import HeavyOperationGate, QueryGuard
 from app.graphql.lineage.queries import LineageQuery
+from app.graphql.ops.queries import OpsQuery
 from app.graphql.parsing import CachedParser
 from app.graphql.recall.queries import RecallQuery
 from app.graphql.search.queries import SearchQuery
@@ -30,6 +31,7 @@ from app.graphql.thoughts.mutations import ThoughtMutation
 from app.graphql.thoughts.queries import ThoughtQuery
 from app.graphql.topics.queries import TopicQuery
 from app.graphql.usage.mutations import UsageMutation
+from app.observability.graphql import OperationTelemetry
 from app.settings import Settings
 
 
@@ -45,6 +47,7 @@ class Query(
     RecallQuery,
     ContextQuery,
     SearchQuery,
+    OpsQuery,
 ):
     pass
 
@@ -72,6 +75,8 @@ class ThoughtgraphSchema(strawberry.Schema):
 
 def build_schema(settings: Settings, access: AccessPolicy | None = None) -> strawberry.Schema:
     extensions: list[Any] = [
+        # Metrics and traces of every operation, refused ones included (app/observability).
+        OperationTelemetry,
         # Agents send the same few documents over and over: parse and validate each once.
         # Results are cached per document text, rejections included, so limits still hold.
         CachedParser(maxsize=256),

@@ -7,7 +7,7 @@ import email.utils
 import random
 import time
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, ParamSpec, Protocol, TypeVar
 
 import structlog
 from pydantic import BaseModel, ValidationError
@@ -42,6 +42,22 @@ REPAIR_MESSAGE = (
     "That answer was not valid: {error}\n"
     "Answer again with the JSON object only, exactly in the form asked for."
 )
+
+
+class LLMCallObserver(Protocol):
+    """Told of every provider call (app/observability: calls, tokens, cost per namespace).
+    ``status``: ok, retry (it failed and is tried again) or error (given up)."""
+
+    def llm_call(
+        self,
+        *,
+        namespace: str | None,
+        prompt: str,
+        model: str,
+        status: str,
+        seconds: float,
+        usage: LLMUsage | None,
+    ) -> None: ...
 
 
 class LLMError(ThoughtgraphError):
@@ -86,8 +102,10 @@ class LLMClient:
         max_delay_s: float = DEFAULT_MAX_DELAY_S,
         repair: bool = True,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        observer: LLMCallObserver | None = None,
     ) -> None:
         self.model = model
+        self.observer = observer
         self.temperature = temperature
         self.max_tokens = max_tokens
         self.timeout_s = timeout_s
@@ -104,7 +122,13 @@ class LLMClient:
         return f"LLMClient(model={self.model!r}, api_base={self.api_base!r})"
 
     @classmethod
-    def from_settings(cls, settings: Settings, *, cache: AnswerCache | None = None) -> LLMClient:
+    def from_settings(
+        cls,
+        settings: Settings,
+        *,
+        cache: AnswerCache | None = None,
+        observer: LLMCallObserver | None = None,
+    ) -> LLMClient:
         if not settings.llm_model:
             raise ValueError("LLMClient needs settings.llm_model")
         secret = settings.llm_api_key
@@ -117,6 +141,7 @@ class LLMClient:
             api_base=settings.llm_api_base,
             api_key=(secret.get_secret_value() or None) if secret is not None else None,
             cache=cache,
+            observer=observer,
         )
 
     async def complete(
@@ -204,7 +229,9 @@ class LLMClient:
             try:
                 response = await litellm.acompletion(**request)
             except Exception as exc:
-                if attempt >= self.retries or not is_retryable(exc):
+                final = attempt >= self.retries or not is_retryable(exc)
+                self._observe(prompt, usage, "error" if final else "retry", started, None)
+                if final:
                     raise LLMError(
                         f"{self.model} failed on {prompt.name} after {attempt + 1} attempt(s): "
                         f"{type(exc).__name__}: {_short(str(exc))}",
@@ -224,7 +251,9 @@ class LLMClient:
                 )
                 await self._sleep(delay)
                 continue
-            usage.record(_usage_of(response))
+            spent = _usage_of(response)
+            usage.record(spent)
+            self._observe(prompt, usage, "ok", started, spent)
             log.debug(
                 "llm_call",
                 prompt=prompt.name,
@@ -233,6 +262,24 @@ class LLMClient:
             )
             return _content_of(response)
         raise AssertionError("unreachable: the last attempt returns or raises")
+
+    def _observe(
+        self,
+        prompt: Prompt[P, R],
+        usage: UsageMeter,
+        status: str,
+        started: float,
+        spent: LLMUsage | None,
+    ) -> None:
+        if self.observer is not None:
+            self.observer.llm_call(
+                namespace=usage.namespace,
+                prompt=prompt.name,
+                model=self.model,
+                status=status,
+                seconds=time.monotonic() - started,
+                usage=spent,
+            )
 
     def _request(self, messages: list[ChatMessage]) -> dict[str, Any]:
         request: dict[str, Any] = {
@@ -269,7 +316,12 @@ class LLMClient:
         )
 
 
-def build_llm_client(settings: Settings, *, cache: AnswerCache | None = None) -> LLMClient | None:
+def build_llm_client(
+    settings: Settings,
+    *,
+    cache: AnswerCache | None = None,
+    observer: LLMCallObserver | None = None,
+) -> LLMClient | None:
     """The configured LLM, or None without ``llm_model`` (every feature then runs offline).
 
     The answer cache is ``<data_dir>/llm-cache.sqlite3`` (opened on first use) unless
@@ -279,7 +331,7 @@ def build_llm_client(settings: Settings, *, cache: AnswerCache | None = None) ->
         return None
     if cache is None and settings.llm_cache:
         cache = SqliteAnswerCache(settings.data_dir / CACHE_FILE_NAME)
-    return LLMClient.from_settings(settings, cache=cache)
+    return LLMClient.from_settings(settings, cache=cache, observer=observer)
 
 
 def parse_answer(model: type[R], content: str) -> R:

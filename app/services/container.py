@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from app.clock import Clock, SystemClock
 from app.domain.allowlist import AllowlistPolicy, load_allowlist
 from app.jobs.queue import JobQueue, NoJobQueue
+from app.observability.telemetry import Telemetry
 from app.services.browse import BrowseService
 from app.services.consolidation import ConsolidationService
 from app.services.context import ContextService
@@ -15,6 +16,7 @@ from app.services.episodes import EpisodeService
 from app.services.history import HistoryService
 from app.services.lineage import LineageService
 from app.services.merging import MergeService
+from app.services.ops import OpsService
 from app.services.ports import Embeddings
 from app.services.recall import RecallService
 from app.services.retention import AccessRecorder, RetentionService
@@ -52,6 +54,9 @@ class Services:
     allowlist: AllowlistPolicy
     recall: RecallService
     context: ContextService
+    # Operating the service: metrics and tracing (app/observability), operational events.
+    telemetry: Telemetry
+    ops: OpsService
 
     @classmethod
     def build(
@@ -62,6 +67,7 @@ class Services:
         settings: Settings | None = None,
         clock: Clock | None = None,
         queue: JobQueue | None = None,
+        telemetry: Telemetry | None = None,
     ) -> Services:
         from app.knowledge.judge import build_judge
         from app.llm.client import build_llm_client
@@ -69,7 +75,10 @@ class Services:
         settings = settings or Settings()
         clock = clock or SystemClock()
         queue = queue or NoJobQueue()
-        llm = build_llm_client(settings)
+        telemetry = telemetry or Telemetry()
+        llm = build_llm_client(settings, observer=telemetry)
+        ops = OpsService(store, clock, keep=settings.ops_events_keep)
+        events = ops.recorder
         thoughts = ThoughtService(
             store,
             embedder,
@@ -77,10 +86,13 @@ class Services:
             queue=queue,
             scan_on_write=settings.scan_on_write,
             batches=TransferRepository(store),
+            events=events,
         )
         access = AccessRecorder(store, clock)
         allowlist = load_allowlist(settings.allowlist_file)  # a bad file stops the start
-        search = SearchService(store, embedder, clock=clock, access=access, settings=settings)
+        search = SearchService(
+            store, embedder, clock=clock, access=access, settings=settings, events=events
+        )
         return cls(
             store=store,
             embedder=embedder,
@@ -99,11 +111,14 @@ class Services:
                 store, TopicSummariser(llm, settings.topic_summary_max_words), settings, clock
             ),
             consolidation=ConsolidationService(store, queue, clock),
-            episodes=EpisodeService(store, embedder, thoughts, llm, settings, clock),
+            episodes=EpisodeService(store, embedder, thoughts, llm, settings, clock, events),
             allowlist=allowlist,
             recall=RecallService(search, llm, allowlist),
-            context=ContextService(store, search, settings=settings, clock=clock),
+            context=ContextService(store, search, settings=settings, clock=clock, events=events),
+            telemetry=telemetry,
+            ops=ops,
         )
 
     async def close(self) -> None:
         await self.access.close()
+        await self.ops.close()

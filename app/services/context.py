@@ -22,6 +22,7 @@ from app.context.tokens import TokenCounter
 from app.domain import validation as check
 from app.domain.errors import InvalidInputError
 from app.domain.models import TimeView
+from app.domain.ops import NO_OPS_EVENTS, OpsEvents, OpsNode, acting_as
 from app.settings import Settings
 from app.store.cypher_store import CypherGraphStore
 
@@ -49,9 +50,11 @@ class ContextService:
         *,
         settings: Settings | None = None,
         clock: Clock | None = None,
+        events: OpsEvents = NO_OPS_EVENTS,
     ) -> None:
         settings = settings or Settings()
         self._store = store
+        self._events = events
         self._search = search
         self._clock = clock or SystemClock()
         self.default_budget = settings.context_budget
@@ -178,7 +181,10 @@ class ContextService:
             revision=revision,
             visible=visibility(allowed),
         )
-        candidates = await gathering.candidates()
+        with acting_as(OpsNode.CONTEXT):  # its searches are the assembly's, not a caller's
+            candidates = await gathering.candidates()
+        if revision:  # a namespace never written to gets no event (it would create it)
+            self._events.record(namespace, "search", node=OpsNode.CONTEXT)
         return _Gathered(revision, delta, candidates, split_for(signals.activity))
 
     def _packed(self, gathered: _Gathered, budget: int) -> AssembledContext:

@@ -20,6 +20,7 @@ from app.domain.errors import InvalidInputError
 from app.domain.judgement import ExtractedThought, UsageMeter
 from app.domain.knowledge import Artifact, Episode, stable_id, stable_thought_id
 from app.domain.models import ThoughtKind
+from app.domain.ops import NO_OPS_EVENTS, OpsEvents, OpsNode, OpsStatus
 from app.llm.client import LLMClient, LLMError
 from app.services.ports import Embeddings
 from app.services.thoughts import ThoughtInput, ThoughtService
@@ -43,9 +44,11 @@ class EpisodeService:
         llm: LLMClient | None,
         settings: Settings,
         clock: Clock,
+        events: OpsEvents = NO_OPS_EVENTS,
     ) -> None:
         self._store = store
         self._embedder = embedder
+        self._events = events
         self._thoughts = thoughts
         self._llm = llm
         self._settings = settings
@@ -77,8 +80,9 @@ class EpisodeService:
         episode_id = stable_id("episode", namespace, text)
         existing = await self.get(namespace, episode_id)
         if existing is not None:
+            self._record(namespace, episode_id, OpsStatus.SKIPPED)
             return existing
-        usage = UsageMeter(max_calls=self._settings.llm_max_calls_per_run)
+        usage = UsageMeter(max_calls=self._settings.llm_max_calls_per_run, namespace=namespace)
         extracted, llm_title, summary, line, extractor = await self._extract(text, usage)
         thought_ids = tuple(
             stable_thought_id("thought", episode_id, str(i)) for i in range(len(extracted))
@@ -98,6 +102,7 @@ class EpisodeService:
         )
         embedding = await self._embedder.async_embed_query(summary)
         await self._store.episodes.create(episode, embedding, actor=actor)
+        self._record(namespace, episode_id, OpsStatus.OK)
         for thought_id, item in zip(thought_ids, extracted, strict=True):
             await self._thoughts.write_original(
                 ThoughtInput(
@@ -113,6 +118,12 @@ class EpisodeService:
                 thought_id=thought_id,
             )
         return (await self.get(namespace, episode_id)) or episode
+
+    def _record(self, namespace: str, episode_id: str, status: OpsStatus) -> None:
+        # The extracted thoughts record their own (episodic) events: write_original.
+        self._events.record(
+            namespace, "create", status, memory_id=episode_id, node=OpsNode.EPISODIC
+        )
 
     async def _extract(
         self, transcript: str, usage: UsageMeter

@@ -17,6 +17,7 @@ from app.clock import Clock, SystemClock
 from app.domain import validation as check
 from app.domain.errors import ThoughtNotFoundError
 from app.domain.models import LineageEdgeHit, ScoredThought, Thought, TimeView
+from app.domain.ops import NO_OPS_EVENTS, OpsEvents, OpsNode, current_node
 from app.domain.retrieval import (
     DEFAULT_TOPIC_LIMIT,
     DetailLevel,
@@ -54,9 +55,11 @@ class SearchService:
         clock: Clock | None = None,
         access: AccessRecorder | None = None,
         settings: Settings | None = None,
+        events: OpsEvents = NO_OPS_EVENTS,
     ) -> None:
         self._store = store
         self._embedder = embedder
+        self._events = events
         self._clock = clock or SystemClock()
         self._access = access
         self._superseded_factor = settings.superseded_rank_factor if settings else 0.5
@@ -103,7 +106,9 @@ class SearchService:
         text = _checked_query(namespace, query, k, threshold)
         options = checked_options(options)
         embedding = await self._embedder.async_embed_query(text)
-        return await self._search(namespace, text, embedding, k, threshold, view, options)
+        hits = await self._search(namespace, text, embedding, k, threshold, view, options)
+        self._record_search(namespace, hits)
+        return hits
 
     async def search_embedded(
         self,
@@ -154,8 +159,24 @@ class SearchService:
         thoughts: list[RankedHit] = []
         if detail_level is DetailLevel.FULL:
             thoughts = await self._search(namespace, text, embedding, k, threshold, view, options)
+        self._record_search(namespace, thoughts)
         return TieredResult(
             topics=tuple(topics), thoughts=tuple(thoughts), detail_level=detail_level
+        )
+
+    def _record_search(self, namespace: str, hits: Sequence[RankedHit]) -> None:
+        """Seed 001's search event: the best hit and its similarity. A search that found
+        nothing leaves none: its namespace may never have been written, and an event would
+        create it. The context assembler's searches are its own one event."""
+        if not hits or current_node() is OpsNode.CONTEXT:
+            return
+        best = hits[0]
+        self._events.record(
+            namespace,
+            "search",
+            memory_id=best.thought.id,
+            category=best.thought.category,
+            similarity=best.similarity,
         )
 
     async def _search(

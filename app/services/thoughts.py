@@ -25,6 +25,7 @@ from app.domain.models import (
     ThoughtType,
     new_thought_id,
 )
+from app.domain.ops import NO_OPS_EVENTS, OpsEvents, OpsNode, OpsStatus, acting_as
 from app.domain.rules import GUIDANCE_SIMILARITY, guidance_message, inherited_pheromone
 from app.jobs.queue import JobQueue, NoJobQueue
 from app.services.ports import Embeddings
@@ -35,6 +36,12 @@ log = structlog.get_logger(__name__)
 
 # Originals one contributeMany call may carry; the CLI import writes batches this size too.
 MAX_BATCH = 100
+# Seed 001's operational vocabulary for each kind of write.
+OPS_FOR_TYPE = {
+    ThoughtType.ORIGINAL: "create",
+    ThoughtType.REFINEMENT: "update",
+    ThoughtType.CONSOLIDATION: "merge",
+}
 
 
 @dataclass(frozen=True)
@@ -131,10 +138,12 @@ class ThoughtService:
         queue: JobQueue | None = None,
         scan_on_write: bool = False,
         batches: TransferRepository | None = None,
+        events: OpsEvents = NO_OPS_EVENTS,
     ) -> None:
         self._store = store
         self._batches = batches
         self._embedder = embedder
+        self._events = events
         self._clock = clock or SystemClock()
         self._queue = queue or NoJobQueue()
         self._scan_on_write = scan_on_write
@@ -208,9 +217,10 @@ class ThoughtService:
 
     async def write_original(self, data: ThoughtInput, *, thought_id: str) -> Contribution:
         """An original with a deterministic id (episode extraction)."""
-        return await self._write(
-            ThoughtType.ORIGINAL, _validate(data, None), (), thought_id=thought_id
-        )
+        with acting_as(OpsNode.EPISODIC):
+            return await self._write(
+                ThoughtType.ORIGINAL, _validate(data, None), (), thought_id=thought_id
+            )
 
     async def _write(
         self,
@@ -262,6 +272,7 @@ class ThoughtService:
         revision = await self._store.create_thought(
             record, event_id=f"{thought.id}:{change.value}", event_kind=change.value
         )
+        status = OpsStatus.SKIPPED if revision is None else OpsStatus.OK
         if revision is None:
             revision = await self._after_unwritten(thought)
         elif self._scan_on_write:
@@ -274,6 +285,14 @@ class ThoughtService:
             namespace=thought.namespace,
             sources=len(source_ids),
             revision=revision,
+        )
+        self._events.record(
+            thought.namespace,
+            OPS_FOR_TYPE[kind],
+            status,
+            memory_id=thought.id,
+            category=thought.category,
+            similarity=guidance.similarity if guidance is not None else None,
         )
         return Contribution(
             thought=thought.model_copy(update={"revision": revision}),
@@ -367,6 +386,11 @@ class ThoughtService:
                     )
             # Ids a retry finds already stored: what the store holds is the answer.
             skipped = [r.thought.id for r in group if r.thought.id not in written]
+            for r in group:
+                status = OpsStatus.OK if r.thought.id in written else OpsStatus.SKIPPED
+                self._events.record(
+                    namespace, "create", status, memory_id=r.thought.id, category=r.thought.category
+                )
             outcome |= await self._store.get_thoughts(namespace, skipped) if skipped else {}
             written_count += len(written)
             if written and self._scan_on_write:

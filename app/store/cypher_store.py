@@ -33,6 +33,7 @@ from app.domain.models import (
     TimeView,
     now_ms,
 )
+from app.observability.statements import UNOBSERVED, StatementObserver
 from app.store.beam import MIN_CANDIDATES, OVERSAMPLE
 from app.store.cypher import StatementLibrary
 from app.store.interface import SyntheticThought
@@ -63,6 +64,7 @@ class CypherGraphStore(abc.ABC):
 
     def __init__(self, statements: StatementLibrary) -> None:
         self._statements = statements
+        self.observer: StatementObserver = UNOBSERVED  # the runtime's telemetry, once open
         self._schema: SchemaState | None = None
         self._prepared_namespaces: set[str] = set()
         self._namespace_locks: dict[str, asyncio.Lock] = {}

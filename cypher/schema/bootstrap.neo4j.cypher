@@ -11,6 +11,7 @@ CREATE CONSTRAINT contradiction_id_unique IF NOT EXISTS FOR (c:Contradiction) RE
 CREATE CONSTRAINT episode_id_unique IF NOT EXISTS FOR (ep:Episode) REQUIRE ep.id IS UNIQUE;
 CREATE CONSTRAINT consolidation_run_id_unique IF NOT EXISTS FOR (run:ConsolidationRun) REQUIRE run.id IS UNIQUE;
 CREATE CONSTRAINT pair_check_id_unique IF NOT EXISTS FOR (p:PairCheck) REQUIRE p.id IS UNIQUE;
+CREATE CONSTRAINT ops_event_id_unique IF NOT EXISTS FOR (e:OpsEvent) REQUIRE e.id IS UNIQUE;
 CREATE INDEX topic_namespace IF NOT EXISTS FOR (tp:Topic) ON (tp.namespace);
 CREATE INDEX contradiction_ns IF NOT EXISTS FOR (c:Contradiction) ON (c.namespace);
 CREATE INDEX episode_ns IF NOT EXISTS FOR (ep:Episode) ON (ep.namespace);
@@ -20,6 +21,7 @@ CREATE INDEX thought_namespace_state IF NOT EXISTS FOR (t:Thought) ON (t.namespa
 CREATE INDEX thought_namespace IF NOT EXISTS FOR (t:Thought) ON (t.namespace);
 CREATE INDEX thought_namespace_created IF NOT EXISTS FOR (t:Thought) ON (t.namespace, t.createdAt);
 CREATE INDEX change_event_namespace_revision IF NOT EXISTS FOR (e:ChangeEvent) ON (e.namespace, e.revision);
+CREATE INDEX ops_event_namespace_at IF NOT EXISTS FOR (e:OpsEvent) ON (e.namespace, e.at);
 CREATE VECTOR INDEX refines_reason_embedding IF NOT EXISTS
 FOR ()-[r:REFINES]-() ON (r.reasonEmbedding)
 OPTIONS {indexConfig: {`vector.dimensions`: $dimension, `vector.similarity_function`: 'cosine',

@@ -25,6 +25,8 @@ CREATE INDEX FOR (c:Contradiction) ON (c.status);
 CREATE INDEX FOR (ep:Episode) ON (ep.id);
 CREATE INDEX FOR (run:ConsolidationRun) ON (run.id);
 CREATE INDEX FOR (p:PairCheck) ON (p.id);
+CREATE INDEX FOR (e:OpsEvent) ON (e.id);
+CREATE INDEX FOR (e:OpsEvent) ON (e.at);
 CREATE VECTOR INDEX FOR ()-[r:SUPERSEDES]-() ON (r.reasonEmbedding)
 OPTIONS {dimension: $dimension, similarityFunction: 'cosine'};
 CREATE VECTOR INDEX FOR (ep:Episode) ON (ep.embedding)

@@ -23,6 +23,7 @@ const DEPRECATED_TAG = 2; // vscode-languageserver-types DiagnosticTag.Deprecate
 const LABELS = [
   'Thought', 'Original', 'Refinement', 'Consolidation', 'ChangeEvent', 'ChangeLog',
   'SchemaMeta', 'Topic', 'Contradiction', 'Episode', 'ConsolidationRun', 'PairCheck',
+  'OpsEvent',
 ];
 const RELATIONSHIP_TYPES = [
   'REFINES', 'CONSOLIDATES', 'CONCERNS', 'SUPERSEDES', 'RELATED_TO', 'BELONGS_TO', 'INVOLVES',
@@ -59,6 +60,8 @@ const PROPERTY_KEYS = [
   'usage', 'error',
   // PairCheck
   'judgedAt', 'permanent',
+  // OpsEvent (operational events; id, namespace, category, at as above)
+  'node', 'op', 'memoryId', 'similarity',
   // Expansion anchors (parameter maps: cypher/expansion)
   'earliest', 'latest',
   // Export and import rows (parameter maps: cypher/transfer)

@@ -129,6 +129,20 @@ class FalkorDBGraphStore(CypherGraphStore):
         read_only: bool,
         guard_disk: bool = False,
     ) -> list[Row]:
+        with self.observer.statement(name, write=not read_only):
+            return await self._run_observed(
+                name, params, graph, read_only=read_only, guard_disk=guard_disk
+            )
+
+    async def _run_observed(
+        self,
+        name: str,
+        params: Mapping[str, Any],
+        graph: AsyncGraph,
+        *,
+        read_only: bool,
+        guard_disk: bool,
+    ) -> list[Row]:
         text = self._statements.get(name)
         supervisor = self._supervisor
         if supervisor is not None:

@@ -153,7 +153,8 @@ class Neo4jGraphStore(CypherGraphStore):
 
     async def _run(self, name: str, params: Mapping[str, Any], *, write: bool) -> list[Row]:
         try:
-            return await self._execute(self._statements.get(name), params, write=write)
+            with self.observer.statement(name, write=write):
+                return await self._execute(self._statements.get(name), params, write=write)
         except ClientError as exc:
             if "TransactionTimedOut" in (exc.code or ""):
                 raise StoreTimeoutError(
