@@ -45,6 +45,21 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     locomo.add_argument(
         "--limit-questions", type=int, help="only the first N questions of each conversation"
     )
+    context = sets.add_parser(
+        "context",
+        help="LoCoMo questions through assembleContext: share with every evidence turn in the "
+        "context, per category and budget, and mean tokens used",
+    )
+    context.add_argument("path", type=Path, help="the LoCoMo JSON file (e.g. locomo10.json)")
+    context.add_argument(
+        "--engine",
+        choices=("falkordb", "neo4j"),
+        help="falkordb: a fresh embedded engine; neo4j: the server at TG_NEO4J_URI",
+    )
+    context.add_argument("--budgets", default="2000,4000,8000", help="token budgets, commas")
+    context.add_argument(
+        "--limit-questions", type=int, help="only the first N questions of each conversation"
+    )
 
 
 def run(settings: Settings, args: argparse.Namespace) -> int:
@@ -52,6 +67,10 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
         from app.eval.locomo_command import run_locomo_command
 
         return asyncio.run(run_locomo_command(settings, args))
+    if args.eval_set == "context":
+        from app.eval.locomo_command import run_context_command
+
+        return asyncio.run(run_context_command(settings, args))
     return asyncio.run(_updates(settings, args))
 
 

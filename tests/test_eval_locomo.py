@@ -209,3 +209,49 @@ def test_bad_k_is_a_clear_error(tmp_path: Path, bad: str) -> None:
         check=False,
     )
     assert result.returncode == 2 and "--k" in result.stderr
+
+
+def test_context_command_prints_a_row_per_budget(
+    engine: str, engine_settings: Callable[..., Settings], tmp_path: Path
+) -> None:
+    """``thoughtgraph eval context``: the same questions through assembleContext, a row
+    per budget with the share of questions whose evidence is all in the context and the
+    mean tokens used (never above the budget)."""
+    path = _write(tmp_path)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "app.cli",
+            "eval",
+            "context",
+            str(path),
+            "--engine",
+            engine,
+            "--budgets",
+            "60,4000",
+        ],
+        env=_env(engine_settings()),
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    out = result.stdout
+    assert result.returncode == 0, f"{out}\n{result.stderr[-3000:]}"
+    assert f"engine {engine}, 1 conversations, 5 turns, 5 questions" in out
+    rows = {
+        int(line.split()[0]): [float(v) for v in line.split()[1:]]
+        for line in out.splitlines()
+        if re.match(r"^\d+\s", line)
+    }
+    assert set(rows) == {60, 4000}
+    for budget, cells in rows.items():
+        *shares, mean_tokens = cells
+        assert len(shares) == 6 and all(0.0 <= s <= 100.0 for s in shares)
+        assert 0 < mean_tokens <= budget
+    # 4,000 tokens hold the whole five-turn conversation: every question's evidence is in.
+    assert rows[4000][:-1] == [100.0] * 6
+    # 60 tokens hold a turn or two: not every question can be answered from them.
+    assert rows[60][4] < 100.0

@@ -182,12 +182,13 @@ def _date_ms(text: str) -> int | None:
     return int(parsed.astimezone(UTC).timestamp() * 1000)
 
 
-def parse_ks(text: str) -> tuple[int, ...]:
+def parse_ks(text: str, option: str = "--k") -> tuple[int, ...]:
     """ "5,10,20" as (5, 10, 20), sorted, no repeats."""
     try:
         ks = sorted({int(piece) for piece in text.split(",") if piece.strip()})
     except ValueError as exc:
-        raise LocomoFormatError(f"--k takes numbers separated by commas, got {text!r}") from exc
+        message = f"{option} takes numbers separated by commas, got {text!r}"
+        raise LocomoFormatError(message) from exc
     if not ks or ks[0] < 1:
-        raise LocomoFormatError(f"--k takes positive numbers, got {text!r}")
+        raise LocomoFormatError(f"{option} takes positive numbers, got {text!r}")
     return tuple(ks)

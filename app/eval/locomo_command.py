@@ -1,5 +1,5 @@
-"""The ``thoughtgraph eval locomo PATH`` command: settings for the chosen engine, the
-strategies, progress per phase, the tables."""
+"""The ``thoughtgraph eval locomo PATH`` and ``eval context PATH`` commands: settings for
+the chosen engine, the strategies, progress per phase, the tables."""
 
 from __future__ import annotations
 
@@ -14,9 +14,10 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from app.domain.errors import ConfigurationError
+from app.eval.context_eval import EVERYTHING, ContextStrategies, render_context
 from app.eval.locomo import LocomoFormatError, load_conversations, parse_ks
 from app.eval.locomo_report import render
-from app.eval.locomo_run import EvalClock, PrecomputedEmbeddings, asking_view, run_locomo
+from app.eval.locomo_run import EvalClock, EvalRun, PrecomputedEmbeddings, asking_view, run_locomo
 from app.eval.locomo_strategies import (
     FULL,
     HYBRID,
@@ -72,14 +73,48 @@ def _engine_settings(settings: Settings, engine: str | None) -> Iterator[Setting
 
 
 async def run_locomo_command(settings: Settings, args: argparse.Namespace) -> int:
-    from app.runtime import open_runtime
-
     try:
         ks = parse_ks(args.k)
-        conversations = load_conversations(args.path)
     except LocomoFormatError as exc:
         print(f"thoughtgraph eval locomo: {exc}", file=sys.stderr)
         return 2
+    run = await run_on_conversations(settings, args, strategies, ks, "locomo")
+    if run is None:
+        return 2
+    print(render(run))
+    return 0
+
+
+async def run_context_command(settings: Settings, args: argparse.Namespace) -> int:
+    try:
+        budgets = parse_ks(args.budgets, "--budgets")
+    except LocomoFormatError as exc:
+        print(f"thoughtgraph eval context: {exc}", file=sys.stderr)
+        return 2
+    built = ContextStrategies(budgets)
+    run = await run_on_conversations(settings, args, built, (EVERYTHING,), "context")
+    if run is None:
+        return 2
+    print(render_context(run, built.built))
+    return 0
+
+
+async def run_on_conversations(
+    settings: Settings,
+    args: argparse.Namespace,
+    build_strategies: Callable[[Services, PrecomputedEmbeddings, EvalClock], list[Retriever]],
+    ks: tuple[int, ...],
+    command: str,
+) -> EvalRun | None:
+    """Ingest the file's conversations into a fresh store (or namespaces of their own on
+    Neo4j) and ask every question of every strategy; None when the file is not LoCoMo."""
+    from app.runtime import open_runtime
+
+    try:
+        conversations = load_conversations(args.path)
+    except LocomoFormatError as exc:
+        print(f"thoughtgraph eval {command}: {exc}", file=sys.stderr)
+        return None
     if args.limit_questions is not None:
         conversations = [
             dataclasses.replace(c, questions=c.questions[: args.limit_questions])
@@ -95,12 +130,11 @@ async def run_locomo_command(settings: Settings, args: argparse.Namespace) -> in
                     runtime,
                     conversations,
                     ks=ks,
-                    build_strategies=strategies,
-                    prefix=f"locomo-{uuid.uuid4().hex[:6]}",
+                    build_strategies=build_strategies,
+                    prefix=f"{command}-{uuid.uuid4().hex[:6]}",
                     progress=phases,
                 )
             finally:
                 phases.close()
-    print(render(run))
-    print(f"\nTotal {time.monotonic() - started:.1f} s")
-    return 0
+    run.total_s = time.monotonic() - started
+    return run

@@ -41,7 +41,7 @@ def recall(results: Sequence[QuestionResult], strategy: str, ks: Sequence[int]) 
     return Recall(questions=len(results), all_hits=all_hits, any_hits=any_hits)
 
 
-def _groups(run: EvalRun) -> list[tuple[str, list[QuestionResult]]]:
+def groups(run: EvalRun) -> list[tuple[str, list[QuestionResult]]]:
     by_category = {c: [r for r in run.results if r.question.category == c] for c in CATEGORIES}
     groups = [(f"{c} {CATEGORIES[c]}", by_category[c]) for c in HEADLINE_CATEGORIES]
     headline = [r for r in run.results if r.question.category in HEADLINE_CATEGORIES]
@@ -65,7 +65,7 @@ def render(run: EvalRun) -> str:
     ]
     for mode in ("all", "any"):
         lines += ["", *_table(run, mode)]
-    lines += ["", *_targets(run)]
+    lines += ["", *_targets(run), "", f"Total {run.total_s:.1f} s"]
     return "\n".join(lines)
 
 
@@ -77,7 +77,7 @@ def _table(run: EvalRun, mode: str) -> list[str]:
         f"{''.join(f'{k:>6}' for k in ks):>{width}}" for _ in run.strategies
     )
     lines = [header, ks_row]
-    for label, results in _groups(run):
+    for label, results in groups(run):
         cells = []
         for strategy in run.strategies:
             found = recall(results, strategy, ks)
@@ -91,8 +91,8 @@ def _targets(run: EvalRun) -> list[str]:
     """Issue 7's targets, checked for every strategy against plain vector search."""
     if "vector" not in run.strategies or 10 not in run.ks:
         return ["(targets need the vector strategy and k = 10)"]
-    groups = dict(_groups(run))
-    headline = groups["1-4 together"]
+    by_label = dict(groups(run))
+    headline = by_label["1-4 together"]
     base = recall(headline, "vector", [10]).all_at(10)
     lines = [
         f"Targets (all@10): multi-hop >= {TARGET_MULTI_HOP_ALL10:.0f}; categories 1-4 "
@@ -102,11 +102,11 @@ def _targets(run: EvalRun) -> list[str]:
     for strategy in run.strategies:
         if strategy == "vector":
             continue
-        multi = recall(groups[f"1 {CATEGORIES[1]}"], strategy, [10]).all_at(10)
+        multi = recall(by_label[f"1 {CATEGORIES[1]}"], strategy, [10]).all_at(10)
         overall = recall(headline, strategy, [10]).all_at(10)
         beaten = [
             label
-            for label, results in _groups(run)
+            for label, results in groups(run)
             if label in _CATEGORY_LABELS
             and results
             and recall(results, strategy, [10]).all_at(10)

@@ -86,6 +86,7 @@ class EvalRun:
     dropped_evidence: int = 0
     ingest_s: float = 0.0
     ask_s: dict[str, float] = field(default_factory=dict)
+    total_s: float = 0.0
 
 
 def namespace_for(prefix: str, sample_id: str) -> str:
