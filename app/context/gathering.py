@@ -41,7 +41,9 @@ from app.store.cypher_store import CypherGraphStore
 
 Visible = Callable[[Thought], bool]
 
-QUERY_HITS = 15
+QUERY_HITS = 15  # the query's hits at the smallest budgets; more as the budget grows
+TOKENS_PER_QUERY_HIT = 80  # tier 2 gets 37.5% of the budget; a thought ~30-60 tokens
+MAX_QUERY_HITS = 100
 TASK_HITS = 8
 ERROR_HITS = 3
 ERROR_MIN_SIMILARITY = 0.35
@@ -75,9 +77,15 @@ class SearchHitLike(Protocol):
 
 
 class ThoughtSearch(Protocol):
-    async def search(
+    async def search_for_context(
         self, namespace: str, query: str, *, k: int = 10, view: TimeView | None = None
     ) -> Sequence[SearchHitLike]: ...
+
+
+def query_hits_for(budget: int) -> int:
+    """How many of the query's hits to consider for a context of ``budget`` tokens: the
+    packer drops what does not fit, but it cannot add what was never read."""
+    return max(QUERY_HITS, min(MAX_QUERY_HITS, budget // TOKENS_PER_QUERY_HIT))
 
 
 def visibility(allowed_categories: Collection[str] | None) -> Visible:
@@ -97,6 +105,7 @@ class Gathering:
     current: TimeView  # current knowledge only: nothing superseded passed off as current
     revision: int  # the namespace's revision when the assembly started
     visible: Visible
+    query_hits: int = QUERY_HITS  # see query_hits_for
     _slots: asyncio.Semaphore = field(
         default_factory=lambda: asyncio.Semaphore(MAX_IN_FLIGHT), init=False, repr=False
     )
@@ -183,7 +192,7 @@ class Gathering:
         """Search hits for the query and for the file and branch; a decision found by the
         file or branch with enough similarity is a decision for the task (tier 1)."""
         task = task_query(self.signals)
-        searches = [(self.signals.query, "query", QUERY_HITS), (task, "task", TASK_HITS)]
+        searches = [(self.signals.query, "query", self.query_hits), (task, "task", TASK_HITS)]
         found = await asyncio.gather(
             *(self._search(text, k, self.current) for text, _, k in searches if text)
         )
@@ -311,7 +320,7 @@ class Gathering:
     # --- helpers -----------------------------------------------------------------------
     async def _search(self, text: str, k: int, view: TimeView) -> Sequence[SearchHitLike]:
         async with self._slots:
-            return await self.search.search(self.namespace, text, k=k, view=view)
+            return await self.search.search_for_context(self.namespace, text, k=k, view=view)
 
     async def _listed(
         self, kind: ThoughtKind | None, *, agent_id: str | None = None, tag: str | None = None

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from app.clock import Clock, SystemClock
 from app.context.budget import Split, split_for
 from app.context.delta import delta_header, subject_ids
-from app.context.gathering import Gathering, ThoughtSearch, visibility
+from app.context.gathering import Gathering, ThoughtSearch, query_hits_for, visibility
 from app.context.model import AssembledContext, Candidate, DeltaHeader, Packing, Signals
 from app.context.packer import pack
 from app.context.predict import Prediction, predict
@@ -78,7 +78,9 @@ class ContextService:
         """The context for ``signals`` within ``budget`` tokens, tier by tier; with
         ``since_revision``, headed by what changed since."""
         budget = self._budget(budget, self.default_budget)
-        gathered = await self._gather(namespace, signals, since_revision, allowed_categories)
+        gathered = await self._gather(
+            namespace, signals, since_revision, allowed_categories, budget=budget
+        )
         return self._packed(gathered, budget)
 
     async def predict(
@@ -115,7 +117,9 @@ class ContextService:
                 field="budget",
             )
         # Gathered once: only the packing is redone when the block comes out too long.
-        gathered = await self._gather(namespace, signals, since_revision, allowed_categories)
+        gathered = await self._gather(
+            namespace, signals, since_revision, allowed_categories, budget=budget
+        )
         for _ in range(FIT_ATTEMPTS):
             assembled = self._packed(gathered, max(0, inner))
             block = wrap(assembled.packing.text, namespace)
@@ -158,6 +162,8 @@ class ContextService:
         signals: Signals | None,
         since_revision: int | None,
         allowed: Collection[str] | None,
+        *,
+        budget: int,
     ) -> _Gathered:
         """Everything an assembly reads from the store and the search service."""
         signals = require_signals(signals or Signals())
@@ -180,6 +186,7 @@ class ContextService:
             current=TimeView(now_ms=self._clock.now_ms(), current_only=True),
             revision=revision,
             visible=visibility(allowed),
+            query_hits=query_hits_for(budget),
         )
         with acting_as(OpsNode.CONTEXT):  # its searches are the assembly's, not a caller's
             candidates = await gathering.candidates()

@@ -44,6 +44,7 @@ MAX_ACTION_CHARS = 500
 POOL_FACTOR = 3
 MIN_POOL = 30
 MAX_POOL = 150
+MAX_CONTEXT_K = 100  # what one context assembly may ask for (app/context/gathering.py)
 
 
 class SearchService:
@@ -109,6 +110,17 @@ class SearchService:
         hits = await self._search(namespace, text, embedding, k, threshold, view, options)
         self._record_search(namespace, hits)
         return hits
+
+    async def search_for_context(
+        self, namespace: str, query: str, *, k: int = 10, view: TimeView | None = None
+    ) -> list[RankedHit]:
+        """``search`` for context assembly, which packs by tokens rather than by count: up
+        to MAX_CONTEXT_K hits (a caller's search stops at MAX_K)."""
+        text = _checked_query(namespace, query, 1, 0.0)
+        check.require_int_range("k", k, 1, MAX_CONTEXT_K)
+        options = RetrievalOptions()
+        embedding = await self._embedder.async_embed_query(text)
+        return await self._search(namespace, text, embedding, k, 0.0, view, options)
 
     async def search_embedded(
         self,
