@@ -237,28 +237,15 @@ class ThoughtService:
         guidance = None
         if kind is ThoughtType.ORIGINAL:
             guidance = await self._guidance(data.namespace, embedding)
-        thought = Thought(
-            id=thought_id or new_thought_id(),
-            namespace=data.namespace,
-            type=kind,
-            content=data.content,
-            agent_id=data.agent_id,
-            agent_name=data.agent_name,
-            context=data.context,
-            session_id=data.session_id,
-            tags=data.tags,
+        thought = _thought(
+            data,
+            kind,
+            thought_id or new_thought_id(),
+            self._clock.now_ms(),
+            source_ids=source_ids,
             pheromone_weight=inherited_pheromone(
                 kind, [sources[sid].pheromone_weight for sid in source_ids]
             ),
-            created_at_ms=self._clock.now_ms(),
-            source_ids=source_ids,
-            kind=data.kind,
-            salience=data.salience,
-            importance=data.importance,
-            pinned=data.pinned,
-            category=data.category,
-            valid_from_ms=data.valid_from_ms,
-            valid_to_ms=data.valid_to_ms,
             episode_id=data.episode_id,
         )
         record = ThoughtRecord(
@@ -361,7 +348,7 @@ class ThoughtService:
         now = self._clock.now_ms()
         records = [
             ThoughtRecord(
-                thought=_original(v, tid, now),
+                thought=_thought(v, ThoughtType.ORIGINAL, tid, now),
                 embedding=tuple(vector),
                 actor_key_id=v.key_id,
             )
@@ -409,20 +396,32 @@ class ThoughtService:
         return (await self._store.get_thoughts(namespace, [tid])).get(tid)
 
 
-def _original(data: _Validated, thought_id: str, now_ms: int) -> Thought:
+def _thought(
+    data: _Validated,
+    kind: ThoughtType,
+    thought_id: str,
+    now_ms: int,
+    *,
+    source_ids: tuple[str, ...] = (),
+    pheromone_weight: float | None = None,
+    episode_id: str | None = None,
+) -> Thought:
+    """The thought a write stores: the validated input, its type, id, time and lineage."""
     return Thought(
         id=thought_id,
         namespace=data.namespace,
-        type=ThoughtType.ORIGINAL,
+        type=kind,
         content=data.content,
         agent_id=data.agent_id,
         agent_name=data.agent_name,
         context=data.context,
         session_id=data.session_id,
         tags=data.tags,
-        pheromone_weight=inherited_pheromone(ThoughtType.ORIGINAL, []),
+        pheromone_weight=(
+            inherited_pheromone(kind, []) if pheromone_weight is None else pheromone_weight
+        ),
         created_at_ms=now_ms,
-        source_ids=(),
+        source_ids=source_ids,
         kind=data.kind,
         salience=data.salience,
         importance=data.importance,
@@ -430,4 +429,5 @@ def _original(data: _Validated, thought_id: str, now_ms: int) -> Thought:
         category=data.category,
         valid_from_ms=data.valid_from_ms,
         valid_to_ms=data.valid_to_ms,
+        episode_id=episode_id,
     )
