@@ -114,13 +114,19 @@ async def expand(
     *,
     weights: ExpansionWeights | None = None,
     view: TimeView | None = None,
+    query_embedding: Sequence[float] | None = None,
 ) -> list[SearchHit]:
     """The top ``k`` of ``hits`` (a base search's pool), the keyword sub-queries' hits and
-    their session neighbours, re-ranked by :func:`rerank`."""
+    their session neighbours, re-ranked by :func:`rerank`. ``query_embedding``: the base
+    search's, when it has one (only the keywords are embedded then)."""
     w = weights or ExpansionWeights()
     names = {hit.thought.agent_name for hit in hits}
     words = subqueries(query, names, w.max_subqueries) if w.subquery > 0 else []
-    vectors = await embedder.async_embed_documents([query, *words])
+    if query_embedding is None:
+        vectors = await embedder.async_embed_documents([query, *words])
+    else:
+        words_only = await embedder.async_embed_documents(words) if words else []
+        vectors = [list(query_embedding), *words_only]
     found: dict[str, Thought] = {}
     for hits_of_word in await reader.nearest(namespace, vectors[1:], w.subquery_k, view):
         for scored in hits_of_word:

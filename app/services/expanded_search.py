@@ -52,6 +52,7 @@ class ExpandedSearch:
         self,
         namespace: str,
         text: str,
+        embedding: Sequence[float],
         pool: Sequence[RankedHit],
         k: int,
         *,
@@ -62,7 +63,14 @@ class ExpandedSearch:
     ) -> list[RankedHit]:
         """The best ``k`` of the pool and its admitted newcomers, by the expanded score."""
         ranked = await expand(
-            self._reader, self._embedder, namespace, text, pool, _EVERY, view=view
+            self._reader,
+            self._embedder,
+            namespace,
+            text,
+            pool,
+            _EVERY,
+            view=view,
+            query_embedding=embedding,
         )
         base = {hit.thought.id: hit for hit in pool}
         newcomers = [

@@ -213,6 +213,7 @@ class SearchService:
             hits = await self._expansion.rerank(
                 namespace,
                 text,
+                embedding,
                 hits,
                 k,
                 threshold=threshold,
