@@ -139,30 +139,25 @@ def _env(settings: Settings) -> dict[str, str]:
     return env
 
 
-def test_command_prints_the_tables(
-    engine: str, engine_settings: Callable[..., Settings], tmp_path: Path
-) -> None:
-    path = _write(tmp_path)
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "app.cli",
-            "eval",
-            "locomo",
-            str(path),
-            "--engine",
-            engine,
-            "--k",
-            "1,3",
-        ],
-        env=_env(engine_settings()),
+def _eval(
+    tmp_path: Path, settings: Settings, eval_set: str, *options: str
+) -> subprocess.CompletedProcess[str]:
+    """``thoughtgraph eval <set>`` over the mini file, as a real process."""
+    return subprocess.run(
+        [sys.executable, "-m", "app.cli", "eval", eval_set, str(_write(tmp_path)), *options],
+        env=_env(settings),
         cwd=tmp_path,
         capture_output=True,
         text=True,
         timeout=300,
         check=False,
     )
+
+
+def test_command_prints_the_tables(
+    engine: str, engine_settings: Callable[..., Settings], tmp_path: Path
+) -> None:
+    result = _eval(tmp_path, engine_settings(), "locomo", "--engine", engine, "--k", "1,3")
     out = result.stdout
     assert result.returncode == 0, f"{out}\n{result.stderr[-3000:]}"
     assert (
@@ -217,26 +212,8 @@ def test_context_command_prints_a_row_per_budget(
     """``thoughtgraph eval context``: the same questions through assembleContext, a row
     per budget with the share of questions whose evidence is all in the context and the
     mean tokens used (never above the budget)."""
-    path = _write(tmp_path)
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "app.cli",
-            "eval",
-            "context",
-            str(path),
-            "--engine",
-            engine,
-            "--budgets",
-            "60,4000",
-        ],
-        env=_env(engine_settings()),
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
+    result = _eval(
+        tmp_path, engine_settings(), "context", "--engine", engine, "--budgets", "60,4000"
     )
     out = result.stdout
     assert result.returncode == 0, f"{out}\n{result.stderr[-3000:]}"
