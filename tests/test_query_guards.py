@@ -149,3 +149,19 @@ def test_heavy_operations_take_turns_and_are_refused_when_too_many_wait(
     assert [e.extensions["code"] for e in refused.errors] == ["TOO_BUSY"]
     again = asyncio.run(schema.execute(heavy, context_value=context()))
     assert again.errors is None  # the slot was released
+
+
+def test_an_expanded_search_costs_what_its_extra_searches_do(schema: strawberry.Schema) -> None:
+    """expand: true runs a search per content word and the session reads besides the base
+    search: it weighs HEAVY_FLAGS' factor more, given literally or by variable."""
+    from app.graphql.cost import HEAVY_FLAGS
+
+    factor = HEAVY_FLAGS["search"][1]
+    plain = measured(schema, '{ search(query: "x") { id } }').cost
+    expanded = measured(schema, '{ search(query: "x", expand: true) { id } }').cost
+    by_variable = measured(
+        schema, 'query Q($e: Boolean) { search(query: "x", expand: $e) { id } }', e=True
+    ).cost
+    off = measured(schema, '{ search(query: "x", expand: false) { id } }').cost
+    assert expanded == by_variable > plain == off
+    assert expanded >= factor * 10  # search's own weight is 10 (ROOT_WEIGHTS)

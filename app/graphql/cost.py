@@ -35,7 +35,7 @@ from graphql import (
     is_composite_type,
     is_list_type,
 )
-from graphql.language import DocumentNode, IntValueNode, ListValueNode
+from graphql.language import BooleanValueNode, DocumentNode, IntValueNode, ListValueNode
 
 from app.domain.retrieval import MAX_LIMIT
 from app.domain.validation import (
@@ -101,6 +101,9 @@ ROOT_WEIGHTS = {
 }
 # Root fields whose weight counts once per item of a list argument: (field, argument).
 BATCH_ROOTS = {"contributeMany": "inputs"}
+# Root fields whose boolean argument multiplies their work: an expanded search runs a base
+# search for 50, a search per content word and the session reads (app/services/expanded_search.py).
+HEAVY_FLAGS = {"search": ("expand", 5)}
 # Fields resolved through a DataLoader (a batched store read) weigh 1 even when scalar.
 LOADER_FIELDS = {
     "sources",
@@ -213,6 +216,8 @@ class _Walk:
         is_root = parent in (self.schema.query_type, self.schema.mutation_type)
         if is_root:
             weight = ROOT_WEIGHTS.get(name, 1) * self.items(node, BATCH_ROOTS.get(name))
+            if name in HEAVY_FLAGS and self.flag(node, HEAVY_FLAGS[name][0]):
+                weight *= HEAVY_FLAGS[name][1]
         elif name in LOADER_FIELDS or is_composite_type(named):
             weight = 1
         else:
@@ -247,6 +252,18 @@ class _Walk:
                 given = self.variables.get(value.name.value)
                 return max(1, len(given)) if isinstance(given, list) else 1
         return 1
+
+    def flag(self, node: FieldNode, name: str) -> bool:
+        """Whether a boolean argument is true, literally or by variable."""
+        for argument in node.arguments or ():
+            if argument.name.value != name:
+                continue
+            value = argument.value
+            if isinstance(value, BooleanValueNode):
+                return bool(value.value)
+            if isinstance(value, VariableNode):
+                return self.variables.get(value.name.value) is True
+        return False
 
     def argument(self, node: FieldNode, name: str, default: int) -> int:
         for argument in node.arguments or ():
