@@ -10,11 +10,6 @@ holds at most about 5% more than ``keep`` between trims.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import contextvars
-from collections import defaultdict
-
 import structlog
 
 from app.clock import Clock
@@ -27,6 +22,7 @@ from app.domain.ops import (
     current_node,
     new_event_id,
 )
+from app.services.write_behind import WriteBehind
 from app.store.repositories.executor import Executor
 from app.store.repositories.ops import OpsRepository
 
@@ -39,20 +35,20 @@ DEFAULT_BUCKET_MS = 3600 * 1000
 MAX_OP_CHARS = 64
 
 
-class OpsRecorder:
+class OpsRecorder(WriteBehind[list[OpsEvent]]):
     """Buffers events and writes them in the background (see the module docstring)."""
+
+    not_recorded = "ops.not_recorded"  # events are best effort: never fail an operation
 
     def __init__(
         self, repository: OpsRepository, clock: Clock, *, keep: int, interval_s: float = 0.2
     ) -> None:
+        super().__init__(interval_s)
         self._repository = repository
         self._clock = clock
         self._keep = keep
         self._trim_every = max(1, keep // 20)
-        self._interval_s = interval_s
-        self._pending: dict[str, list[OpsEvent]] = defaultdict(list)
         self._since_trim: dict[str, int] = {}
-        self._task: asyncio.Task[None] | None = None
 
     @property
     def enabled(self) -> bool:
@@ -84,31 +80,14 @@ class OpsRecorder:
             category=category,
             similarity=similarity,
         )
-        self._pending[namespace].append(event)
-        if self._task is None:
-            with contextlib.suppress(RuntimeError):  # no running loop: flushed at close
-                # A context of its own: the write is nobody's request (nor in its trace).
-                self._task = asyncio.get_running_loop().create_task(
-                    self._flush_soon(), context=contextvars.Context()
-                )
+        self._batch(namespace).append(event)
 
-    async def _flush_soon(self) -> None:
-        try:
-            await asyncio.sleep(self._interval_s)
-        finally:
-            self._task = None
-        await self.flush()
+    def _empty(self) -> list[OpsEvent]:
+        return []
 
-    async def flush(self) -> None:
-        pending, self._pending = self._pending, defaultdict(list)
-        for namespace, events in pending.items():
-            try:
-                await self._repository.record(namespace, events)
-                await self._trim_if_due(namespace, len(events))
-            except Exception as exc:  # events are best effort: never fail an operation
-                log.warning(
-                    "ops.not_recorded", namespace=namespace, events=len(events), error=str(exc)
-                )
+    async def _write(self, namespace: str, batch: list[OpsEvent]) -> None:
+        await self._repository.record(namespace, batch)
+        await self._trim_if_due(namespace, len(batch))
 
     async def _trim_if_due(self, namespace: str, written: int) -> None:
         # The first batch of a process trims too: the limit may have been lowered.
@@ -120,13 +99,6 @@ class OpsRecorder:
         trimmed = await self._repository.trim(namespace, self._keep)
         if trimmed:
             log.debug("ops.trimmed", namespace=namespace, trimmed=trimmed, keep=self._keep)
-
-    async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-        await self.flush()
 
 
 class OpsService:

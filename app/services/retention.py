@@ -3,8 +3,6 @@ forgetting; seed 001's TTL and soft delete)."""
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 from collections import Counter
 
 import structlog
@@ -14,6 +12,7 @@ from app.domain import validation as check
 from app.domain.changes import Actor
 from app.domain.errors import ThoughtNotFoundError
 from app.domain.models import Thought, ThoughtState
+from app.services.write_behind import WriteBehind
 from app.settings import Settings
 from app.store.cypher_store import CypherGraphStore
 
@@ -22,46 +21,26 @@ DAY_MS = 24 * 3600 * 1000
 FORGET_BATCH = 500
 
 
-class AccessRecorder:
+class AccessRecorder(WriteBehind[Counter[str]]):
     """Counts what callers were given (lastAccessedAt, accessCount) without a write per
     read: ids are buffered and written once a second, one statement per namespace."""
 
+    not_recorded = "usage.not_recorded"  # usage counts are best effort; never fail a read
+
     def __init__(self, store: CypherGraphStore, clock: Clock, interval_s: float = 1.0) -> None:
+        super().__init__(interval_s)
         self._store = store
         self._clock = clock
-        self._interval_s = interval_s
-        self._pending: dict[str, Counter[str]] = {}
-        self._task: asyncio.Task[None] | None = None
 
     def record(self, namespace: str, ids: list[str]) -> None:
-        if not ids:
-            return
-        self._pending.setdefault(namespace, Counter()).update(ids)
-        if self._task is None:
-            self._task = asyncio.get_running_loop().create_task(self._flush_soon())
+        if ids:
+            self._batch(namespace).update(ids)
 
-    async def _flush_soon(self) -> None:
-        try:
-            await asyncio.sleep(self._interval_s)
-        finally:
-            self._task = None
-        await self.flush()
+    def _empty(self) -> Counter[str]:
+        return Counter()
 
-    async def flush(self) -> None:
-        pending, self._pending = self._pending, {}
-        at = self._clock.now_ms()
-        for namespace, counts in pending.items():
-            try:
-                await self._store.retention.touch(namespace, counts, at)
-            except Exception as exc:  # usage counts are best effort; never fail a read
-                log.warning("usage.not_recorded", namespace=namespace, error=str(exc))
-
-    async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-        await self.flush()
+    async def _write(self, namespace: str, batch: Counter[str]) -> None:
+        await self._store.retention.touch(namespace, batch, self._clock.now_ms())
 
 
 class RetentionService:
