@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import TypeVar
 
 import httpx
@@ -33,15 +32,3 @@ def value(samples: Samples, name: str, **labels: str) -> float:
 
 def label_values(samples: Samples, name: str, label: str) -> set[str]:
     return {dict(ls)[label] for (n, ls) in samples if n == name and label in dict(ls)}
-
-
-def eventually(check: Callable[[], T | None], timeout: float = 30, what: str = "") -> T:
-    """Poll until ``check`` returns something truthy (background writes take a moment)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        found = check()
-        if found:
-            return found
-        if time.monotonic() > deadline:
-            raise AssertionError(f"not within {timeout} s: {what}")
-        time.sleep(0.1)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 import signal
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -24,6 +24,7 @@ from tests.redis_server import RedisServer
 from tests.store_backends import ENGINES, service_settings
 from tests.support import (
     GraphQLClient,
+    eventually,
     serve_in_thread,
     wait_for_event,
     worker_process,
@@ -67,18 +68,6 @@ SERVICES = (
     "support",
 )
 DAY_MS = 24 * 3600 * 1000
-
-
-def eventually(check: Callable[[], T | None], timeout: float = 60, what: str = "") -> T:
-    """Poll until ``check`` returns something truthy: background work takes its time."""
-    deadline = time.monotonic() + timeout
-    while True:
-        found = check()
-        if found:
-            return found
-        if time.monotonic() > deadline:
-            raise AssertionError(f"not within {timeout} s: {what}")
-        time.sleep(0.2)
 
 
 @dataclass

@@ -15,13 +15,14 @@ import pytest
 from app.llm.embedders import TextEmbedder
 from app.main import create_app
 from app.settings import EmbedderKind, Settings
-from tests.observability_support import eventually, scrape, value
+from tests.observability_support import scrape, value
 from tests.otlp_receiver import OTLPReceiver
 from tests.redis_server import RedisServer
 from tests.store_backends import Neo4jTestTarget, service_settings
 from tests.support import (
     THOUGHTGRAPH_CLI,
     GraphQLClient,
+    eventually,
     free_port,
     hash_embedder_env,
     serve_in_thread,

@@ -11,8 +11,7 @@ from typing import Any
 from app.llm.embedders import TextEmbedder
 from app.main import create_app
 from app.settings import EmbedderKind, Settings
-from tests.observability_support import eventually
-from tests.support import GraphQLClient, serve_in_thread
+from tests.support import GraphQLClient, eventually, serve_in_thread
 
 CONTRIBUTE = """
 mutation($ns: String!, $content: String!, $category: String) {
