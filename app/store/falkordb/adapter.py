@@ -27,6 +27,7 @@ from app.domain.errors import StoreError, StoreFullError, StoreTimeoutError
 from app.store.cypher import StatementLibrary
 from app.store.cypher_store import CypherGraphStore, Row
 from app.store.falkordb.engine import EmbeddedFalkorDB
+from app.store.falkordb.params import cypher_header
 from app.store.falkordb.supervisor import EngineSupervisor
 
 # (label, property) pairs that must be unique; each needs an exact-match index first,
@@ -174,7 +175,7 @@ class FalkorDBGraphStore(CypherGraphStore):
     ) -> list[Row]:
         try:
             query = graph.ro_query if read_only else graph.query
-            result = await query(text, dict(params), timeout=self._timeout_ms)
+            result = await query(cypher_header(params) + text, None, timeout=self._timeout_ms)
         except redis_errors.ResponseError as exc:
             if read_only and "empty key" in str(exc):
                 return []  # the graph does not exist until its first write

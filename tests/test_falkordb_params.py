@@ -1,0 +1,61 @@
+"""The adapter's parameter header is the FalkorDB client's own, character for character,
+for every kind of value a statement sends (app/store/falkordb/params.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+from falkordb.graph import Graph
+
+from app.store.falkordb.params import cypher_header, literal
+
+VALUES: dict[str, Any] = {
+    "text": 'a "quoted" \\ back\\slash, newline\n and unicode é',
+    "empty": "",
+    "none": None,
+    "int": 42,
+    "negative": -7,
+    "float": 0.1,
+    "tiny": 1e-05,
+    "bools": [True, False],
+    "flag": True,
+    "embedding": [0.1, -0.25, 3.0, 1e-08, 2],
+    "numpy": [np.float32(0.1), np.float64(0.2)],
+    "ids": ["t-1", 'with "quote"', ""],
+    "rows": [{"id": "a", "count": 1}, {"id": "b", "embedding": [0.5, 0.25]}],
+    "nested": [[1, 2], ["x", None], []],
+    "map": {"odd key": [1.5, "y"], "n": None},
+    "tuple": (1, "two", 3.0),
+    "bytes": b"raw",
+}
+
+
+def _client_header(params: dict[str, Any]) -> str:
+    header: str = Graph._build_params_header(object.__new__(Graph), params)
+    return header
+
+
+@pytest.mark.parametrize("name", sorted(VALUES))
+def test_each_kind_of_value_is_written_as_the_client_writes_it(name: str) -> None:
+    params = {name: VALUES[name]}
+    assert cypher_header(params) == _client_header(params)
+
+
+def test_a_whole_statement_s_parameters() -> None:
+    assert cypher_header(VALUES) == _client_header(VALUES)
+    assert cypher_header({}) == ""
+
+
+@pytest.mark.parametrize("bad", [{"": 1}, {"a`b": 1}, {"m": {"": 1}}, {"m": {"x`": 1}}])
+def test_names_the_engine_cannot_read_are_refused(bad: dict[str, Any]) -> None:
+    with pytest.raises(ValueError):
+        cypher_header(bad)
+    with pytest.raises(ValueError):
+        _client_header(bad)
+
+
+def test_flat_lists_take_the_fast_path_with_the_same_text() -> None:
+    floats = [float(i) / 7 for i in range(384)]
+    assert literal(floats) == "[" + ",".join(str(x) for x in floats) + "]"
