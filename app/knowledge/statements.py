@@ -52,9 +52,9 @@ class Statement:
     mention_positions: frozenset[int]
     old_mention: frozenset[str]
 
-    @property
-    def norms(self) -> set[str]:
-        return {token.norm for token in self.tokens}
+    @functools.cached_property
+    def norms(self) -> frozenset[str]:  # read many times per judgement: computed once
+        return frozenset(token.norm for token in self.tokens)
 
     @property
     def boundary_word(self) -> str | None:
@@ -68,6 +68,22 @@ class Statement:
 def parse(text: str, *, names: set[str], older: Statement | None = None) -> Statement:
     """Take one clause apart; ``older`` given means this is the newer statement of a pair,
     whose change and additive cues count only when the older one does not use them too."""
+    if older is None:
+        # Alone, a clause reads the same in every pair but for whether its first word is
+        # a name elsewhere: a scan parses each thought once or twice, not once a pair.
+        layout = _layout(text)
+        first = layout.words[0].lower if layout.words else ""
+        return _parse_alone(text, first in names)
+    return _parse(text, names=names, older=older)
+
+
+@functools.lru_cache(maxsize=TEXT_CACHE_SIZE)
+def _parse_alone(text: str, first_is_name: bool) -> Statement:
+    first = _layout(text).words[0].lower if first_is_name else None
+    return _parse(text, names={first} if first is not None else set(), older=None)
+
+
+def _parse(text: str, *, names: set[str], older: Statement | None) -> Statement:
     layout = _layout(text)
     words, boundary = list(layout.words), layout.boundary
 

@@ -108,13 +108,22 @@ def find_phrases(lowered: list[str], phrases: Iterable[str]) -> list[tuple[str, 
 def _find_phrases(
     lowered: tuple[str, ...], phrases: tuple[str, ...]
 ) -> tuple[tuple[str, range], ...]:
+    present = set(lowered)
     taken: set[int] = set()
     found: list[tuple[str, range]] = []
-    for phrase in sorted(phrases, key=lambda p: -len(p.split())):
-        parts = tuple(phrase.split())
+    for phrase, parts in _longest_first(phrases):
+        if not all(part in present for part in parts):
+            continue  # most cues share no word with a clause: skip them at once
         for start in range(len(lowered) - len(parts) + 1):
             span = range(start, start + len(parts))
             if lowered[start : start + len(parts)] == parts and not taken & set(span):
                 taken |= set(span)
                 found.append((phrase, span))
     return tuple(found)
+
+
+@functools.lru_cache(maxsize=64)
+def _longest_first(phrases: tuple[str, ...]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The phrases split into words, longest first (ties in their given order)."""
+    split = [(phrase, tuple(phrase.split())) for phrase in phrases]
+    return tuple(sorted(split, key=lambda item: -len(item[1])))
