@@ -99,6 +99,9 @@ class Settings(BaseSettings):
     consolidation_min_importance: int = 3
     consolidation_min_access_count: int = 5  # "frequently retrieved"
     consolidation_batch_size: int = 200
+    # A run reads the namespace's vectors once and finds each page's neighbours in memory
+    # (float32, 1.5 KB a thought at 384 dimensions); larger namespaces ask the engine.
+    consolidation_memory_neighbours_max: int = 200_000
     forget_after_days: int = 60  # not accessed for this long, not pinned, low importance
     forget_below_importance: int = 3
     purge_after_days: int = 30  # soft-deleted thoughts are purged this long after

@@ -29,6 +29,7 @@ from app.domain.knowledge import (
 from app.domain.models import Thought
 from app.domain.rules import SUPERSESSION_MIN_CONFIDENCE
 from app.runtime import Runtime
+from app.services.neighbour_snapshot import VectorSnapshot
 from app.services.topics import KnownTopics
 
 log = structlog.get_logger(__name__)
@@ -121,6 +122,7 @@ class Consolidation:
         self._updates: list[tuple[str, str, str]] = []  # (pair id, newer, older) this run
         self._contested: set[str] = set()  # thoughts of open contradictions: not merged
         self._topics: KnownTopics | None = None  # read once, kept current by assignment
+        self._vectors: VectorSnapshot | None = None  # read once, merges added as they happen
 
     def _add(self, name: str, n: int) -> None:
         self._counts[name] = self._counts.get(name, 0) + n
@@ -131,6 +133,7 @@ class Consolidation:
             self._ns, ContradictionStatus.OPEN, 10_000
         )
         self._contested = {t for c in open_now for t in (c.thought_a_id, c.thought_b_id)}
+        self._vectors = await self._rt.services.scanner.snapshot(self._ns)
         until = self._rt.clock.now_ms()
         since = until - settings.consolidation_window_hours * HOUR_MS
         after: tuple[int, str] | None = None
@@ -143,10 +146,11 @@ class Consolidation:
                 min_access_count=settings.consolidation_min_access_count,
                 after=after,
                 limit=settings.consolidation_batch_size,
+                with_embeddings=self._vectors is None,
             )
             if not page:
                 break
-            await self._page(page)
+            await self._page(await self._with_vectors(page))
             log.info("consolidation.page", namespace=self._ns, thoughts=len(page))
             last = page[-1][0]
             after = (last.created_at_ms, last.id)
@@ -157,10 +161,33 @@ class Consolidation:
         )
         return RunCounts(**self._counts)
 
-    async def _page(self, page: list[tuple[Thought, list[float]]]) -> None:
+    async def _with_vectors(
+        self, page: list[tuple[Thought, list[float]]]
+    ) -> list[tuple[Thought, Sequence[float]]]:
+        """The page with its embeddings: from the run's snapshot, or read for thoughts
+        written after it was taken."""
+        if self._vectors is None:
+            return list(page)
+        vectors = self._vectors
+        missing = [t.id for t, _ in page if vectors.get(t.id) is None]
+        stored = {
+            t.id: e for t, e in await self._rt.store.thoughts_with_embeddings(self._ns, missing)
+        }
+        found: list[tuple[Thought, Sequence[float]]] = []
+        for thought, _ in page:
+            vector = vectors.get(thought.id)
+            if vector is None:
+                vector = stored.get(thought.id)
+            if vector is not None:  # None: merged away since the page was read
+                found.append((thought, vector))
+        return found
+
+    async def _page(self, page: list[tuple[Thought, Sequence[float]]]) -> None:
         services = self._rt.services
         self._add("candidates", len(page))
-        scan = await services.scanner.scan(self._ns, page, self._usage, dry_run=self._dry)
+        scan = await services.scanner.scan(
+            self._ns, page, self._usage, dry_run=self._dry, source=self._vectors
+        )
         self._add("pairs_judged", len(scan.verdicts))
         self._add("contradictions_found", len(scan.contradictions) if self._dry else scan.recorded)
         self._add("links", scan.would_link if self._dry else scan.links)
@@ -182,8 +209,14 @@ class Consolidation:
             if any(m.id in merged_away for m in members):
                 continue
             merged_away.update(m.id for m in members)
-            if self._dry or await services.merging.merge(self._ns, members, embeddings):
+            if self._dry:
                 self._add("deduped", len(members))
+                continue
+            merged = await services.merging.merge(self._ns, members, embeddings)
+            if merged is not None:
+                self._add("deduped", len(members))
+                if self._vectors is not None:
+                    self._vectors.add(merged.thought, merged.embedding)
         remaining = [(t, e) for t, e in page if t.id not in merged_away]
         if self._topics is None:
             self._topics = await services.topics.known_topics(self._ns)
@@ -226,7 +259,11 @@ class Consolidation:
     async def _summarise(self) -> None:
         services = self._rt.services
         summarised, superseded = await services.topics.summarise_due(
-            self._ns, self._usage, dry_run=self._dry, pending=self._topic_pending
+            self._ns,
+            self._usage,
+            dry_run=self._dry,
+            pending=self._topic_pending,
+            vectors=self._vectors,
         )
         self._add("summarised", summarised)
         for newer, older in superseded:

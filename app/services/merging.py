@@ -10,6 +10,7 @@ listens on 8080" and "the auth service listens on 8080" are both true.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from typing import NamedTuple
 
 from app.clock import Clock
 from app.domain import validation as check
@@ -25,6 +26,11 @@ from app.store.cypher_store import CypherGraphStore
 MAX_CLUSTER = 20
 MERGE_REASON = "near-duplicates merged by consolidation"
 DAY_MS = 24 * 3600 * 1000
+
+
+class Merged(NamedTuple):
+    thought: Thought
+    embedding: list[float]
 
 
 def _clusters(pairs: Iterable[tuple[str, str]]) -> list[list[str]]:
@@ -125,8 +131,9 @@ class MergeService:
         namespace: str,
         members: Sequence[Thought],
         embeddings: Mapping[str, Sequence[float]] | None = None,
-    ) -> str | None:
-        """The merged thought's id (None when a member changed meanwhile). ``embeddings``:
+    ) -> Merged | None:
+        """The merged thought and its embedding (None when a member changed meanwhile).
+        ``embeddings``:
         stored embeddings of thoughts at hand (a run's page); the merged thought says what
         its fullest member says, so it takes that member's embedding when known, and the
         model embeds the text otherwise."""
@@ -168,7 +175,7 @@ class MergeService:
             reason_embedding=self._reason_embedding,
             actor=actor,
         )
-        return merged.id if revision is not None else None
+        return Merged(merged, embedding) if revision is not None else None
 
     async def undo(self, namespace: str, merged_id: str, actor: Actor) -> list[Thought]:
         """Restore the sources of a merge and retire the merged thought; the sources."""

@@ -17,6 +17,7 @@ from app.domain.changes import Actor
 from app.domain.judgement import PairToJudge, UsageMeter, Verdict
 from app.domain.knowledge import RelatedThought, pair_fingerprint
 from app.domain.models import ScoredThought, Thought, TimeView
+from app.services.neighbour_snapshot import NeighbourSource, VectorSnapshot
 from app.services.ports import PairJudge
 from app.settings import Settings
 from app.store.beam import MIN_CANDIDATES, OVERSAMPLE
@@ -52,16 +53,28 @@ class ContradictionScanner:
             store, oversample=OVERSAMPLE, min_candidates=MIN_CANDIDATES
         )
 
+    async def snapshot(self, namespace: str) -> VectorSnapshot | None:
+        """The namespace's vectors in memory, for a run that scans many pages (None when
+        the namespace is too large for it: the engine answers then)."""
+        return await VectorSnapshot.load(
+            self._nearest,
+            namespace,
+            max_thoughts=self._settings.consolidation_memory_neighbours_max,
+        )
+
     async def neighbours(
-        self, namespace: str, subjects: Sequence[tuple[Thought, Sequence[float]]]
+        self,
+        namespace: str,
+        subjects: Sequence[tuple[Thought, Sequence[float]]],
+        source: NeighbourSource | None = None,
     ) -> dict[str, list[ScoredThought]]:
         """Each subject's most similar current thoughts (itself left out), all subjects
-        in one statement."""
+        at once: from ``source`` (a run's snapshot) or in one engine statement."""
         s = self._settings
         k = max(s.contradiction_candidates, s.related_top_k) + 1
         floor = min(s.contradiction_min_similarity, s.related_min_strength)
         view = TimeView(now_ms=self._clock.now_ms(), current_only=True)
-        return await self._nearest.nearest(
+        return await (source or self._nearest).nearest(
             namespace, [(t.id, e) for t, e in subjects], k, floor, view
         )
 
@@ -73,8 +86,9 @@ class ContradictionScanner:
         *,
         dry_run: bool = False,
         link: bool = True,
+        source: NeighbourSource | None = None,
     ) -> ScanOutcome:
-        outcome = ScanOutcome(neighbours=await self.neighbours(namespace, subjects))
+        outcome = ScanOutcome(neighbours=await self.neighbours(namespace, subjects, source))
         pairs = self._candidate_pairs(namespace, subjects, outcome.neighbours)
         now = self._clock.now_ms()
         since = now - self._settings.rejudge_after_days * DAY_MS

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 import numpy as np
 
@@ -22,6 +23,11 @@ from app.store.cypher_store import CypherGraphStore
 from app.store.repositories.topics import TopicVector
 
 MAX_TOPIC_MEMBERS = 100  # a summary reads at most this many of a topic's newest thoughts
+SUMMARY_BATCH = 50  # topics whose members are read in one statement
+
+
+class KnownVectors(Protocol):
+    def get(self, thought_id: str) -> Sequence[float] | None: ...
 
 
 @dataclass
@@ -281,10 +287,12 @@ class TopicService:
         *,
         dry_run: bool = False,
         pending: dict[str, int] | None = None,
+        vectors: KnownVectors | None = None,
     ) -> tuple[int, list[tuple[str, str]]]:
         """Summarise topics with at least topic_summary_min_unsummarised new thoughts.
         Returns how many were summarised and the (newer, older) pairs the summariser saw
-        superseded. ``pending``: what a dry run would have added."""
+        superseded. ``pending``: what a dry run would have added. ``vectors``: embeddings
+        at hand (a run's snapshot), so members are read without theirs."""
         minimum = self._settings.topic_summary_min_unsummarised
         if dry_run:
             due = await self._store.topics.due_for_summary(namespace, 1, 10_000)
@@ -294,21 +302,54 @@ class TopicService:
             return sum(1 for n in counts.values() if n >= minimum), []
         summarised = 0
         superseded: list[tuple[str, str]] = []
-        for topic in await self._store.topics.due_for_summary(namespace, minimum, 1_000):
-            members = await self._store.topics.members(
-                namespace, topic.id, MAX_TOPIC_MEMBERS, with_embeddings=True
-            )
-            if not members:
-                continue
-            result = await self._summariser.summarise(topic.name, members, usage)
-            await self._store.topics.summarise(
-                namespace,
-                topic.id,
-                result.summary,
-                summariser=result.summariser,
-                actor=Actor.maintenance(result.summariser),
-                at_ms=self._clock.now_ms(),
-            )
-            summarised += 1
-            superseded += result.superseded
+        due = await self._store.topics.due_for_summary(namespace, minimum, 1_000)
+        for start in range(0, len(due), SUMMARY_BATCH):
+            batch = due[start : start + SUMMARY_BATCH]
+            members_of = await self._members_with_vectors(namespace, batch, vectors)
+            for topic in batch:
+                members = members_of[topic.id]
+                if not members:
+                    continue
+                result = await self._summariser.summarise(topic.name, members, usage)
+                await self._store.topics.summarise(
+                    namespace,
+                    topic.id,
+                    result.summary,
+                    summariser=result.summariser,
+                    actor=Actor.maintenance(result.summariser),
+                    at_ms=self._clock.now_ms(),
+                )
+                summarised += 1
+                superseded += result.superseded
         return summarised, superseded
+
+    async def _members_with_vectors(
+        self, namespace: str, topics: Sequence[Topic], vectors: KnownVectors | None
+    ) -> dict[str, list[tuple[Thought, Sequence[float]]]]:
+        """Each topic's newest members with their embeddings: from ``vectors`` when it
+        holds them, else as stored."""
+        ids = [t.id for t in topics]
+        if vectors is None:
+            read = await self._store.topics.members_many(
+                namespace, ids, MAX_TOPIC_MEMBERS, with_embeddings=True
+            )
+            return {tid: list(members) for tid, members in read.items()}
+        read = await self._store.topics.members_many(
+            namespace, ids, MAX_TOPIC_MEMBERS, with_embeddings=False
+        )
+        missing = sorted(
+            {t.id for members in read.values() for t, _ in members if vectors.get(t.id) is None}
+        )
+        stored = dict(
+            (t.id, e) for t, e in await self._store.thoughts_with_embeddings(namespace, missing)
+        )
+        found: dict[str, list[tuple[Thought, Sequence[float]]]] = {}
+        for tid, members in read.items():
+            found[tid] = []
+            for thought, _ in members:
+                vector = vectors.get(thought.id)
+                if vector is None:
+                    vector = stored.get(thought.id)
+                if vector is not None:  # None: no longer current since it was listed
+                    found[tid].append((thought, vector))
+        return found

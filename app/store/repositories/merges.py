@@ -27,8 +27,10 @@ class MergeRepository:
         min_access_count: int,
         after: tuple[int, str] | None,
         limit: int,
+        with_embeddings: bool = True,
     ) -> list[tuple[Thought, list[float]]]:
-        """One page of what a consolidation run looks at, in (createdAt, id) order."""
+        """One page of what a consolidation run looks at, in (createdAt, id) order (with
+        empty embeddings unless ``with_embeddings``)."""
         rows = await self._x.read(
             "consolidation.candidates",
             {
@@ -40,6 +42,7 @@ class MergeRepository:
                 "afterCreatedAt": after[0] if after else -1,
                 "afterId": after[1] if after else "",
                 "limit": limit,
+                "withEmbeddings": with_embeddings,
             },
             namespace=namespace,
         )

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from app.domain.models import ScoredThought, Thought, TimeView
 from app.store.params import view_params
-from app.store.repositories.executor import Executor
+from app.store.repositories.executor import Executor, vector_list
 from app.store.rows import thought_from_row
 
 
@@ -58,3 +58,26 @@ class NeighbourRepository:
                 thought = thoughts[thought_id] = thought_from_row(row)
             found[subject_id].append(ScoredThought(thought=thought, similarity=similarity))
         return found
+
+    async def vectors_page(
+        self, namespace: str, *, after: str, limit: int
+    ) -> list[tuple[Thought, list[float]]]:
+        """Up to ``limit`` current thoughts with their embeddings, in id order after
+        ``after``."""
+        rows = await self._x.read(
+            "neighbours.vectors",
+            {"namespace": namespace, "after": after, "limit": limit},
+            namespace=namespace,
+        )
+        return [(thought_from_row(row), vector_list(row["embedding"])) for row in rows]
+
+    async def visible(self, namespace: str, ids: Sequence[str], view: TimeView) -> set[str]:
+        """The ids among ``ids`` that ``view`` shows (the filter of ``nearest``)."""
+        if not ids:
+            return set()
+        rows = await self._x.read(
+            "neighbours.visible",
+            {"namespace": namespace, "ids": list(ids), **view_params(view)},
+            namespace=namespace,
+        )
+        return {row["id"] for row in rows}

@@ -145,6 +145,27 @@ class TopicRepository:
         )
         return [(thought_from_row(r), vector_list(r.get("embedding"))) for r in rows]
 
+    async def members_many(
+        self, namespace: str, topic_ids: Sequence[str], limit: int, *, with_embeddings: bool
+    ) -> dict[str, list[tuple[Thought, list[float]]]]:
+        """``members`` of many topics in one statement, each newest first."""
+        found: dict[str, list[tuple[Thought, list[float]]]] = {tid: [] for tid in topic_ids}
+        if not topic_ids:
+            return found
+        rows = await self._x.read(
+            "topic.members_many",
+            {
+                "namespace": namespace,
+                "topicIds": list(topic_ids),
+                "limit": limit,
+                "withEmbeddings": with_embeddings,
+            },
+            namespace=namespace,
+        )
+        for r in rows:
+            found[r["memberOf"]].append((thought_from_row(r), vector_list(r.get("embedding"))))
+        return found
+
     async def summarise(
         self,
         namespace: str,
