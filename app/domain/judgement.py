@@ -27,8 +27,10 @@ ExtractedKind = Literal[
 EXTRACTED_KINDS: tuple[str, ...] = get_args(ExtractedKind)
 
 
-class PairToJudge(_Frozen):
-    """Two similar thoughts; "older" and "newer" by when the service learned them."""
+@dataclass(frozen=True, slots=True)
+class PairToJudge:
+    """Two similar thoughts; "older" and "newer" by when the service learned them. A plain
+    dataclass: a consolidation run builds a hundred thousand, from typed values."""
 
     pair_id: str
     older_id: str
@@ -49,12 +51,19 @@ class PairRelation(StrEnum):
     COMPATIBLE = "compatible"
 
 
-class Verdict(_Frozen):
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """A judge's answer on one pair (a plain dataclass, as many as pairs)."""
+
     pair_id: str
     relation: PairRelation
-    confidence: float = Field(ge=0.0, le=1.0)
+    confidence: float
     explanation: str
     detector: str  # RULES_DETECTOR or the LLM's model name
+
+    def __post_init__(self) -> None:
+        if not 0.0 <= self.confidence <= 1.0:
+            raise ValueError(f"a verdict's confidence is in [0, 1], not {self.confidence}")
 
     @property
     def contradicts(self) -> bool:

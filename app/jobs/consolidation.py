@@ -123,6 +123,7 @@ class Consolidation:
         self._contested: set[str] = set()  # thoughts of open contradictions: not merged
         self._topics: KnownTopics | None = None  # read once, kept current by assignment
         self._vectors: VectorSnapshot | None = None  # read once, merges added as they happen
+        self._judged: set[str] = set()  # pairs judged on earlier pages of this run
 
     def _add(self, name: str, n: int) -> None:
         self._counts[name] = self._counts.get(name, 0) + n
@@ -135,25 +136,20 @@ class Consolidation:
         self._contested = {t for c in open_now for t in (c.thought_a_id, c.thought_b_id)}
         self._vectors = await self._rt.services.scanner.snapshot(self._ns)
         until = self._rt.clock.now_ms()
-        since = until - settings.consolidation_window_hours * HOUR_MS
+        window = {
+            "since_ms": until - settings.consolidation_window_hours * HOUR_MS,
+            "until_ms": until,
+            "min_importance": settings.consolidation_min_importance,
+            "min_access_count": settings.consolidation_min_access_count,
+            "limit": settings.consolidation_batch_size,
+        }
         after: tuple[int, str] | None = None
         while True:
-            page = await self._rt.store.merges.candidates(
-                self._ns,
-                since_ms=since,
-                until_ms=until,
-                min_importance=settings.consolidation_min_importance,
-                min_access_count=settings.consolidation_min_access_count,
-                after=after,
-                limit=settings.consolidation_batch_size,
-                with_embeddings=self._vectors is None,
-            )
-            if not page:
+            page, after = await self._next_page(window, after)
+            if after is None:
                 break
-            await self._page(await self._with_vectors(page))
+            await self._page(page)
             log.info("consolidation.page", namespace=self._ns, thoughts=len(page))
-            last = page[-1][0]
-            after = (last.created_at_ms, last.id)
         await self._supersede_updates()
         await self._summarise()
         self._add(
@@ -161,32 +157,41 @@ class Consolidation:
         )
         return RunCounts(**self._counts)
 
-    async def _with_vectors(
-        self, page: list[tuple[Thought, list[float]]]
-    ) -> list[tuple[Thought, Sequence[float]]]:
-        """The page with its embeddings: from the run's snapshot, or read for thoughts
-        written after it was taken."""
+    async def _next_page(
+        self, window: dict[str, int], after: tuple[int, str] | None
+    ) -> tuple[list[tuple[Thought, Sequence[float]]], tuple[int, str] | None]:
+        """The next page of candidates with their embeddings, and the cursor after it
+        (None: no more). With a snapshot the store lists ids only: the run holds the
+        thoughts and vectors, and reads those written since it took them."""
+        merges = self._rt.store.merges
         if self._vectors is None:
-            return list(page)
+            page = await merges.candidates(self._ns, **window, after=after)
+            last = page[-1][0] if page else None
+            return list(page), (last.created_at_ms, last.id) if last else None
+        ids = await merges.candidate_ids(self._ns, **window, after=after)
+        if not ids:
+            return [], None
         vectors = self._vectors
-        missing = [t.id for t, _ in page if vectors.get(t.id) is None]
-        stored = {
-            t.id: e for t, e in await self._rt.store.thoughts_with_embeddings(self._ns, missing)
+        held: dict[str, tuple[Thought, Sequence[float]] | None] = {
+            tid: vectors.entry(tid) for tid, _ in ids
         }
-        found: list[tuple[Thought, Sequence[float]]] = []
-        for thought, _ in page:
-            vector = vectors.get(thought.id)
-            if vector is None:
-                vector = stored.get(thought.id)
-            if vector is not None:  # None: merged away since the page was read
-                found.append((thought, vector))
-        return found
+        missing = [tid for tid, entry in held.items() if entry is None]
+        for thought, vector in await self._rt.store.thoughts_with_embeddings(self._ns, missing):
+            held[thought.id] = (thought, vector)
+            vectors.add(thought, vector)  # written since the snapshot: a neighbour too
+        found = [entry for tid, _ in ids if (entry := held.get(tid)) is not None]
+        return found, (ids[-1][1], ids[-1][0])
 
     async def _page(self, page: list[tuple[Thought, Sequence[float]]]) -> None:
         services = self._rt.services
         self._add("candidates", len(page))
         scan = await services.scanner.scan(
-            self._ns, page, self._usage, dry_run=self._dry, source=self._vectors
+            self._ns,
+            page,
+            self._usage,
+            dry_run=self._dry,
+            source=self._vectors,
+            judged_in_run=self._judged,
         )
         self._add("pairs_judged", len(scan.verdicts))
         self._add("contradictions_found", len(scan.contradictions) if self._dry else scan.recorded)
@@ -247,14 +252,13 @@ class Consolidation:
             return
         actor = Actor.maintenance(DETECTOR)
         for contradiction in due:
-            await contradictions.resolve(
-                self._ns,
-                contradiction.id,
+            if await contradictions.resolve_open(
+                contradiction,
                 Resolution.B_WINS,
                 actor=actor,
                 note="the newer statement replaces the older (supersession detection)",
-            )
-            self._add("superseded", 1)
+            ):
+                self._add("superseded", 1)
 
     async def _summarise(self) -> None:
         services = self._rt.services

@@ -68,22 +68,28 @@ class Statement:
 def parse(text: str, *, names: set[str], older: Statement | None = None) -> Statement:
     """Take one clause apart; ``older`` given means this is the newer statement of a pair,
     whose change and additive cues count only when the older one does not use them too."""
+    # A clause reads the same in every pair but for whether its first word is a name
+    # elsewhere and, as the newer of two, which of its cues the older one shares: a scan
+    # parses each thought a few times, not once a pair.
+    layout = _layout(text)
+    first_is_name = bool(layout.words) and layout.words[0].lower in names
     if older is None:
-        # Alone, a clause reads the same in every pair but for whether its first word is
-        # a name elsewhere: a scan parses each thought once or twice, not once a pair.
-        layout = _layout(text)
-        first = layout.words[0].lower if layout.words else ""
-        return _parse_alone(text, first in names)
-    return _parse(text, names=names, older=older)
+        return _parse_cached(text, first_is_name, as_newer=False)
+    lowered = [w.lower for w in layout.words]
+    if not find_phrases(lowered, lx.CHANGE_CUES) and not find_phrases(lowered, lx.ADDITIVE_CUES):
+        return _parse_cached(text, first_is_name, as_newer=True)  # the older cannot matter
+    return _parse(text, names=names, older=older, as_newer=True)
 
 
 @functools.lru_cache(maxsize=TEXT_CACHE_SIZE)
-def _parse_alone(text: str, first_is_name: bool) -> Statement:
+def _parse_cached(text: str, first_is_name: bool, *, as_newer: bool) -> Statement:
     first = _layout(text).words[0].lower if first_is_name else None
-    return _parse(text, names={first} if first is not None else set(), older=None)
+    names = {first} if first is not None else set()
+    return _parse(text, names=names, older=None, as_newer=as_newer)
 
 
-def _parse(text: str, *, names: set[str], older: Statement | None) -> Statement:
+def _parse(text: str, *, names: set[str], older: Statement | None, as_newer: bool) -> Statement:
+    """``as_newer`` without ``older``: a newer statement with no cue phrases at all."""
     layout = _layout(text)
     words, boundary = list(layout.words), layout.boundary
 
@@ -96,7 +102,7 @@ def _parse(text: str, *, names: set[str], older: Statement | None) -> Statement:
     change: list[str] = []
     additive: list[str] = []
     negating = False
-    if older is not None:
+    if older is not None:  # the newer of two, with cue phrases
         older_text = " ".join(w.lower for w in older.words)
         for phrase, span in find_phrases(lowered, lx.CHANGE_CUES):
             if not re.search(rf"\b{re.escape(phrase)}\b", older_text):
@@ -107,7 +113,7 @@ def _parse(text: str, *, names: set[str], older: Statement | None) -> Statement:
             if not re.search(rf"\b{re.escape(phrase)}\b", older_text):
                 additive.append(phrase)
                 skip |= set(span)
-    else:
+    elif not as_newer:
         # Cue words in an older statement are no change between the two: drop "now" & co.
         skip |= {i for _, span in find_phrases(lowered, ("now", "currently")) for i in span}
     mention = _old_value_words(words, older) if older is not None and change else set()

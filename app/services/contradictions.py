@@ -71,6 +71,25 @@ class ContradictionService:
                 f"contradiction {found.id} was resolved already ({found.resolution})",
                 field="id",
             )
+        await self.resolve_open(
+            found, resolution, actor=actor, note=note, merged_content=merged_content
+        )
+        resolved = await self.get(namespace, found.id)
+        assert resolved is not None
+        return resolved
+
+    async def resolve_open(
+        self,
+        found: Contradiction,
+        resolution: Resolution,
+        *,
+        actor: Actor,
+        note: str | None = None,
+        merged_content: str | None = None,
+    ) -> bool:
+        """Resolve a contradiction read as open (maintenance resolves a list it read:
+        no read before and after each); False when it was resolved meanwhile (left as
+        it is: the statement matches open ones only)."""
         merged = None
         if resolution is Resolution.MERGED:
             merged = await self._merged_thought(found, merged_content, actor)
@@ -81,7 +100,7 @@ class ContradictionService:
             Resolution.BOTH_VALID: None,
         }[resolution]
         reason = note or f"contradiction resolved: {resolution.value}"
-        await self._store.contradictions.resolve(
+        return await self._store.contradictions.resolve(
             found,
             resolution=resolution,
             winner_id=winner,
@@ -89,13 +108,10 @@ class ContradictionService:
             reason_embedding=await self._reason_embedding(reason),
             note=note,
             actor=actor,
-            pair_id=pair_fingerprint(namespace, found.thought_a_id, found.thought_b_id),
+            pair_id=pair_fingerprint(found.namespace, found.thought_a_id, found.thought_b_id),
             merged_thought_id=merged.id if merged else None,
             at_ms=self._clock.now_ms(),
         )
-        resolved = await self.get(namespace, found.id)
-        assert resolved is not None
-        return resolved
 
     async def _reason_embedding(self, reason: str) -> list[float]:
         """Supersession detection resolves with the same few notes again and again: each

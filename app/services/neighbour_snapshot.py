@@ -49,6 +49,13 @@ def _unit_rows(vectors: Sequence[Sequence[float]], dimension: int) -> Matrix:
     return unit
 
 
+def _ranks(ids: list[str]) -> npt.NDArray[np.int64]:
+    """Each row's place in id order (ties between equal scores go by id)."""
+    ranks = np.empty(len(ids), dtype=np.int64)
+    ranks[sorted(range(len(ids)), key=ids.__getitem__)] = np.arange(len(ids))
+    return ranks
+
+
 class VectorSnapshot:
     """The namespace's current vectors, unit length, one row per thought id."""
 
@@ -60,6 +67,7 @@ class VectorSnapshot:
         self._thoughts = {t.id: t for t in thoughts}
         self._row = {tid: i for i, tid in enumerate(self._ids)}
         self._matrix = matrix
+        self._id_rank = _ranks(self._ids)
         self._added: list[tuple[Thought, Sequence[float]]] = []
 
     @classmethod
@@ -94,7 +102,12 @@ class VectorSnapshot:
         as a merged thought's), None when not in the snapshot."""
         self._absorb_added()
         row = self._row.get(thought_id)
-        return None if row is None else [float(x) for x in self._matrix[row].tolist()]
+        return None if row is None else list(self._matrix[row].tolist())
+
+    def entry(self, thought_id: str) -> tuple[Thought, list[float]] | None:
+        """The thought as read when the snapshot was taken, with ``get``'s embedding."""
+        vector = self.get(thought_id)
+        return None if vector is None else (self._thoughts[thought_id], vector)
 
     def add(self, thought: Thought, embedding: Sequence[float]) -> None:
         """A thought created during the run (a merge): a neighbour from now on."""
@@ -110,12 +123,14 @@ class VectorSnapshot:
             self._ids.append(thought.id)
             self._thoughts[thought.id] = thought
         self._matrix = np.vstack([self._matrix, rows])
+        self._id_rank = _ranks(self._ids)
         self._added = []
 
     def _candidates(
         self, subjects: Sequence[tuple[str, Sequence[float]]], beam: int, floor: float
     ) -> dict[str, list[tuple[float, str]]]:
-        """Each subject's ``beam`` most similar rows at or above ``floor``, nearest first."""
+        """Each subject's ``beam`` most similar rows at or above ``floor``, nearest first,
+        equal scores in id order."""
         self._absorb_added()
         found: dict[str, list[tuple[float, str]]] = {}
         width = min(beam, len(self._ids))
@@ -125,9 +140,12 @@ class VectorSnapshot:
             scores = queries @ self._matrix.T
             top = np.argpartition(-scores, width - 1, axis=1)[:, :width]
             for (sid, _), row, cols in zip(block, scores, top, strict=True):
-                hits = [(float(row[c]), self._ids[c]) for c in cols if row[c] >= floor]
-                hits.sort(key=lambda h: (-h[0], h[1]))
-                found[sid] = hits
+                near = row[cols]
+                kept = cols[near >= floor]
+                order = np.lexsort((self._id_rank[kept], -row[kept]))
+                chosen = kept[order]
+                ids = [self._ids[c] for c in chosen]
+                found[sid] = list(zip(row[chosen].tolist(), ids, strict=True))
         return found
 
     async def _visible(
@@ -172,10 +190,7 @@ class VectorSnapshot:
         for sid, hits in candidates.items():
             near = [(score, tid) for score, tid in hits if tid in shown][:k]
             found[sid] = [
-                # built without validation: thousands a page, from checked values
-                ScoredThought.model_construct(
-                    thought=self._thoughts[tid], similarity=min(1.0, score)
-                )
+                ScoredThought(thought=self._thoughts[tid], similarity=min(1.0, score))
                 for score, tid in near
                 if tid != sid
             ]

@@ -87,9 +87,16 @@ class ContradictionScanner:
         dry_run: bool = False,
         link: bool = True,
         source: NeighbourSource | None = None,
+        judged_in_run: set[str] | None = None,
     ) -> ScanOutcome:
+        """``source``: where neighbours come from (a run's snapshot; default the engine).
+        ``judged_in_run``: pair ids a run judged on earlier pages, skipped without asking
+        the store (and this scan's pairs are added to it)."""
         outcome = ScanOutcome(neighbours=await self.neighbours(namespace, subjects, source))
         pairs = self._candidate_pairs(namespace, subjects, outcome.neighbours)
+        if judged_in_run is not None:
+            pairs = {pid: pair for pid, pair in pairs.items() if pid not in judged_in_run}
+            judged_in_run.update(pairs)
         now = self._clock.now_ms()
         since = now - self._settings.rejudge_after_days * DAY_MS
         judged = await self._store.contradictions.judged_since(namespace, list(pairs), since)

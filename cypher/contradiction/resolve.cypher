@@ -4,8 +4,11 @@
 // event. No row when it is not open (resolved already: a retry, or someone was first).
 MATCH (c:Contradiction {id: $id})
 WHERE c.namespace = $namespace AND c.status = 'open'
-MATCH (a:Thought {id: c.thoughtAId})
-MATCH (b:Thought {id: c.thoughtBId})
+// The two thoughts along the contradiction's INVOLVES edges: matching them by id from
+// c's properties made FalkorDB's planner join every thought of the namespace (12 ms a
+// resolve at 10,000 thoughts).
+MATCH (c)-[:INVOLVES {side: 'a'}]->(a:Thought)
+MATCH (c)-[:INVOLVES {side: 'b'}]->(b:Thought)
 OPTIONAL MATCH (winner:Thought {id: $winnerId})
 WITH c, a, b, winner,
      CASE WHEN $winnerId IS NULL THEN [] WHEN $winnerId = a.id THEN [b]

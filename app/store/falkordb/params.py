@@ -13,6 +13,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+_NUMBERS: set[type] = {float, int}
+_TEXT: set[type] = {str}
+
 
 def _quote(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
@@ -34,14 +37,24 @@ def literal(value: Any) -> str:
     if value is None:
         return "null"
     if isinstance(value, list | tuple):
-        if all(type(x) is float or type(x) is int for x in value):
+        kinds = set(map(type, value))  # one pass in C: lists are almost always uniform
+        if kinds <= _NUMBERS:
             return "[" + ",".join(map(str, value)) + "]"
-        if all(type(x) is str for x in value):
+        if kinds == _TEXT:
             return "[" + ",".join(map(_quote, value)) + "]"
         return "[" + ",".join(map(literal, value)) + "]"
     if isinstance(value, dict):
-        return "{" + ",".join(f"`{_key(k)}`:{literal(v)}" for k, v in value.items()) + "}"
+        return "{" + ",".join(f"`{_key(k)}`:{_member(v)}" for k, v in value.items()) + "}"
     return str(value)
+
+
+def _member(value: Any) -> str:
+    """A map's value: rows of ids and numbers are the common case, written inline."""
+    if type(value) is str:
+        return _quote(value)
+    if type(value) is int or type(value) is float:
+        return str(value)
+    return literal(value)
 
 
 def cypher_header(params: Mapping[str, Any]) -> str:

@@ -13,6 +13,29 @@ from app.store.repositories.executor import Executor, vector_list
 from app.store.rows import thought_from_row
 
 
+def _candidate_params(
+    namespace: str,
+    *,
+    since_ms: int,
+    until_ms: int,
+    min_importance: int,
+    min_access_count: int,
+    after: tuple[int, str] | None,
+    limit: int,
+) -> dict[str, Any]:
+    """The parameters of consolidation/candidates and candidate_ids."""
+    return {
+        "namespace": namespace,
+        "since": since_ms,
+        "until": until_ms,
+        "minImportance": min_importance,
+        "minAccessCount": min_access_count,
+        "afterCreatedAt": after[0] if after else -1,
+        "afterId": after[1] if after else "",
+        "limit": limit,
+    }
+
+
 class MergeRepository:
     def __init__(self, executor: Executor) -> None:
         self._x = executor
@@ -27,26 +50,49 @@ class MergeRepository:
         min_access_count: int,
         after: tuple[int, str] | None,
         limit: int,
-        with_embeddings: bool = True,
     ) -> list[tuple[Thought, list[float]]]:
-        """One page of what a consolidation run looks at, in (createdAt, id) order (with
-        empty embeddings unless ``with_embeddings``)."""
+        """One page of what a consolidation run looks at, in (createdAt, id) order."""
         rows = await self._x.read(
             "consolidation.candidates",
-            {
-                "namespace": namespace,
-                "since": since_ms,
-                "until": until_ms,
-                "minImportance": min_importance,
-                "minAccessCount": min_access_count,
-                "afterCreatedAt": after[0] if after else -1,
-                "afterId": after[1] if after else "",
-                "limit": limit,
-                "withEmbeddings": with_embeddings,
-            },
+            _candidate_params(
+                namespace,
+                since_ms=since_ms,
+                until_ms=until_ms,
+                min_importance=min_importance,
+                min_access_count=min_access_count,
+                after=after,
+                limit=limit,
+            ),
             namespace=namespace,
         )
         return [(thought_from_row(r), vector_list(r["embedding"])) for r in rows]
+
+    async def candidate_ids(
+        self,
+        namespace: str,
+        *,
+        since_ms: int,
+        until_ms: int,
+        min_importance: int,
+        min_access_count: int,
+        after: tuple[int, str] | None,
+        limit: int,
+    ) -> list[tuple[str, int]]:
+        """``candidates`` as (id, createdAt): for a run that holds the thoughts."""
+        rows = await self._x.read(
+            "consolidation.candidate_ids",
+            _candidate_params(
+                namespace,
+                since_ms=since_ms,
+                until_ms=until_ms,
+                min_importance=min_importance,
+                min_access_count=min_access_count,
+                after=after,
+                limit=limit,
+            ),
+            namespace=namespace,
+        )
+        return [(r["id"], int(r["createdAt"])) for r in rows]
 
     async def merge(
         self,
