@@ -4,6 +4,7 @@ answers with what each test queued (JSON answers, 429s, 500s) and records every 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import re
 import sqlite3
@@ -42,8 +43,8 @@ BILLING = PairToJudge(
     newer_at_ms=1_700_086_400_000,
     similarity=0.93,
 )
-AUTH = BILLING.model_copy(
-    update={"pair_id": "p2", "newer_id": "t3", "newer_text": "the auth service listens on 9443"}
+AUTH = dataclasses.replace(
+    BILLING, pair_id="p2", newer_id="t3", newer_text="the auth service listens on 9443"
 )
 
 
