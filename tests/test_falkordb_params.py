@@ -21,7 +21,7 @@ VALUES: dict[str, Any] = {
     "tiny": 1e-05,
     "bools": [True, False],
     "flag": True,
-    "embedding": [0.1, -0.25, 3.0, 1e-08, 2],
+    "short floats": [0.1, -0.25, 3.0, 1e-08, 2],
     "numpy": [np.float32(0.1), np.float64(0.2)],
     "ids": ["t-1", 'with "quote"', ""],
     "rows": [{"id": "a", "count": 1}, {"id": "b", "embedding": [0.5, 0.25]}],
@@ -56,6 +56,16 @@ def test_names_the_engine_cannot_read_are_refused(bad: dict[str, Any]) -> None:
         _client_header(bad)
 
 
-def test_flat_lists_take_the_fast_path_with_the_same_text() -> None:
-    floats = [float(i) / 7 for i in range(384)]
-    assert literal(floats) == "[" + ",".join(str(x) for x in floats) + "]"
+def test_a_vector_is_written_with_the_digits_float32_keeps() -> None:
+    vector = np.random.default_rng(7).standard_normal(384).astype(np.float32)
+    floats = [float(x) for x in vector]
+    text = literal(floats)
+    assert len(text) < len(_client_header({"v": floats}))
+    read_back = np.asarray([float(x) for x in text[1:-1].split(",")], dtype=np.float32)
+    assert np.array_equal(read_back, vector)  # every float32 exactly
+    assert literal([0.5] * 15) == _client_header({"v": [0.5] * 15})[len("CYPHER `v`=") : -1]
+
+
+def test_integer_lists_are_never_written_as_floats() -> None:
+    big = [12_345_678_901] * 20
+    assert literal(big) == "[" + ",".join(["12345678901"] * 20) + "]"
