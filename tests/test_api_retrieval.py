@@ -1,5 +1,5 @@
-"""Hybrid search over GraphQL on both engines: filters, modes, explanations, two tiers,
-cite and ignore, and the errors bad options give."""
+"""Search over GraphQL on both engines (vector by default, hybrid asked for): filters,
+modes, explanations, two tiers, cite and ignore, and the errors bad options give."""
 
 from __future__ import annotations
 
@@ -65,6 +65,31 @@ def test_search_filters_modes_and_explanations(api: GraphQLClient, ns: str) -> N
     assert [h["id"] for h in tagged] == [fact]
     reflexive = api.data(SEARCH, q="failed deploys", ns=ns, mode="REFLEXIVE")["search"]
     assert {h["id"] for h in reflexive} == {decision, fact}  # new thoughts are hot
+
+
+def test_vector_search_by_default_full_text_when_asked_or_expanding(
+    api: GraphQLClient, ns: str
+) -> None:
+    """Full-text candidates cost a union over the namespace's postings (12x a vector
+    search at 100,000 thoughts): asked for with hybrid, implied by expand."""
+    contribute(api, ns, "Failed deploys are retried twice")
+    ranks = """
+    query($q: String!, $ns: String!, $hybrid: Boolean, $expand: Boolean) {
+      search(query: $q, namespace: $ns, hybrid: $hybrid, expand: $expand) {
+        explain { vectorRank textRank }
+      }
+    }
+    """
+
+    def text_ranks(**options: Any) -> list[Any]:
+        hits = api.data(ranks, q="failed deploys", ns=ns, **options)["search"]
+        assert hits
+        return [h["explain"] and h["explain"]["textRank"] for h in hits]
+
+    assert text_ranks() == [None]  # no full-text side: nothing to explain
+    assert text_ranks(hybrid=True) == [1]
+    assert text_ranks(expand=True) == [1]
+    assert text_ranks(expand=True, hybrid=False) == [None]
 
 
 def test_bad_search_options_are_refused(api: GraphQLClient, ns: str) -> None:

@@ -99,8 +99,9 @@ class SearchService:
         view: TimeView | None = None,
         options: RetrievalOptions | None = None,
     ) -> list[RankedHit]:
-        """The k best thoughts for the query (hybrid unless ``options.hybrid`` is off, the
-        graph expansion when ``options.expand``), in the retrieval mode's tiers, filtered
+        """The k best thoughts for the query (full-text candidates too when
+        ``options.hybrid``, the graph expansion when ``options.expand``), in the
+        retrieval mode's tiers, filtered
         in the store; refined and superseded ones are marked and ranked below their
         successors (left out when current only).
         ``threshold`` drops hits less similar (cosine) than it."""
@@ -153,7 +154,7 @@ class SearchService:
         options: RetrievalOptions | None = None,
     ) -> TieredResult:
         """Seed 004's two tiers: the topic summaries nearest the query first, then (at
-        ``full``) the thoughts of a hybrid search. One query embedding serves both."""
+        ``full``) the thoughts of a search. One query embedding serves both."""
         text = _checked_query(namespace, query, k, threshold)
         check.require_int_range("topicLimit", topic_k, 0, check.MAX_K)
         options = checked_options(options)

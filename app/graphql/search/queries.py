@@ -68,6 +68,6 @@ class SearchQuery:
         description=(
             "Seed 004's two-tier search: up to topicLimit (0-10, default 3) summarised"
             " topics nearest the query, then (detailLevel FULL) up to limit (1-25, default"
-            " 7) thoughts of a hybrid search with the same filters and mode as `search`."
+            " 7) thoughts of a search with the same filters and mode as `search`."
         ),
     )
