@@ -21,7 +21,7 @@ NO_THRESHOLD = -1.0
 EXPANSION_POOL = 50
 # The conversations are years old: every tier (their retention decayed long ago), and no
 # usage counted, so asking never changes what the next question finds.
-HYBRID = RetrievalOptions(mode=RetrievalMode.EXHAUSTIVE, record_access=False)
+HYBRID = RetrievalOptions(mode=RetrievalMode.EXHAUSTIVE, hybrid=True, record_access=False)
 FULL = HYBRID.model_copy(update={"expand": True})
 
 
