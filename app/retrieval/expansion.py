@@ -66,7 +66,7 @@ _TRAILING_NOTE = re.compile(r"\s*\[[^\]]*\]\s*$")  # "... [shared a photo: ...]"
 @dataclass(frozen=True)
 class ExpansionWeights:
     context: float = 0.3  # share of the best session neighbour's score a candidate gains
-    agent: float = 0.1  # bonus for a thought whose agent the query names
+    agent: float = 0.15  # bonus for a thought whose agent the query names
     subquery: float = 0.6  # share of the best keyword cosine a candidate gains
     subquery_k: int = 20  # hits read per keyword sub-query
     max_subqueries: int = 6
