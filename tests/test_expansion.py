@@ -1,15 +1,19 @@
 """The retrieval expansion step on both engines: a hit's session neighbour, which the
 base search did not return, is brought in through the graph; other sessions, far-off
-turns and thoughts not yet valid in the view are not. The pure ranking is checked on its own too."""
+turns and thoughts not yet valid in the view are not; the turns of the person a question
+names that speak of its keyword, in different sessions, rank above the other speaker's
+near-copies of the question. The pure ranking is checked on its own too."""
 
 from __future__ import annotations
 
 from app.domain.models import SearchHit, Thought, ThoughtType, TimeView
 from app.eval.locomo_run import EvalClock
+from app.llm.embedders import TextEmbedder
 from app.llm.embedders.hashing import HashEmbedder
 from app.retrieval.expansion import (
     ExpansionWeights,
     StoreExpansionReader,
+    asks,
     expand,
     mentioned_agents,
     rerank,
@@ -17,6 +21,7 @@ from app.retrieval.expansion import (
 )
 from app.services.thoughts import ThoughtInput, ThoughtService
 from app.store.cypher_store import CypherGraphStore
+from app.store.repositories.expansion import ContextThought
 from tests.conftest import CONTRACT_DIMENSION
 from tests.support import LoopThread
 
@@ -129,6 +134,47 @@ def test_second_evidence_only_reachable_through_the_session(
     assert answer.id not in [hit.thought.id for hit in early]
 
 
+def test_named_persons_turns_from_two_sessions_both_reach_the_top(
+    store: CypherGraphStore, loop: LoopThread, local_embedder: TextEmbedder, ns: str
+) -> None:
+    """ "What has Bob painted?": Bob's two painting turns (two sessions) against Ann's
+    turns, which are worded more like the question (one is a question itself). The
+    named person's keyword match and the question penalty together bring both of Bob's
+    turns to the top 2; without them, a question of Ann's sits in the top 2."""
+    clock = EvalClock()
+    thoughts = ThoughtService(store, local_embedder, clock=clock)
+    said = [
+        ("Ann", "Ann: What have you been painting lately, Bob?"),
+        ("Bob", "Bob: I painted a sunset over the lake on Sunday."),
+        ("Ann", "Ann: Bob, your paintings are always so lovely!"),
+        ("Bob", "Bob: I painted my horse last month, it took ages."),
+        ("Ann", "Ann: I love how Bob paints, I wish I had painted more this year."),
+        ("Ann", "Ann: Has Bob shown you what he painted?"),
+    ]
+    written = [  # a session each, hours apart: no session context, only the ranking
+        _write(loop, thoughts, clock, ns, text, at=T0 + i * 60 * MINUTE, session=f"s{i}", agent=who)
+        for i, (who, text) in enumerate(said)
+    ]
+    bobs = {t.id for t in written if t.agent_name == "Bob"}
+    query = "What has Bob painted?"
+    view = TimeView(now_ms=T0 + 24 * 60 * MINUTE)
+    found = loop.run(store.vector_search(ns, local_embedder.embed_query(query), 50, -1.0, view))
+    pool = [
+        SearchHit(thought=h.thought, similarity=h.similarity, score=h.similarity) for h in found
+    ]
+    reader = StoreExpansionReader(store)
+
+    def top(weights: ExpansionWeights) -> list[str]:
+        ranked = loop.run(
+            expand(reader, local_embedder, ns, query, pool, 2, weights=weights, view=view)
+        )
+        return [hit.thought.id for hit in ranked]
+
+    assert set(top(ExpansionWeights())) == bobs
+    before = top(ExpansionWeights(named_match=0.0, question=0.0))
+    assert set(before) != bobs and any(asks(t.content) for t in written if t.id in before)
+
+
 def _hit(tid: str, agent: str, score: float) -> SearchHit:
     thought = Thought(
         id=tid,
@@ -152,6 +198,53 @@ def test_rerank_boosts_the_named_agent_and_keeps_k() -> None:
     # Both named: the same bonus for everyone, the base order stays.
     both = rerank("Did Ann and Bob meet?", [1.0], [], hits, [], {}, [], 3, weights)
     assert [h.thought.id for h in both] == ["a1", "b1", "b2"]
+
+
+def test_rerank_lifts_the_named_agents_keyword_match_above_the_floor() -> None:
+    """Two of Bob's turns, equal but for their keyword cosine (0.1 and 0.8): only the one
+    above the floor gains, by named_match x (cosine - floor); Ann's turn never does."""
+    hits = [_hit("a1", "Ann", 0.5), _hit("b1", "Bob", 0.5), _hit("b2", "Bob", 0.5)]
+    word = [0.0, 1.0, 0.0]
+    embeddings = {
+        "a1": [0.6, 0.8, 0.0],
+        "b1": [0.0, 0.1, (1 - 0.01) ** 0.5],
+        "b2": [0.6, 0.8, 0.0],
+    }
+    weights = ExpansionWeights(subquery=0.0, agent=0.0, context=0.0, question=0.0)
+    ranked = rerank(
+        "What did Bob paint?", [1.0, 0.0, 0.0], [word], hits, [], embeddings, [], 3, weights
+    )
+    scores = {h.thought.id: h.score for h in ranked}
+    assert ranked[0].thought.id == "b2"
+    assert (
+        abs(scores["b2"] - (0.5 + weights.named_match * (0.8 - weights.named_match_floor))) < 1e-9
+    )
+    assert scores["b1"] == scores["a1"] == 0.5
+
+
+def test_rerank_ranks_a_question_below_a_statement_but_keeps_its_support() -> None:
+    """A question and the answer after it score alike; the question loses ``question``
+    for itself, while its neighbour still gains from the question's full score."""
+    question = _hit("q", "Ann", 0.6).thought.model_copy(update={"content": "Ann: did you paint?"})
+    hits = [
+        SearchHit(thought=question, similarity=0.6, score=0.6),
+        _hit("s", "Bob", 0.58),
+        _hit("x", "Cy", 0.58),
+    ]
+    context = [ContextThought(anchor_id="q", thought=hits[1].thought, embedding=[1.0])]
+    weights = ExpansionWeights(subquery=0.0, agent=0.0, context=0.3, question=0.1)
+    ranked = rerank("what got painted", [1.0], [], hits, [], {}, context, 3, weights)
+    scores = {h.thought.id: h.score for h in ranked}
+    assert [h.thought.id for h in ranked] == ["s", "q", "x"]
+    assert abs(scores["q"] - (0.6 + 0.3 * 0.58 - 0.1)) < 1e-9
+    assert abs(scores["s"] - (0.58 + 0.3 * 0.6)) < 1e-9
+
+
+def test_asks_reads_the_text_before_a_trailing_note() -> None:
+    assert asks("Ann: did you paint it?")
+    assert asks("Ann: did you paint it? [shared a photo: a lake at dawn]")
+    assert not asks("Bob: yes, last weekend. [shared a photo: is this a lake?]")
+    assert not asks("Bob: why? Because I love it.")
 
 
 def test_mentioned_agents_are_whole_words() -> None:

@@ -6,9 +6,10 @@ The expansion brings in thoughts the base search did not return (a turn next to 
 that matched, a keyword sub-query's hit). Each of those newcomers is admitted only when
 the search's filters, allowlist, retention tiers and time view admit it (one statement,
 ``search.admitted``), and is marked and ranked down like any hit when it was refined or
-superseded. On the LoCoMo dev set this step is worth about 18 points all@10 over the base
-search; it costs a few statements and an embedding per content word of the question, so
-it is asked for, not the default (``thoughtgraph eval locomo`` prints both).
+superseded. On the LoCoMo dev set this step is worth about 19 points all@10 over the base
+search (categories 1-4: 46.0 to 65.5; multi-hop 8.1 to 27.0); it costs a few statements
+and an embedding per content word of the question, so it is asked for, not the default
+(``thoughtgraph eval locomo`` prints both).
 """
 
 from __future__ import annotations
