@@ -130,7 +130,7 @@ def test_bench_maintenance_sections_print_their_tables(tmp_path: Path) -> None:
     assert topics > 0 and links > 0 and pairs > 0 and summarised >= 0, row[0]
     assert re.search(r"^  N=100: corpus 90 facts, 5 near-duplicates, 5 changed facts", out, re.M)
     assert re.search(r"^  where the time goes at N=100: statements [\d.]+ s", out, re.M), out
-    assert re.search(r"^\s+neighbours\.nearest\s+\d+\s", out, re.M), out
+    assert re.search(r"^\s+neighbours\.vectors\s+\d+\s", out, re.M), out
 
     modes = {
         "scanning off (no queue, no worker)": None,

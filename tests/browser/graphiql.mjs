@@ -69,6 +69,12 @@ async function main(page) {
   await page.keyboard.press('Control+A');
   await page.keyboard.insertText(config.query);
   const editor = await editorValue(page, '.graphiql-query-editor');
+  // GraphiQL reads the operation's name from the editor after a debounce; executing
+  // before it has would send the previous tab's operation name. Its tab shows the name.
+  const named = /^\s*(?:query|mutation|subscription)\s+(\w+)/.exec(config.query);
+  if (named) {
+    await page.locator('.graphiql-tab', { hasText: named[1] }).first().waitFor({ timeout });
+  }
   mark('typed');
 
   await page.locator('button.graphiql-execute-button').click();
