@@ -7,14 +7,13 @@ from __future__ import annotations
 
 import pytest
 
-from app.domain.changes import Actor
-from app.domain.models import ScoredThought, Thought, ThoughtType, TimeView
+from app.domain.models import ScoredThought, TimeView
 from app.services.neighbour_snapshot import VectorSnapshot
 from app.store.beam import MIN_CANDIDATES, OVERSAMPLE
 from app.store.cypher_store import CypherGraphStore
 from app.store.repositories.neighbours import NeighbourRepository
 from tests.support import LoopThread
-from tests.test_neighbours import _corpus
+from tests.test_neighbours import _corpus, merge
 from tests.test_store_contract import make_thought, next_ms, write
 
 
@@ -68,23 +67,7 @@ def test_a_thought_merged_during_the_run_leaves_and_its_merge_joins(
     before = loop.run(snapshot.nearest(ns, [(probe.id, probe_vector)], 8, -1.0, view))
     assert {a.id, b.id} <= {h.thought.id for h in before[probe.id]}
 
-    merged = Thought(
-        id=f"merge-{a.id}",
-        namespace=ns,
-        type=ThoughtType.CONSOLIDATION,
-        content="merged during the run",
-        agent_id="maintenance",
-        agent_name="maintenance",
-        pheromone_weight=1.0,
-        created_at_ms=next_ms(),
-        source_ids=tuple(sorted((a.id, b.id))),
-    )
-    actor = Actor.maintenance("t")
-    assert loop.run(
-        store.merges.merge(
-            ns, merged, a_vector, reason="dupes", reason_embedding=a_vector, actor=actor
-        )
-    )
+    merged = merge(loop, store, a, b, a_vector, "merged during the run")
     snapshot.add(merged, a_vector)
     view = TimeView(now_ms=next_ms(), current_only=True)
     after = loop.run(snapshot.nearest(ns, [(probe.id, probe_vector)], 8, -1.0, view))
@@ -105,3 +88,12 @@ def test_no_snapshot_above_the_cap_or_for_an_empty_namespace(
     assert loop.run(VectorSnapshot.load(repository, ns, max_thoughts=2)) is None
     assert loop.run(VectorSnapshot.load(repository, ns, max_thoughts=3)) is not None
     assert loop.run(VectorSnapshot.load(repository, ns + "-empty", max_thoughts=3)) is None
+
+
+def test_a_snapshot_only_where_it_pays() -> None:
+    """Reading the namespace's vectors pays for a run over a large share of it; a few
+    candidates in a large namespace ask the engine, as does a namespace above the cap."""
+    assert VectorSnapshot.worth_loading(1_000, 10_000, max_thoughts=200_000)
+    assert not VectorSnapshot.worth_loading(50, 10_000, max_thoughts=200_000)
+    assert not VectorSnapshot.worth_loading(300_000, 300_000, max_thoughts=200_000)
+    assert not VectorSnapshot.worth_loading(0, 0, max_thoughts=10)

@@ -33,11 +33,24 @@ def _corpus(
     write(loop, store, twin, written[0][1])
     written.append((twin, written[0][1]))
     (a, va), (b, _) = written[1], written[2]
+    written.append((merge(loop, store, a, b, va, "merged"), va))
+    return written
+
+
+def merge(
+    loop: LoopThread,
+    store: CypherGraphStore,
+    a: Thought,
+    b: Thought,
+    embedding: list[float],
+    content: str,
+) -> Thought:
+    """``a`` and ``b`` merged (both superseded) into a consolidation thought."""
     merged = Thought(
         id=f"merge-{a.id}",
-        namespace=ns,
+        namespace=a.namespace,
         type=ThoughtType.CONSOLIDATION,
-        content="merged",
+        content=content,
         agent_id="maintenance",
         agent_name="maintenance",
         pheromone_weight=1.0,
@@ -46,12 +59,16 @@ def _corpus(
     )
     revision = loop.run(
         store.merges.merge(
-            ns, merged, va, reason="dupes", reason_embedding=va, actor=Actor.maintenance("t")
+            a.namespace,
+            merged,
+            embedding,
+            reason="dupes",
+            reason_embedding=embedding,
+            actor=Actor.maintenance("t"),
         )
     )
     assert revision is not None
-    written.append((merged, va))
-    return written
+    return merged
 
 
 def _one_by_one(

@@ -28,9 +28,11 @@ from app.domain.knowledge import (
 )
 from app.domain.models import Thought
 from app.domain.rules import SUPERSESSION_MIN_CONFIDENCE
+from app.jobs.candidates import candidate_pages
 from app.runtime import Runtime
 from app.services.neighbour_snapshot import VectorSnapshot
 from app.services.topics import KnownTopics
+from app.store.repositories.merges import CandidateWindow
 
 log = structlog.get_logger(__name__)
 HOUR_MS = 3600 * 1000
@@ -134,20 +136,25 @@ class Consolidation:
             self._ns, ContradictionStatus.OPEN, 10_000
         )
         self._contested = {t for c in open_now for t in (c.thought_a_id, c.thought_b_id)}
-        self._vectors = await self._rt.services.scanner.snapshot(self._ns)
         until = self._rt.clock.now_ms()
-        window = {
-            "since_ms": until - settings.consolidation_window_hours * HOUR_MS,
-            "until_ms": until,
-            "min_importance": settings.consolidation_min_importance,
-            "min_access_count": settings.consolidation_min_access_count,
-            "limit": settings.consolidation_batch_size,
-        }
-        after: tuple[int, str] | None = None
-        while True:
-            page, after = await self._next_page(window, after)
-            if after is None:
-                break
+        window = CandidateWindow(
+            since_ms=until - settings.consolidation_window_hours * HOUR_MS,
+            until_ms=until,
+            min_importance=settings.consolidation_min_importance,
+            min_access_count=settings.consolidation_min_access_count,
+        )
+        candidates, current = await self._rt.store.merges.count_candidates(self._ns, window)
+        self._vectors = await self._rt.services.scanner.snapshot(
+            self._ns, candidates=candidates, current=current
+        )
+        pages = candidate_pages(
+            self._rt,
+            self._ns,
+            window,
+            page_size=settings.consolidation_batch_size,
+            vectors=self._vectors,
+        )
+        async for page in pages:
             await self._page(page)
             log.info("consolidation.page", namespace=self._ns, thoughts=len(page))
         await self._supersede_updates()
@@ -156,31 +163,6 @@ class Consolidation:
             "forgotten", await self._rt.services.retention.forget_due(self._ns, dry_run=self._dry)
         )
         return RunCounts(**self._counts)
-
-    async def _next_page(
-        self, window: dict[str, int], after: tuple[int, str] | None
-    ) -> tuple[list[tuple[Thought, Sequence[float]]], tuple[int, str] | None]:
-        """The next page of candidates with their embeddings, and the cursor after it
-        (None: no more). With a snapshot the store lists ids only: the run holds the
-        thoughts and vectors, and reads those written since it took them."""
-        merges = self._rt.store.merges
-        if self._vectors is None:
-            page = await merges.candidates(self._ns, **window, after=after)
-            last = page[-1][0] if page else None
-            return list(page), (last.created_at_ms, last.id) if last else None
-        ids = await merges.candidate_ids(self._ns, **window, after=after)
-        if not ids:
-            return [], None
-        vectors = self._vectors
-        held: dict[str, tuple[Thought, Sequence[float]] | None] = {
-            tid: vectors.entry(tid) for tid, _ in ids
-        }
-        missing = [tid for tid, entry in held.items() if entry is None]
-        for thought, vector in await self._rt.store.thoughts_with_embeddings(self._ns, missing):
-            held[thought.id] = (thought, vector)
-            vectors.add(thought, vector)  # written since the snapshot: a neighbour too
-        found = [entry for tid, _ in ids if (entry := held.get(tid)) is not None]
-        return found, (ids[-1][1], ids[-1][0])
 
     async def _page(self, page: list[tuple[Thought, Sequence[float]]]) -> None:
         services = self._rt.services

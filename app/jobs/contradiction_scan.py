@@ -6,7 +6,9 @@ from __future__ import annotations
 from pydantic import BaseModel
 
 from app.domain.judgement import UsageMeter
+from app.jobs.candidates import candidate_pages
 from app.runtime import Runtime
+from app.store.repositories.merges import CandidateWindow
 
 HOUR_MS = 3600 * 1000
 
@@ -43,25 +45,16 @@ async def scan_namespace(runtime: Runtime, namespace: str) -> ScanResult:
     totals = ScanResult(
         namespace=namespace, scanned=0, pairs_judged=0, contradictions_found=0, links=0, llm_calls=0
     )
-    after: tuple[int, str] | None = None
-    while True:
-        page = await runtime.store.merges.candidates(
-            namespace,
-            since_ms=since,
-            until_ms=until,
-            min_importance=6,  # recent ones only: importance never reaches 6
-            min_access_count=2**31,
-            after=after,
-            limit=settings.consolidation_batch_size,
-        )
-        if not page:
-            break
+    # Recent ones only: importance never reaches 6, nor access counts 2**31.
+    window = CandidateWindow(
+        since_ms=since, until_ms=until, min_importance=6, min_access_count=2**31
+    )
+    pages = candidate_pages(runtime, namespace, window, page_size=settings.consolidation_batch_size)
+    async for page in pages:
         outcome = await runtime.services.scanner.scan(namespace, page, usage)
         totals.scanned += len(page)
         totals.pairs_judged += len(outcome.verdicts)
         totals.contradictions_found += outcome.recorded
         totals.links += outcome.links
-        last = page[-1][0]
-        after = (last.created_at_ms, last.id)
     totals.llm_calls = usage.usage.calls
     return totals

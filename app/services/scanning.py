@@ -53,14 +53,16 @@ class ContradictionScanner:
             store, oversample=OVERSAMPLE, min_candidates=MIN_CANDIDATES
         )
 
-    async def snapshot(self, namespace: str) -> VectorSnapshot | None:
-        """The namespace's vectors in memory, for a run that scans many pages (None when
-        the namespace is too large for it: the engine answers then)."""
-        return await VectorSnapshot.load(
-            self._nearest,
-            namespace,
-            max_thoughts=self._settings.consolidation_memory_neighbours_max,
-        )
+    async def snapshot(
+        self, namespace: str, *, candidates: int, current: int
+    ) -> VectorSnapshot | None:
+        """The namespace's vectors in memory, for a run over ``candidates`` of its
+        ``current`` thoughts; None when the engine answers better (see
+        ``VectorSnapshot.worth_loading``)."""
+        most = self._settings.consolidation_memory_neighbours_max
+        if not VectorSnapshot.worth_loading(candidates, current, max_thoughts=most):
+            return None
+        return await VectorSnapshot.load(self._nearest, namespace, max_thoughts=most)
 
     async def neighbours(
         self,

@@ -245,6 +245,20 @@ def _current(engine: str, var: str) -> str:
     return f"(coalesce({var}.state, 'active') = 'active' AND {var}.supersededAt IS NULL)"
 
 
+def _consolidation_candidate(engine: str, var: str) -> str:
+    """What a consolidation run or a scheduled scan looks at (seed 002): written before
+    $until, and new or used within the window ($since), important, or frequently
+    retrieved. The caller adds current()."""
+    del engine
+    t = var
+    return (
+        f"({t}.createdAt <= $until AND ({t}.createdAt >= $since "
+        f"OR coalesce({t}.lastAccessedAt, 0) >= $since "
+        f"OR coalesce({t}.importance, 3) >= $minImportance "
+        f"OR coalesce({t}.accessCount, 0) >= $minAccessCount))"
+    )
+
+
 # Scalar projections of the maintained node types: (property, alias) pairs.
 NODE_FIELDS: dict[str, tuple[str, ...]] = {
     "topic": (
@@ -323,6 +337,7 @@ MACROS: dict[str, Callable[..., str]] = {
     "append_change": _append_change,
     "visible": _visible,
     "current": _current,
+    "consolidation_candidate": _consolidation_candidate,
     "vector": _vector,
     "vector_query_nodes": _vector_query_nodes,
     "vector_query_relationships": _vector_query_relationships,

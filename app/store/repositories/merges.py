@@ -4,95 +4,64 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from app.domain.changes import Actor, ChangeKind, SubjectKind
 from app.domain.models import Thought
 from app.store.params import change_params
-from app.store.repositories.executor import Executor, vector_list
-from app.store.rows import thought_from_row
+from app.store.repositories.executor import Executor
 
 
-def _candidate_params(
-    namespace: str,
-    *,
-    since_ms: int,
-    until_ms: int,
-    min_importance: int,
-    min_access_count: int,
-    after: tuple[int, str] | None,
-    limit: int,
-) -> dict[str, Any]:
-    """The parameters of consolidation/candidates and candidate_ids."""
-    return {
-        "namespace": namespace,
-        "since": since_ms,
-        "until": until_ms,
-        "minImportance": min_importance,
-        "minAccessCount": min_access_count,
-        "afterCreatedAt": after[0] if after else -1,
-        "afterId": after[1] if after else "",
-        "limit": limit,
-    }
+@dataclass(frozen=True)
+class CandidateWindow:
+    """Which thoughts a consolidation run or a scheduled scan looks at: written before
+    ``until_ms``, and new or used since ``since_ms``, at least ``min_importance``, or
+    retrieved at least ``min_access_count`` times (the consolidation_candidate macro)."""
+
+    since_ms: int
+    until_ms: int
+    min_importance: int
+    min_access_count: int
+
+    def params(self, namespace: str) -> dict[str, Any]:
+        return {
+            "namespace": namespace,
+            "since": self.since_ms,
+            "until": self.until_ms,
+            "minImportance": self.min_importance,
+            "minAccessCount": self.min_access_count,
+        }
 
 
 class MergeRepository:
     def __init__(self, executor: Executor) -> None:
         self._x = executor
 
-    async def candidates(
-        self,
-        namespace: str,
-        *,
-        since_ms: int,
-        until_ms: int,
-        min_importance: int,
-        min_access_count: int,
-        after: tuple[int, str] | None,
-        limit: int,
-    ) -> list[tuple[Thought, list[float]]]:
-        """One page of what a consolidation run looks at, in (createdAt, id) order."""
-        rows = await self._x.read(
-            "consolidation.candidates",
-            _candidate_params(
-                namespace,
-                since_ms=since_ms,
-                until_ms=until_ms,
-                min_importance=min_importance,
-                min_access_count=min_access_count,
-                after=after,
-                limit=limit,
-            ),
-            namespace=namespace,
-        )
-        return [(thought_from_row(r), vector_list(r["embedding"])) for r in rows]
-
     async def candidate_ids(
-        self,
-        namespace: str,
-        *,
-        since_ms: int,
-        until_ms: int,
-        min_importance: int,
-        min_access_count: int,
-        after: tuple[int, str] | None,
-        limit: int,
+        self, namespace: str, window: CandidateWindow, after: tuple[int, str] | None, limit: int
     ) -> list[tuple[str, int]]:
-        """``candidates`` as (id, createdAt): for a run that holds the thoughts."""
+        """One page of the window's current thoughts in (createdAt, id) order after the
+        cursor ``after``, as (id, createdAt)."""
         rows = await self._x.read(
             "consolidation.candidate_ids",
-            _candidate_params(
-                namespace,
-                since_ms=since_ms,
-                until_ms=until_ms,
-                min_importance=min_importance,
-                min_access_count=min_access_count,
-                after=after,
-                limit=limit,
-            ),
+            {
+                **window.params(namespace),
+                "afterCreatedAt": after[0] if after else -1,
+                "afterId": after[1] if after else "",
+                "limit": limit,
+            },
             namespace=namespace,
         )
         return [(r["id"], int(r["createdAt"])) for r in rows]
+
+    async def count_candidates(self, namespace: str, window: CandidateWindow) -> tuple[int, int]:
+        """(candidates in the window, current thoughts in the namespace)."""
+        rows = await self._x.read(
+            "consolidation.candidate_count", window.params(namespace), namespace=namespace
+        )
+        row = rows[0] if rows else {}
+        return int(row.get("candidates") or 0), int(row.get("current") or 0)
 
     async def merge(
         self,
