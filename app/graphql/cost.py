@@ -29,13 +29,13 @@ from graphql import (
     InlineFragmentNode,
     OperationDefinitionNode,
     SelectionSetNode,
-    VariableNode,
     get_named_type,
     get_nullable_type,
     is_composite_type,
     is_list_type,
 )
-from graphql.language import BooleanValueNode, DocumentNode, IntValueNode, ListValueNode
+from graphql.language import DocumentNode
+from graphql.utilities import value_from_ast_untyped
 
 from app.domain.retrieval import MAX_LIMIT
 from app.domain.validation import (
@@ -240,42 +240,25 @@ class _Walk:
             return 1
         return CAPPED_LISTS.get(name, UNKNOWN_LIST_SIZE)
 
-    def items(self, node: FieldNode, name: str | None) -> int:
-        """How many items a list argument carries, literally or by variable (at least 1)."""
+    def given(self, node: FieldNode, name: str | None) -> Any:
+        """An argument's value, written literally or by variable (None when absent)."""
         for argument in node.arguments or () if name else ():
-            if argument.name.value != name:
-                continue
-            value = argument.value
-            if isinstance(value, ListValueNode):
-                return max(1, len(value.values))
-            if isinstance(value, VariableNode):
-                given = self.variables.get(value.name.value)
-                return max(1, len(given)) if isinstance(given, list) else 1
-        return 1
+            if argument.name.value == name:
+                return value_from_ast_untyped(argument.value, dict(self.variables))
+        return None
+
+    def items(self, node: FieldNode, name: str | None) -> int:
+        """How many items a list argument carries (at least 1)."""
+        given = self.given(node, name)
+        return max(1, len(given)) if isinstance(given, list) else 1
 
     def flag(self, node: FieldNode, name: str) -> bool:
-        """Whether a boolean argument is true, literally or by variable."""
-        for argument in node.arguments or ():
-            if argument.name.value != name:
-                continue
-            value = argument.value
-            if isinstance(value, BooleanValueNode):
-                return bool(value.value)
-            if isinstance(value, VariableNode):
-                return self.variables.get(value.name.value) is True
-        return False
+        """Whether a boolean argument is true."""
+        return self.given(node, name) is True
 
     def argument(self, node: FieldNode, name: str, default: int) -> int:
-        for argument in node.arguments or ():
-            if argument.name.value != name:
-                continue
-            value = argument.value
-            if isinstance(value, IntValueNode):
-                return int(value.value)
-            if isinstance(value, VariableNode):
-                given = self.variables.get(value.name.value)
-                return given if isinstance(given, int) and not isinstance(given, bool) else default
-        return default
+        given = self.given(node, name)
+        return given if isinstance(given, int) and not isinstance(given, bool) else default
 
 
 def measure_operation(
