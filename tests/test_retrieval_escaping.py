@@ -9,14 +9,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from app.bench.data import BenchThought
 from app.domain.errors import InvalidInputError
-from app.domain.models import TimeView, now_ms
+from app.domain.models import TimeView, new_thought_id, now_ms
 from app.domain.retrieval import SearchFilter, UsagePolicy
 from app.llm.embedders.base import TextEmbedder
 from app.retrieval.escaping import (
     MAX_TERMS,
+    UNION_BUDGET,
     fulltext_query,
     lucene_query,
+    planned_query,
     query_terms,
     redisearch_query,
 )
@@ -89,6 +92,61 @@ def test_escaped_queries_hold_no_bare_syntax(text: str) -> None:
         for term in query.split(joiner):
             bare = re.sub(r"\\.", "", term)  # escaped characters are literal
             assert term and not (set(bare) & SPECIAL) and " " not in term
+
+
+def test_common_words_only_rank_once_a_union_would_read_too_many() -> None:
+    common, rare = UNION_BUDGET + 1, 3
+    # Within the budget: the union, as before, without the words that match nothing.
+    assert planned_query({"a": 5, "nothing": 0, "b": 7}, "falkordb") == "a | b"
+    assert planned_query({"a": 5, "nothing": 0, "b": 7}, "neo4j") == "a OR b"
+    assert planned_query({"nothing": 0}, "falkordb") is None and planned_query({}, "neo4j") is None
+    # Past it: the rarest words that fit are required (any of them), the others rank.
+    mixed = {"deploy": common, "canary": rare, "blue": UNION_BUDGET - rare}
+    assert planned_query(mixed, "falkordb") == "(canary | blue) ~deploy"
+    assert planned_query(mixed, "neo4j") == "+(canary OR blue) deploy"
+    # Every word common: all of them, together.
+    assert planned_query({"deploy": common, "release": common}, "falkordb") == "deploy release"
+    assert planned_query({"deploy": common, "release": common}, "neo4j") == "+deploy +release"
+
+
+@pytest.fixture
+def crowded(
+    loop: LoopThread, store: CypherGraphStore, local_embedder: TextEmbedder, ns: str
+) -> dict[str, set[str]]:
+    """Two common words (each in more thoughts than UNION_BUDGET, most of them repeating
+    it, so a union would rank those first), a few thoughts with both, a rare word."""
+    vector = local_embedder.embed_query("deploy")
+    contents = (
+        ["deploy deploy deploy"] * (UNION_BUDGET + 1)
+        + ["release release release"] * (UNION_BUDGET + 1)
+        + ["deploy then release after the review of the staging environment"] * 4
+        + ["canary deploy"] * 3
+    )
+    rows = [
+        BenchThought(new_thought_id(), text, "agent-1", "Agent", (), now_ms(), vector)
+        for text in contents
+    ]
+    loop.run(store.bulk_create_originals(ns, rows), 120)
+    return {
+        "both": {r.id for r in rows if "deploy" in r.content and "release" in r.content},
+        "canary": {r.id for r in rows if "canary" in r.content},
+    }
+
+
+def test_common_words_rank_what_rarer_words_match_on_the_engine(
+    loop: LoopThread,
+    store: CypherGraphStore,
+    ns: str,
+    local_embedder: TextEmbedder,
+    crowded: dict[str, set[str]],
+) -> None:
+    probe = list(local_embedder.embed_query("deploy"))
+    # "canary" is rare: it alone selects; "deploy" (common) only ranks.
+    assert set(_text_ids(loop, store, ns, "canary deploy", probe)) == crowded["canary"]
+    # Both common: thoughts with both, although single-word ones repeat theirs.
+    assert set(_text_ids(loop, store, ns, "deploy release", probe)) == crowded["both"]
+    # A word that matches nothing leaves the plan to the others.
+    assert set(_text_ids(loop, store, ns, "zzyzx canary", probe)) == crowded["canary"]
 
 
 @pytest.fixture

@@ -18,6 +18,7 @@ from app.domain.models import (
     PageCursor,
     Thought,
     ThoughtFilter,
+    ThoughtKind,
     ThoughtRecord,
     ThoughtType,
     new_thought_id,
@@ -293,7 +294,7 @@ def test_list_pages_newest_first_with_filters(
             f"o{i}",
             tags=["even" if i % 2 == 0 else "odd"],
             agent="agent-2" if i == 4 else "agent-1",
-        )
+        ).model_copy(update={"kind": ThoughtKind.DECISION if i in (1, 3, 4) else ThoughtKind.FACT})
         for i in range(5)
     ]
     for thought in originals:
@@ -317,6 +318,22 @@ def test_list_pages_newest_first_with_filters(
     assert contents(ThoughtFilter(type=ThoughtType.REFINEMENT)) == ["r"]
     assert contents(ThoughtFilter(tag="even")) == ["o4", "o2", "o0"]
     assert contents(ThoughtFilter(agent_id="agent-2")) == ["o4"]
+    # A kind other than fact and a tag have statements of their own (list_of_kind,
+    # list_tagged): the same filters and cursor apply.
+    decisions = ThoughtFilter(kind=ThoughtKind.DECISION)
+    assert contents(decisions) == ["o4", "o3", "o1"]
+    assert contents(ThoughtFilter(kind=ThoughtKind.FACT)) == ["r", "o2", "o0"]
+    assert contents(ThoughtFilter(kind=ThoughtKind.DECISION, tag="odd")) == ["o3", "o1"]
+    assert contents(ThoughtFilter(kind=ThoughtKind.DECISION, agent_id="agent-2")) == ["o4"]
+    assert contents(ThoughtFilter(kind=ThoughtKind.TASK)) == []
+    assert contents(ThoughtFilter(tag="odd", agent_id="agent-1")) == ["o3", "o1"]
+    for listing in (decisions, ThoughtFilter(tag="even")):
+        first = loop.run(store.list_thoughts(ns, listing, None, 2))
+        last = first.thoughts[-1]
+        cursor = PageCursor(created_at_ms=last.created_at_ms, thought_id=last.id)
+        rest = loop.run(store.list_thoughts(ns, listing, cursor, 2))
+        assert first.has_next_page and not rest.has_next_page
+        assert [t.content for t in (*first.thoughts, *rest.thoughts)] == contents(listing)
 
 
 def test_change_log_revisions_and_history(

@@ -124,7 +124,8 @@ def test_topic_search_follows_every_centroid_change(
 
 def test_a_store_of_the_previous_layout_is_upgraded_in_place(tmp_path: Path) -> None:
     """Schema 2 indexed the vector on the thought itself: opening it moves the vectors to
-    their own nodes, drops the old index, and every thought is found again, once."""
+    their own nodes, drops the old index, and every thought is found again, once; the
+    indexes added in later versions are built too."""
     data_dir = tmp_path / "data"
     engine = EmbeddedFalkorDB(data_dir)
     engine.start()
@@ -182,6 +183,11 @@ def test_a_store_of_the_previous_layout_is_upgraded_in_place(tmp_path: Path) -> 
         vector_labels = {label for label, types in indexes.result_set if "VECTOR" in str(types)}
         assert "ThoughtVector" in vector_labels
         assert not vector_labels & {"Thought", "Topic"}
+        # And what came after the vector move (4): listings' kind and tags indexes.
+        fields = client.select_graph("thoughtgraph:ns:old").ro_query(
+            "CALL db.indexes() YIELD label, properties WHERE label = 'Thought' RETURN properties"
+        )
+        assert {"kind", "tags"} <= set(fields.result_set[0][0])
         client.close()
     finally:
         engine.stop()

@@ -12,16 +12,30 @@ gives None: the caller skips full-text search rather than sending an empty query
 RediSearch (FalkorDB) does not index single letters the way Lucene does and cannot match
 accented words through its default tokenizer the same way, so matching differs a little
 between the engines; safety does not.
+
+Common words (Elasticsearch's "common terms" query, for an index that cannot prune): a
+word in a large share of a namespace adds little to a text score, yet a union with it
+makes the engine return every thought it matches before any LIMIT applies (RediSearch
+ranks the whole match set; at 100,000 thoughts a union of common words is 80,000 rows
+and most of a hybrid search's time). So the words are counted first, each up to
+UNION_BUDGET + 1 matches (app/store/repositories/retrieval.py), and planned_query keeps
+the union while its matches stay within UNION_BUDGET; past it, the rarest words that fit
+are required (any of them) and the common ones only rank what those match; when every
+word is common, all of them are required together. Words that match nothing are dropped,
+and a query left with none is skipped.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from app.retrieval.stopwords import STOPWORDS
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 MAX_TERMS = 32  # far below Lucene's clause limit (1024); more words add little
+UNION_BUDGET = 1000  # matches a union may read before its common words are demoted
 MAX_TERM_CHARS = 64  # a longer "word" is noise (hashes, base64)
 # Characters kept bare; everything else in a term is backslash-escaped.
 _PLAIN = re.compile(r"[a-z0-9]")
@@ -46,19 +60,73 @@ def _escape_term(term: str) -> str:
 
 def lucene_query(text: str) -> str | None:
     """Neo4j full-text (Lucene): the words as optional clauses (any may match)."""
-    terms = query_terms(text)
-    return " OR ".join(_escape_term(t) for t in terms) if terms else None
+    return fulltext_query(text, "neo4j")
 
 
 def redisearch_query(text: str) -> str | None:
     """FalkorDB full-text (RediSearch): the words as a union (any may match)."""
-    terms = query_terms(text)
-    return " | ".join(_escape_term(t) for t in terms) if terms else None
+    return fulltext_query(text, "falkordb")
 
 
 def fulltext_query(text: str, engine: str) -> str | None:
-    if engine == "neo4j":
-        return lucene_query(text)
-    if engine == "falkordb":
-        return redisearch_query(text)
-    raise ValueError(f"unknown engine {engine!r}")
+    """Any of the words of ``text``, in ``engine``'s syntax; None when none is left."""
+    syntax = _SYNTAX.get(engine)
+    if syntax is None:
+        raise ValueError(f"unknown engine {engine!r}")
+    terms = escaped_terms(text)
+    return syntax.any_of(terms) if terms else None
+
+
+def escaped_terms(text: str) -> list[str]:
+    """The words of ``text`` as the full-text index is asked for them (both engines
+    share the escaping): the keys planned_query expects counted."""
+    return [_escape_term(t) for t in query_terms(text)]
+
+
+def planned_query(matches: Mapping[str, int], engine: str) -> str | None:
+    """The full-text query for escaped words and how many thoughts each matches (capped
+    counts are fine: only whether they fit UNION_BUDGET matters), in the query's order."""
+    present = [(term, count) for term, count in matches.items() if count > 0]
+    if not present:
+        return None
+    syntax = _SYNTAX[engine]
+    if sum(count for _, count in present) <= UNION_BUDGET:
+        return syntax.any_of([term for term, _ in present])
+    required: list[str] = []
+    total = 0
+    for term, count in sorted(present, key=lambda tc: tc[1]):
+        if total + count > UNION_BUDGET:
+            break
+        required.append(term)
+        total += count
+    if not required:
+        return syntax.all_of([term for term, _ in present])
+    optional = [term for term, _ in present if term not in required]
+    return syntax.ranked_by(required, optional)
+
+
+@dataclass(frozen=True, slots=True)
+class _Syntax:
+    any_separator: str
+    all_prefix: str
+    all_separator: str
+    optional_prefix: str
+    any_group: str  # format string for a required group of alternatives
+
+    def any_of(self, terms: Sequence[str]) -> str:
+        return self.any_separator.join(terms)
+
+    def all_of(self, terms: Sequence[str]) -> str:
+        return self.all_separator.join(self.all_prefix + t for t in terms)
+
+    def ranked_by(self, required: Sequence[str], optional: Sequence[str]) -> str:
+        group = self.any_group.format(self.any_of(required))
+        return " ".join([group, *(self.optional_prefix + t for t in optional)])
+
+
+_SYNTAX = {
+    # Lucene: + marks a required clause, bare clauses only add to the score.
+    "neo4j": _Syntax(" OR ", "+", " ", "", "+({})"),
+    # RediSearch: space is intersection, ~ marks an optional term that only ranks.
+    "falkordb": _Syntax(" | ", "", " ", "~", "({})"),
+}

@@ -140,6 +140,16 @@ def _fulltext_query_nodes(engine: str, index: str, label: str, query: str) -> st
     return f"CALL db.index.fulltext.queryNodes('{index}', {query}) YIELD node, score"
 
 
+def _call_with(engine: str, *variables: str) -> str:
+    """Opens a subquery that sees ``variables`` (closed by a plain ``}``): Neo4j 5.23+
+    takes them as a scope clause (importing WITH is deprecated there), FalkorDB only as
+    an importing WITH."""
+    names = ", ".join(variables)
+    if engine == "falkordb":
+        return f"CALL {{ WITH {names}"
+    return f"CALL ({names}) {{"
+
+
 def _nearest_first(engine: str, score: str) -> str:
     """ORDER BY term putting the closest vectors first: FalkorDB's score is a distance."""
     return f"{score} ASC" if engine == "falkordb" else f"{score} DESC"
@@ -236,6 +246,23 @@ def _visible(engine: str, var: str) -> str:
         f"AND ($knownAt IS NULL OR ({t}.createdAt <= $knownAt "
         f"AND ({t}.supersededAt IS NULL OR {t}.supersededAt > $knownAt))) "
         f"AND (NOT $currentOnly OR {t}.supersededAt IS NULL)"
+    )
+
+
+def _listing(engine: str, var: str) -> str:
+    """A listing's keyset cursor (the last (createdAt, id) seen; also a plain range on
+    createdAt, so that Neo4j seeks its (namespace, createdAt) index), its optional filters
+    (app.domain.models.ThoughtFilter) and the time view."""
+    t = var
+    return (
+        f"{t}.createdAt <= coalesce($afterCreatedAt, 9223372036854775807) "
+        f"AND ($afterCreatedAt IS NULL OR {t}.createdAt < $afterCreatedAt OR {t}.id < $afterId) "
+        f"AND ($type IS NULL OR {t}.type = $type) "
+        f"AND ($tag IS NULL OR $tag IN {t}.tags) "
+        f"AND ($agentId IS NULL OR {t}.agentId = $agentId) "
+        f"AND ($kind IS NULL OR coalesce({t}.kind, 'fact') = $kind) "
+        f"AND ($topicId IS NULL OR {t}.topicId = $topicId) "
+        f"AND {_visible(engine, t)}"
     )
 
 
@@ -337,6 +364,7 @@ MACROS: dict[str, Callable[..., str]] = {
     "append_change": _append_change,
     "visible": _visible,
     "current": _current,
+    "listing": _listing,
     "consolidation_candidate": _consolidation_candidate,
     "vector": _vector,
     "vector_query_nodes": _vector_query_nodes,
@@ -347,6 +375,7 @@ MACROS: dict[str, Callable[..., str]] = {
     "merge_thought_vector": _merge_thought_vector,
     "drop_thought_vector": _drop_thought_vector,
     "fulltext_query_nodes": _fulltext_query_nodes,
+    "call_with": _call_with,
     "nearest_first": _nearest_first,
     "thought_fields": _thought_fields,
     **SEARCH_MACROS,

@@ -28,6 +28,7 @@ from app.domain.models import (
     StoreHealth,
     Thought,
     ThoughtFilter,
+    ThoughtKind,
     ThoughtPage,
     ThoughtRecord,
     TimeView,
@@ -55,7 +56,8 @@ Row = dict[str, Any]
 
 # 2: vector indexes per namespace (1 had one index for every namespace).
 # 3: on FalkorDB, thoughts' vectors indexed on nodes of their own (upgraded in place).
-SCHEMA_VERSION = 3
+# 4: thoughts indexed by kind (both engines) and by tag (FalkorDB), for listings.
+SCHEMA_VERSION = 4
 UPGRADABLE_FROM = 2
 
 
@@ -320,7 +322,7 @@ class CypherGraphStore(abc.ABC):
         view: TimeView | None = None,
     ) -> ThoughtPage:
         rows = await self._read(
-            "thought.list",
+            _listing_statement(filter),
             {
                 "namespace": namespace,
                 **view_params(view),
@@ -421,3 +423,12 @@ class CypherGraphStore(abc.ABC):
 
     async def current_revision(self, namespace: str) -> int:
         return await self.changes.revision(namespace)
+
+
+def _listing_statement(filter: ThoughtFilter) -> str:
+    """The list statement an index narrows best for ``filter`` (cypher/thought/list*)."""
+    if filter.kind is not None and filter.kind is not ThoughtKind.FACT:
+        return "thought.list_of_kind"
+    if filter.tag is not None:
+        return "thought.list_tagged"
+    return "thought.list"

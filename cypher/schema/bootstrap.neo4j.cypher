@@ -20,6 +20,7 @@ CREATE INDEX change_event_subject IF NOT EXISTS FOR (e:ChangeEvent) ON (e.subjec
 CREATE INDEX thought_namespace_state IF NOT EXISTS FOR (t:Thought) ON (t.namespace, t.state);
 CREATE INDEX thought_namespace IF NOT EXISTS FOR (t:Thought) ON (t.namespace);
 CREATE INDEX thought_namespace_created IF NOT EXISTS FOR (t:Thought) ON (t.namespace, t.createdAt);
+CREATE INDEX thought_namespace_kind IF NOT EXISTS FOR (t:Thought) ON (t.namespace, t.kind);
 CREATE INDEX change_event_namespace_revision IF NOT EXISTS FOR (e:ChangeEvent) ON (e.namespace, e.revision);
 CREATE INDEX ops_event_namespace_at IF NOT EXISTS FOR (e:OpsEvent) ON (e.namespace, e.at);
 CREATE VECTOR INDEX refines_reason_embedding IF NOT EXISTS

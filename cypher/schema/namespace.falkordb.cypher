@@ -5,6 +5,10 @@
 CREATE INDEX FOR (t:Thought) ON (t.id);
 CREATE INDEX FOR (t:Thought) ON (t.namespace);
 CREATE INDEX FOR (t:Thought) ON (t.createdAt);
+// Listings by kind and by tag (thought.list_of_kind, thought.list_tagged); a range
+// index on a list property answers membership ($tag IN t.tags).
+CREATE INDEX FOR (t:Thought) ON (t.kind);
+CREATE INDEX FOR (t:Thought) ON (t.tags);
 CREATE INDEX FOR (e:ChangeEvent) ON (e.id);
 CREATE INDEX FOR (e:ChangeEvent) ON (e.namespace);
 CREATE INDEX FOR (e:ChangeEvent) ON (e.subjectId);

@@ -246,18 +246,23 @@ class FalkorDBGraphStore(CypherGraphStore):
 
     async def _upgrade_layout(self, stored_version: int) -> None:
         """From 2: each namespace's thought vectors move to their own indexed nodes, and the
-        vector indexes on thoughts and topics themselves go."""
-        del stored_version
+        vector indexes on thoughts and topics themselves go. From 3: the namespace indexes
+        added since (kind, tags) are built, as a new namespace gets them."""
         for namespace in await self.namespaces():
             graph = self._graph(namespace)
-            for text in self._statements.get_all("schema.drop_old_vector_indexes"):
-                try:
-                    await graph.query(text)
-                except redis_errors.ResponseError as exc:
-                    if "no such index" not in str(exc):
-                        raise StoreError(f"FalkorDB upgrade failed: {exc}") from exc
+            if stored_version < 3:
+                await self._drop_old_vector_indexes(graph)
             await self._create_namespace_schema(namespace)
-            await graph.query(self._statements.get("schema.thought_vectors"))
+            if stored_version < 3:
+                await graph.query(self._statements.get("schema.thought_vectors"))
+
+    async def _drop_old_vector_indexes(self, graph: AsyncGraph) -> None:
+        for text in self._statements.get_all("schema.drop_old_vector_indexes"):
+            try:
+                await graph.query(text)
+            except redis_errors.ResponseError as exc:
+                if "no such index" not in str(exc):
+                    raise StoreError(f"FalkorDB upgrade failed: {exc}") from exc
 
     async def _create_schema(self, dimension: int) -> None:
         del dimension  # vector indexes are per namespace (schema.namespace)

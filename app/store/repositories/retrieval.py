@@ -22,7 +22,7 @@ from typing import Any
 from app.domain.knowledge import Topic
 from app.domain.models import Thought, TimeView
 from app.domain.retrieval import SearchFilter, UsagePolicy
-from app.retrieval.escaping import fulltext_query
+from app.retrieval.escaping import UNION_BUDGET, escaped_terms, planned_query
 from app.retrieval.scoring import Candidate
 from app.store.beam import MIN_CANDIDATES, OVERSAMPLE
 from app.store.params import view_params
@@ -107,9 +107,11 @@ class RetrievalRepository:
         params: dict[str, Any],
     ) -> list[Candidate]:
         """Full-text matches for the words of ``text`` (escaped for this engine; none
-        when no word is left), widened like the vector side: the best TEXT_CANDIDATES
-        matches (per result asked for) are filtered, more when too few passed."""
-        text_query = fulltext_query(text, self._x.engine)
+        when no word is left or none matches), common words only ranking when a union
+        would read too many (planned_query), widened like the vector side: the best
+        TEXT_CANDIDATES matches (per result asked for) are filtered, more when too few
+        passed."""
+        text_query = planned_query(await self._term_matches(namespace, text), self._x.engine)
         if text_query is None:
             return []
         rows = await self._widening_read(
@@ -134,6 +136,20 @@ class RetrievalRepository:
             )
             for r in rows
         ]
+
+    async def _term_matches(self, namespace: str, text: str) -> dict[str, int]:
+        """Each escaped word of ``text`` and how many thoughts it matches, up to
+        UNION_BUDGET + 1 (past that it is common, however common)."""
+        terms = escaped_terms(text)
+        if not terms:
+            return {}
+        rows = await self._x.read(
+            "search.term_matches",
+            {"namespace": namespace, "terms": terms, "cap": UNION_BUDGET + 1},
+            namespace=namespace,
+        )
+        counted = {row["term"]: int(row["matches"]) for row in rows}
+        return {term: counted.get(term, 0) for term in terms}
 
     async def _widening_read(
         self,
