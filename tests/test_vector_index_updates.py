@@ -183,11 +183,15 @@ def test_a_store_of_the_previous_layout_is_upgraded_in_place(tmp_path: Path) -> 
         vector_labels = {label for label, types in indexes.result_set if "VECTOR" in str(types)}
         assert "ThoughtVector" in vector_labels
         assert not vector_labels & {"Thought", "Topic"}
-        # And what came after the vector move (4): listings' kind and tags indexes.
-        fields = client.select_graph("thoughtgraph:ns:old").ro_query(
-            "CALL db.indexes() YIELD label, properties WHERE label = 'Thought' RETURN properties"
+        # And what came after the vector move (4): listings' kind and tags indexes, the
+        # change log's revision index.
+        fields = dict(
+            client.select_graph("thoughtgraph:ns:old")
+            .ro_query("CALL db.indexes() YIELD label, properties RETURN label, properties")
+            .result_set
         )
-        assert {"kind", "tags"} <= set(fields.result_set[0][0])
+        assert {"kind", "tags"} <= set(fields["Thought"])
+        assert "revision" in fields["ChangeEvent"]
         client.close()
     finally:
         engine.stop()

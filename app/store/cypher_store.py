@@ -56,7 +56,8 @@ Row = dict[str, Any]
 
 # 2: vector indexes per namespace (1 had one index for every namespace).
 # 3: on FalkorDB, thoughts' vectors indexed on nodes of their own (upgraded in place).
-# 4: thoughts indexed by kind (both engines) and by tag (FalkorDB), for listings.
+# 4: thoughts indexed by kind (both engines) and by tag (FalkorDB), for listings; on
+#    FalkorDB, change events by revision (Neo4j had (namespace, revision)).
 SCHEMA_VERSION = 4
 UPGRADABLE_FROM = 2
 

@@ -12,6 +12,8 @@ CREATE INDEX FOR (t:Thought) ON (t.tags);
 CREATE INDEX FOR (e:ChangeEvent) ON (e.id);
 CREATE INDEX FOR (e:ChangeEvent) ON (e.namespace);
 CREATE INDEX FOR (e:ChangeEvent) ON (e.subjectId);
+// The change log read by revision (changesSince, a context's delta and recent thoughts).
+CREATE INDEX FOR (e:ChangeEvent) ON (e.revision);
 CREATE INDEX FOR (l:ChangeLog) ON (l.namespace);
 // A thought's vector is indexed on a node of its own (see FALKORDB_VECTOR_NODES in
 // app/store/cypher.py: SETs on an indexed node leave stale copies in the index).
