@@ -27,7 +27,7 @@ from app.bench.report import (
     format_targets,
     machine_lines,
 )
-from app.bench.retrieval import measure_hybrid
+from app.bench.retrieval import RetrievalLatencies, measure_hybrid, retrieval_targets
 from app.bench.service import BenchSetupError, ServiceThread
 from app.bench.timing import Latency, time_async, time_sync, warmup_count
 from app.domain.errors import ThoughtgraphError
@@ -69,6 +69,7 @@ class Bench:
         self.namespace = f"bench-{secrets.token_hex(4)}"
         self.rows: list[Row] = []
         self.results: dict[int, SizeResults] = {}
+        self.retrieval: dict[int, RetrievalLatencies] = {}
         self.isolation = IsolationProbe(
             f"{self.namespace}-small", iterations=queries, warmup=self.warmup
         )
@@ -257,10 +258,10 @@ class Bench:
             service.call(time_async(service_query, **times)),
         )
 
-        for label, latency in measure_hybrid(
-            service, ns, texts, iterations=self.queries, warmup=self.warmup
-        ):
+        retrieval = measure_hybrid(service, ns, texts, iterations=self.queries, warmup=self.warmup)
+        for label, latency in retrieval.rows():
             add(label, latency)
+        self.retrieval[size] = retrieval
 
         def search_variables(i: int) -> dict[str, object]:
             return {"query": texts[i], "k": SEARCH_K, "namespace": ns}
@@ -320,6 +321,7 @@ class Bench:
         embedded = not self.settings.neo4j_uri
         lines = format_table(self.rows) if self.rows else []
         targets = evaluate_targets(self.results, embedded=embedded)
+        targets += retrieval_targets(self.retrieval)
         section_lines = self.maintenance.report_lines()
         if section_lines:
             lines += ["", *section_lines] if lines else section_lines
