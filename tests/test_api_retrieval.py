@@ -1,4 +1,4 @@
-"""Search over GraphQL on both engines (vector by default, hybrid asked for): filters,
+"""Search over GraphQL on both engines (hybrid by default): filters,
 modes, explanations, two tiers, cite and ignore, and the errors bad options give."""
 
 from __future__ import annotations
@@ -67,11 +67,8 @@ def test_search_filters_modes_and_explanations(api: GraphQLClient, ns: str) -> N
     assert {h["id"] for h in reflexive} == {decision, fact}  # new thoughts are hot
 
 
-def test_vector_search_by_default_full_text_when_asked_or_expanding(
-    api: GraphQLClient, ns: str
-) -> None:
-    """Full-text candidates cost a union over the namespace's postings (12x a vector
-    search at 100,000 thoughts): asked for with hybrid, implied by expand."""
+def test_hybrid_search_by_default_vector_only_when_asked(api: GraphQLClient, ns: str) -> None:
+    """Full-text candidates unless hybrid: false, with or without the expansion."""
     contribute(api, ns, "Failed deploys are retried twice")
     ranks = """
     query($q: String!, $ns: String!, $hybrid: Boolean, $expand: Boolean) {
@@ -86,8 +83,8 @@ def test_vector_search_by_default_full_text_when_asked_or_expanding(
         assert hits
         return [h["explain"] and h["explain"]["textRank"] for h in hits]
 
-    assert text_ranks() == [None]  # no full-text side: nothing to explain
-    assert text_ranks(hybrid=True) == [1]
+    assert text_ranks() == [1]
+    assert text_ranks(hybrid=False) == [None]  # no full-text side: nothing to explain
     assert text_ranks(expand=True) == [1]
     assert text_ranks(expand=True, hybrid=False) == [None]
 

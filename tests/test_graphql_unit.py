@@ -108,7 +108,7 @@ def test_sdl_has_the_types_queries_and_mutations(schema: strawberry.Schema) -> N
         "search(query: String!, k: Int = 10, threshold: Float = 0,"
         ' namespace: String! = "default", currentOnly: Boolean = false,'
         " validAt: DateTime = null, knownAt: DateTime = null, filter: SearchFilterInput = null,"
-        " mode: RetrievalMode = STANDARD, hybrid: Boolean = null,"
+        " mode: RetrievalMode = STANDARD, hybrid: Boolean = true,"
         " agent: String = null, expand: Boolean = false): [SearchHit!]!",
         'searchTiered(query: String!, namespace: String! = "default", limit: Int = 7,'
         " topicLimit: Int = 3, detailLevel: DetailLevel = FULL, threshold: Float = 0,"

@@ -11,8 +11,8 @@ from app.bench.service import BenchSetupError
 
 # The fields an agent typically asks for; lineage marking included (it is what costs).
 SEARCH_QUERY = """
-query BenchSearch($query: String!, $k: Int!, $namespace: String!) {
-  search(query: $query, k: $k, namespace: $namespace) {
+query BenchSearch($query: String!, $k: Int!, $namespace: String!, $hybrid: Boolean) {
+  search(query: $query, k: $k, namespace: $namespace, hybrid: $hybrid) {
     id score similarity superseded refinedBy
     thought { content agentName createdAt tags }
   }

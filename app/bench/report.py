@@ -157,7 +157,8 @@ class SizeResults:
 
     raw: Latency
     store_search: Latency
-    graphql_search: Latency
+    graphql_search: Latency  # the default search: hybrid
+    graphql_vector: Latency  # the same vector search the raw query makes, over HTTP
     graphql_lineage: Latency
     isolation_ratio: float
     isolation_exact: bool
@@ -171,11 +172,12 @@ def evaluate_targets(results: dict[int, SizeResults], *, embedded: bool) -> list
     where = f" at N={at:,}" + ("" if at == TARGET_SIZE else f" (target is at N={TARGET_SIZE:,})")
     got = results[at]
     gql, raw, lineage = got.graphql_search, got.raw, got.graphql_lineage
-    ratio = gql.p50_ms / raw.p50_ms
+    vector = got.graphql_vector
+    ratio = vector.p50_ms / raw.p50_ms
     return [
         Target(
-            f"GraphQL search p50 <= {TARGET_RATIO}x raw engine query p50{where}",
-            f"{ratio:.2f}x ({gql.p50_ms:.3f} ms vs {raw.p50_ms:.3f} ms)",
+            f"GraphQL vector search p50 <= {TARGET_RATIO}x raw engine query p50{where}",
+            f"{ratio:.2f}x ({vector.p50_ms:.3f} ms vs {raw.p50_ms:.3f} ms)",
             ratio <= TARGET_RATIO,
         ),
         Target(

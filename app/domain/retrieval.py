@@ -73,17 +73,18 @@ class SearchFilter(_Frozen):
 
 
 class RetrievalOptions(_Frozen):
-    """Everything beyond the query, k and threshold. The default is vector search with
-    the priors, lineage and supersession adjustments; ``hybrid`` adds full-text
-    candidates and ``expand`` the graph expansion (together: the full retrieval)."""
+    """Everything beyond the query, k and threshold. The default is hybrid search with
+    the priors, lineage and supersession adjustments (``hybrid=False``: vector search,
+    the evaluation's baseline); ``expand`` adds the graph expansion (together: the full
+    retrieval)."""
 
     filter: SearchFilter = SearchFilter()
     mode: RetrievalMode = RetrievalMode.STANDARD
     # Full-text and vector candidates, scored by cosine plus a full-text bonus and the
-    # priors (app/retrieval/scoring.py). Asked for: on LoCoMo it equals vector search
-    # alone (44.6 against 44.9 all@10, +7 on adversarial questions), and at 100,000
-    # thoughts a full-text union of the query's words costs ~12x a vector search.
-    hybrid: bool = False
+    # priors (app/retrieval/scoring.py): on LoCoMo 49.9 all@10 against vector's 44.9, and
+    # at 100,000 thoughts 10.5 ms p50 against 3.5 ms (common words only rank:
+    # app/retrieval/escaping.py).
+    hybrid: bool = True
     # Graph expansion of the pool (app/services/expanded_search.py): +18 points on LoCoMo,
     # a few statements and embeddings more per search, so asked for.
     expand: bool = False

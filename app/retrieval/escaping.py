@@ -107,17 +107,16 @@ def planned_query(matches: Mapping[str, int], engine: str) -> str | None:
 
 @dataclass(frozen=True, slots=True)
 class _Syntax:
-    any_separator: str
-    all_prefix: str
-    all_separator: str
-    optional_prefix: str
+    any_separator: str  # between alternatives
+    all_prefix: str  # before each word when all are required (joined by spaces)
+    optional_prefix: str  # before a word that only ranks
     any_group: str  # format string for a required group of alternatives
 
     def any_of(self, terms: Sequence[str]) -> str:
         return self.any_separator.join(terms)
 
     def all_of(self, terms: Sequence[str]) -> str:
-        return self.all_separator.join(self.all_prefix + t for t in terms)
+        return " ".join(self.all_prefix + t for t in terms)
 
     def ranked_by(self, required: Sequence[str], optional: Sequence[str]) -> str:
         group = self.any_group.format(self.any_of(required))
@@ -126,7 +125,7 @@ class _Syntax:
 
 _SYNTAX = {
     # Lucene: + marks a required clause, bare clauses only add to the score.
-    "neo4j": _Syntax(" OR ", "+", " ", "", "+({})"),
+    "neo4j": _Syntax(" OR ", "+", "", "+({})"),
     # RediSearch: space is intersection, ~ marks an optional term that only ranks.
-    "falkordb": _Syntax(" | ", "", " ", "~", "({})"),
+    "falkordb": _Syntax(" | ", "", "~", "({})"),
 }

@@ -114,8 +114,7 @@ def retrieval_options(
     options = RetrievalOptions(
         filter=(filter or SearchFilterInput()).to_domain(),
         mode=mode or RetrievalMode.STANDARD,
-        # Unsaid, hybrid follows expand: the thorough search is the full retrieval.
-        hybrid=bool(expand) if hybrid is None else hybrid,
+        hybrid=hybrid is not False,
         expand=bool(expand),
     )
     allowed = readable_categories(info, agent, options.filter.categories)
@@ -133,7 +132,7 @@ async def resolve_search(
     known_at: datetime | None = None,
     filter: SearchFilterInput | None = None,
     mode: RetrievalMode | None = RetrievalMode.STANDARD,
-    hybrid: bool | None = None,
+    hybrid: bool | None = True,
     agent: str | None = None,
     expand: bool | None = False,
 ) -> list[SearchHit]:
@@ -188,11 +187,11 @@ class ThoughtQuery:
         permission_classes=[CanRead],
         resolver=resolve_search,
         description=(
-            "The k best thoughts for the query: vector candidates scored by cosine and the"
-            " priors (hybrid: true adds full-text candidates and a keyword bonus; expand:"
-            " true adds the graph expansion: keyword sub-queries, session neighbours,"
-            " people named, and implies hybrid unless hybrid: false; slower, better on"
-            " conversations), filtered in the store, in the retention"
+            "The k best thoughts for the query: full-text and vector candidates scored by"
+            " cosine, a full-text bonus and the priors (hybrid: false for vector search"
+            " only; expand: true adds the graph expansion: keyword sub-queries, session"
+            " neighbours, people named; slower, better on conversations), filtered in the"
+            " store, in the retention"
             " tiers `mode` reaches (STANDARD: hot and warm); superseded ones are marked"
             " and ranked below their successors (left out with currentOnly); threshold"
             " drops hits less similar than it. validAt asks what was true then, knownAt"

@@ -234,7 +234,7 @@ class ThoughtConnection:
 
 @strawberry.type(
     description=(
-        "A search result (vector, or full-text and vector with hybrid: true), marked"
+        "A search result: hybrid (full-text and vector) unless hybrid: false, marked"
         " and re-ranked by lineage and supersession."
     )
 )

@@ -55,13 +55,13 @@ def register(server: MCPServer[Any], env: ToolEnv) -> None:
             ),
         ] = False,
         hybrid: Annotated[
-            bool | None,
-            Field(description="Add full-text candidates and a keyword bonus (default: as expand)."),
-        ] = None,
+            bool,
+            Field(description="Full-text candidates and a keyword bonus too (false: vector only)."),
+        ] = True,
     ) -> SearchOut:
-        """The k best thoughts for the query (vector candidates scored by meaning and
-        use; with hybrid, full-text candidates and a keyword bonus too), filtered in the
-        store, in the tiers `mode` reaches. Superseded ones are marked and ranked below their
+        """The k best thoughts for the query (full-text and vector candidates, scored by
+        meaning, a keyword bonus and use), filtered in the store, in the tiers `mode`
+        reaches. Superseded ones are marked and ranked below their
         successors; `current_only` leaves them out. Only categories the reading agent's
         allowlist allows come back."""
         principal = env.caller(ctx, Action.READ, namespace)
@@ -75,7 +75,7 @@ def register(server: MCPServer[Any], env: ToolEnv) -> None:
                 filter=wanted,
                 mode=mode,
                 expand=expand,
-                hybrid=expand if hybrid is None else hybrid,
+                hybrid=hybrid,
             ),
             allowed,
         )
