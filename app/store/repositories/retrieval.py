@@ -24,6 +24,7 @@ from app.domain.models import Thought, TimeView
 from app.domain.retrieval import SearchFilter, UsagePolicy
 from app.retrieval.escaping import UNION_BUDGET, escaped_terms, planned_query
 from app.retrieval.scoring import Candidate
+from app.retrieval.term_counts import TermCounts
 from app.store.beam import MIN_CANDIDATES, OVERSAMPLE
 from app.store.params import view_params
 from app.store.repositories.executor import Executor
@@ -64,8 +65,9 @@ def filter_params(
 
 
 class RetrievalRepository:
-    def __init__(self, executor: Executor) -> None:
+    def __init__(self, executor: Executor, term_counts: TermCounts | None = None) -> None:
         self._x = executor
+        self._term_counts = term_counts or TermCounts()
 
     async def vector_candidates(
         self,
@@ -139,17 +141,21 @@ class RetrievalRepository:
 
     async def _term_matches(self, namespace: str, text: str) -> dict[str, int]:
         """Each escaped word of ``text`` and how many thoughts it matches, up to
-        UNION_BUDGET + 1 (past that it is common, however common)."""
+        UNION_BUDGET + 1 (past that it is common, however common); counted in the engine
+        unless remembered (app/retrieval/term_counts.py)."""
         terms = escaped_terms(text)
-        if not terms:
-            return {}
-        rows = await self._x.read(
-            "search.term_matches",
-            {"namespace": namespace, "terms": terms, "cap": UNION_BUDGET + 1},
-            namespace=namespace,
-        )
-        counted = {row["term"]: int(row["matches"]) for row in rows}
-        return {term: counted.get(term, 0) for term in terms}
+        known = self._term_counts.known(namespace, terms)
+        missing = [term for term in terms if term not in known]
+        if missing:
+            rows = await self._x.read(
+                "search.term_matches",
+                {"namespace": namespace, "terms": missing, "cap": UNION_BUDGET + 1},
+                namespace=namespace,
+            )
+            counted = {row["term"]: int(row["matches"]) for row in rows}
+            self._term_counts.remember(namespace, counted)
+            known.update(counted)
+        return {term: known.get(term, 0) for term in terms}
 
     async def _widening_read(
         self,
