@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from app.domain.errors import ConfigurationError
-from app.store.cypher import ENGINES, THOUGHT_FIELDS, StatementLibrary, expand
+from app.store.cypher import ENGINES, StatementLibrary, expand
+from app.store.projection_macros import THOUGHT_FIELDS
 
 ROOT = Path(__file__).resolve().parent.parent
 CYPHER_DIR = ROOT / "cypher"

@@ -25,6 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from app.domain.errors import ConfigurationError
+from app.store.filter_macros import FILTER_MACROS
+from app.store.projection_macros import PROJECTION_MACROS
 from app.store.search_macros import SEARCH_MACROS
 
 ENGINES = ("neo4j", "falkordb")
@@ -155,63 +157,6 @@ def _nearest_first(engine: str, score: str) -> str:
     return f"{score} ASC" if engine == "falkordb" else f"{score} DESC"
 
 
-THOUGHT_FIELDS = (
-    ("id", "id"),
-    ("namespace", "namespace"),
-    ("type", "type"),
-    ("content", "content"),
-    ("agentId", "agentId"),
-    ("agentName", "agentName"),
-    ("context", "context"),
-    ("sessionId", "sessionId"),
-    ("tags", "tags"),
-    ("pheromoneWeight", "pheromoneWeight"),
-    ("createdAt", "createdAt"),
-    ("sourceIds", "sourceIds"),
-    ("revision", "revision"),
-    ("kind", "kind"),
-    ("salience", "salience"),
-    ("importance", "importance"),
-    ("pinned", "pinned"),
-    ("category", "category"),
-    ("lastAccessedAt", "lastAccessedAt"),
-    ("accessCount", "accessCount"),
-    ("citeCount", "citeCount"),
-    ("ignoreCount", "ignoreCount"),
-    ("lastCitedAt", "lastCitedAt"),
-    ("state", "state"),
-    ("purgeAt", "purgeAt"),
-    ("validFrom", "validFrom"),
-    ("validTo", "validTo"),
-    ("supersededAt", "supersededAt"),
-    ("supersededBy", "supersededBy"),
-    ("episodeId", "episodeId"),
-    ("topicId", "topicId"),
-)
-
-
-def _thought_fields(engine: str, var: str) -> str:
-    """The scalar projection every statement returning thoughts uses."""
-    del engine
-    return ", ".join(f"{var}.{prop} AS {alias}" for prop, alias in THOUGHT_FIELDS)
-
-
-CHANGE_FIELDS = (
-    "{e}.id AS id, {e}.namespace AS namespace, {e}.revision AS revision, {e}.kind AS kind, "
-    "coalesce({e}.subjectKind, 'thought') AS subjectKind, "
-    "coalesce({e}.subjectId, {e}.thoughtId) AS subjectId, {e}.sourceIds AS sourceIds, "
-    "{e}.actorId AS actorId, {e}.actorName AS actorName, {e}.at AS at, "
-    "{e}.actorKeyId AS actorKeyId"
-)
-
-
-def _change_fields(engine: str, var: str) -> str:
-    """The scalar projection of a change event (events written before subjects were
-    generalised concern a thought, named by thoughtId)."""
-    del engine
-    return CHANGE_FIELDS.format(e=var)
-
-
 def _append_change(engine: str, subject: str) -> str:
     """Appends one event to the namespace's change log, in the write it records, and
     links it to its subject. The statement must be down to one row here. Parameters:
@@ -233,139 +178,8 @@ def _append_change(engine: str, subject: str) -> str:
     )
 
 
-def _visible(engine: str, var: str) -> str:
-    """The time view of a read (app.domain.models.TimeView): active unless forgotten ones
-    are asked for, valid at $validAt (default $now) in the world, known at $knownAt when
-    given, and not superseded when $currentOnly."""
-    del engine
-    t = var
-    return (
-        f"(coalesce({t}.state, 'active') = 'active' OR $includeForgotten) "
-        f"AND coalesce({t}.validFrom, {t}.createdAt) <= coalesce($validAt, $now) "
-        f"AND ({t}.validTo IS NULL OR {t}.validTo > coalesce($validAt, $now)) "
-        f"AND ($knownAt IS NULL OR ({t}.createdAt <= $knownAt "
-        f"AND ({t}.supersededAt IS NULL OR {t}.supersededAt > $knownAt))) "
-        f"AND (NOT $currentOnly OR {t}.supersededAt IS NULL)"
-    )
-
-
-def _listing(engine: str, var: str) -> str:
-    """A listing's keyset cursor (the last (createdAt, id) seen; also a plain range on
-    createdAt, so that Neo4j seeks its (namespace, createdAt) index), its optional filters
-    (app.domain.models.ThoughtFilter) and the time view."""
-    t = var
-    return (
-        f"{t}.createdAt <= coalesce($afterCreatedAt, 9223372036854775807) "
-        f"AND ($afterCreatedAt IS NULL OR {t}.createdAt < $afterCreatedAt OR {t}.id < $afterId) "
-        f"AND ($type IS NULL OR {t}.type = $type) "
-        f"AND ($tag IS NULL OR $tag IN {t}.tags) "
-        f"AND ($agentId IS NULL OR {t}.agentId = $agentId) "
-        f"AND ($kind IS NULL OR coalesce({t}.kind, 'fact') = $kind) "
-        f"AND ($topicId IS NULL OR {t}.topicId = $topicId) "
-        f"AND {_visible(engine, t)}"
-    )
-
-
-def _current(engine: str, var: str) -> str:
-    """Active and not superseded: what maintenance works on."""
-    del engine
-    return f"(coalesce({var}.state, 'active') = 'active' AND {var}.supersededAt IS NULL)"
-
-
-def _consolidation_candidate(engine: str, var: str) -> str:
-    """What a consolidation run or a scheduled scan looks at (seed 002): written before
-    $until, and new or used within the window ($since), important, or frequently
-    retrieved. The caller adds current()."""
-    del engine
-    t = var
-    return (
-        f"({t}.createdAt <= $until AND ({t}.createdAt >= $since "
-        f"OR coalesce({t}.lastAccessedAt, 0) >= $since "
-        f"OR coalesce({t}.importance, 3) >= $minImportance "
-        f"OR coalesce({t}.accessCount, 0) >= $minAccessCount))"
-    )
-
-
-# Scalar projections of the maintained node types: (property, alias) pairs.
-NODE_FIELDS: dict[str, tuple[str, ...]] = {
-    "topic": (
-        "id",
-        "namespace",
-        "name",
-        "summary",
-        "thoughtCount",
-        "unsummarisedCount",
-        "createdAt",
-        "updatedAt",
-        "summarisedAt",
-    ),
-    "contradiction": (
-        "id",
-        "namespace",
-        "thoughtAId",
-        "thoughtBId",
-        "status",
-        "relation",
-        "detectedAt",
-        "detector",
-        "confidence",
-        "explanation",
-        "resolution",
-        "note",
-        "resolvedBy",
-        "resolvedAt",
-        "mergedThoughtId",
-    ),
-    "episode": (
-        "id",
-        "namespace",
-        "title",
-        "narrative",
-        "summary",
-        "compressed",
-        "indexLabel",
-        "artifactKinds",
-        "artifactRefs",
-        "thoughtIds",
-        "createdAt",
-        "extractor",
-    ),
-    "run": (
-        "id",
-        "namespace",
-        "status",
-        "dryRun",
-        "trigger",
-        "requestedAt",
-        "startedAt",
-        "finishedAt",
-        "attempts",
-        "counts",
-        "usage",
-        "error",
-    ),
-}
-
-
-def _fields(kind: str) -> Callable[[str, str], str]:
-    def project(engine: str, var: str) -> str:
-        del engine
-        return ", ".join(f"{var}.{prop} AS {prop}" for prop in NODE_FIELDS[kind])
-
-    return project
-
-
 MACROS: dict[str, Callable[..., str]] = {
-    "topic_fields": _fields("topic"),
-    "contradiction_fields": _fields("contradiction"),
-    "episode_fields": _fields("episode"),
-    "run_fields": _fields("run"),
-    "change_fields": _change_fields,
     "append_change": _append_change,
-    "visible": _visible,
-    "current": _current,
-    "listing": _listing,
-    "consolidation_candidate": _consolidation_candidate,
     "vector": _vector,
     "vector_query_nodes": _vector_query_nodes,
     "vector_query_relationships": _vector_query_relationships,
@@ -377,7 +191,8 @@ MACROS: dict[str, Callable[..., str]] = {
     "fulltext_query_nodes": _fulltext_query_nodes,
     "call_with": _call_with,
     "nearest_first": _nearest_first,
-    "thought_fields": _thought_fields,
+    **PROJECTION_MACROS,
+    **FILTER_MACROS,
     **SEARCH_MACROS,
 }
 
