@@ -28,7 +28,6 @@ from app.domain.models import (
     StoreHealth,
     Thought,
     ThoughtFilter,
-    ThoughtKind,
     ThoughtPage,
     ThoughtRecord,
     TimeView,
@@ -38,19 +37,18 @@ from app.observability.statements import UNOBSERVED, StatementObserver
 from app.store.beam import MIN_CANDIDATES, OVERSAMPLE
 from app.store.cypher import StatementLibrary
 from app.store.interface import SyntheticThought
-from app.store.params import thought_create_params, view_params
+from app.store.params import thought_create_params
 from app.store.repositories.changes import ChangeRepository
 from app.store.repositories.contradictions import ContradictionRepository
 from app.store.repositories.episodes import EpisodeRepository
-from app.store.repositories.executor import vector_list
 from app.store.repositories.lineage import LineageRepository
 from app.store.repositories.merges import MergeRepository
 from app.store.repositories.related import RelatedRepository
 from app.store.repositories.retention import RetentionRepository
 from app.store.repositories.runs import RunRepository
 from app.store.repositories.supersession import SupersessionRepository
+from app.store.repositories.thoughts import ThoughtRepository
 from app.store.repositories.topics import TopicRepository
-from app.store.rows import thought_from_row
 
 Row = dict[str, Any]
 
@@ -82,6 +80,9 @@ class CypherGraphStore(abc.ABC):
         self.merges = MergeRepository(self)
         self.episodes = EpisodeRepository(self)
         self.runs = RunRepository(self)
+        self.thoughts = ThoughtRepository(
+            self, oversample=OVERSAMPLE, min_candidates=MIN_CANDIDATES
+        )
 
     # --- what an adapter supplies ------------------------------------------------------
     @abc.abstractmethod
@@ -162,19 +163,6 @@ class CypherGraphStore(abc.ABC):
     @abc.abstractmethod
     async def namespaces(self) -> list[str]:
         """Every namespace written to, sorted (scheduled maintenance visits each)."""
-
-    async def thoughts_with_embeddings(
-        self, namespace: str, ids: Sequence[str]
-    ) -> list[tuple[Thought, list[float]]]:
-        """Current thoughts among ``ids`` with their embeddings."""
-        if not ids:
-            return []
-        rows = await self._read(
-            "thought.with_embeddings",
-            {"namespace": namespace, "ids": list(ids)},
-            namespace=namespace,
-        )
-        return [(thought_from_row(r), vector_list(r["embedding"])) for r in rows]
 
     @abc.abstractmethod
     async def _ping(self) -> str: ...
@@ -305,14 +293,9 @@ class CypherGraphStore(abc.ABC):
         )
         return int(result[0]["created"]) if result else 0
 
-    # --- reads -------------------------------------------------------------------------
+    # --- reads (app/store/repositories/thoughts.py) ------------------------------------
     async def get_thoughts(self, namespace: str, ids: Sequence[str]) -> dict[str, Thought]:
-        if not ids:
-            return {}
-        rows = await self._read(
-            "thought.get_many", {"namespace": namespace, "ids": list(ids)}, namespace=namespace
-        )
-        return {row["id"]: thought_from_row(row) for row in rows}
+        return await self.thoughts.get_many(namespace, ids)
 
     async def list_thoughts(
         self,
@@ -322,24 +305,7 @@ class CypherGraphStore(abc.ABC):
         limit: int,
         view: TimeView | None = None,
     ) -> ThoughtPage:
-        rows = await self._read(
-            _listing_statement(filter),
-            {
-                "namespace": namespace,
-                **view_params(view),
-                "type": filter.type.value if filter.type else None,
-                "kind": filter.kind.value if filter.kind else None,
-                "topicId": filter.topic_id,
-                "tag": filter.tag,
-                "agentId": filter.agent_id,
-                "afterCreatedAt": after.created_at_ms if after else None,
-                "afterId": after.thought_id if after else None,
-                "limit": limit + 1,  # one extra row tells whether another page exists
-            },
-            namespace=namespace,
-        )
-        thoughts = tuple(thought_from_row(row) for row in rows[:limit])
-        return ThoughtPage(thoughts=thoughts, has_next_page=len(rows) > limit)
+        return await self.thoughts.page(namespace, filter, after, limit, view)
 
     async def vector_search(
         self,
@@ -349,52 +315,23 @@ class CypherGraphStore(abc.ABC):
         min_similarity: float,
         view: TimeView | None = None,
     ) -> list[ScoredThought]:
-        if not await self._namespace_searchable(namespace):
-            return []
-        rows = await self._read(
-            "thought.vector_search",
-            {
-                "namespace": namespace,
-                **view_params(view),
-                "embedding": list(embedding),
-                "candidates": max(k * OVERSAMPLE, MIN_CANDIDATES),
-                "k": k,
-            },
-            namespace=namespace,
-        )
-        hits = [
-            ScoredThought(
-                thought=thought_from_row(row),
-                similarity=self._similarity(float(row["rawScore"])),
-            )
-            for row in rows
-        ]
-        return [hit for hit in hits if hit.similarity >= min_similarity]
+        return await self.thoughts.nearest(namespace, embedding, k, min_similarity, view)
 
     async def raw_vector_query(
         self, namespace: str, embedding: Sequence[float], k: int
     ) -> list[str]:
-        if not await self._namespace_searchable(namespace):
-            return []
-        rows = await self._read(
-            "thought.raw_vector_query",
-            {"embedding": list(embedding), "candidates": k},
-            namespace=namespace,
-        )
-        return [row["id"] for row in rows]
+        return await self.thoughts.raw_nearest_ids(namespace, embedding, k)
 
     async def fulltext_search(
         self, namespace: str, query: str, k: int, view: TimeView | None = None
     ) -> list[ScoredThought]:
-        rows = await self._read(
-            "thought.fulltext_search",
-            {"namespace": namespace, "query": query, "limit": k, **view_params(view)},
-            namespace=namespace,
-        )
-        return [
-            ScoredThought(thought=thought_from_row(row), similarity=float(row["rawScore"]))
-            for row in rows
-        ]
+        return await self.thoughts.fulltext(namespace, query, k, view)
+
+    async def thoughts_with_embeddings(
+        self, namespace: str, ids: Sequence[str]
+    ) -> list[tuple[Thought, list[float]]]:
+        """Current thoughts among ``ids`` with their embeddings."""
+        return await self.thoughts.with_embeddings(namespace, ids)
 
     # --- lineage and the change log (app/store/repositories/{lineage,changes}.py) --------
     async def refiners(self, namespace: str, ids: Sequence[str]) -> dict[str, list[str]]:
@@ -424,12 +361,3 @@ class CypherGraphStore(abc.ABC):
 
     async def current_revision(self, namespace: str) -> int:
         return await self.changes.revision(namespace)
-
-
-def _listing_statement(filter: ThoughtFilter) -> str:
-    """The list statement an index narrows best for ``filter`` (cypher/thought/list*)."""
-    if filter.kind is not None and filter.kind is not ThoughtKind.FACT:
-        return "thought.list_of_kind"
-    if filter.tag is not None:
-        return "thought.list_tagged"
-    return "thought.list"

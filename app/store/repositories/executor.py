@@ -19,6 +19,10 @@ class Executor(Protocol):
         """The engine's vector score as cosine similarity."""
         ...
 
+    async def searchable(self, namespace: str) -> bool:
+        """False when the namespace has no vector index yet (never written to)."""
+        ...
+
 
 def vector_list(value: Any) -> list[float]:
     """An embedding read back from either engine, as plain floats."""
