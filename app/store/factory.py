@@ -104,6 +104,7 @@ async def open_store(
         settings.data_dir,
         fsync=settings.falkordb_fsync,
         start_timeout_s=settings.falkordb_start_timeout_s,
+        load_timeout_s=settings.falkordb_load_timeout_s,
     )
     engine.start()
     log.info(

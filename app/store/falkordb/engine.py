@@ -55,6 +55,9 @@ def _pid_alive(pid: int) -> bool:
     return True
 
 
+LOG_TAIL_BYTES = 64 * 1024  # enough for a run's start-up lines
+
+
 class EmbeddedFalkorDB(OwnedProcess):
     """Lifecycle of one engine process for one data dir. Constructing it does no I/O."""
 
@@ -64,10 +67,13 @@ class EmbeddedFalkorDB(OwnedProcess):
         *,
         fsync: FsyncPolicy = FsyncPolicy.EVERYSEC,
         start_timeout_s: float = 20.0,
+        load_timeout_s: float = 900.0,
     ) -> None:
         self.data_dir = data_dir
         self.fsync = fsync
         self.start_timeout_s = start_timeout_s
+        self.load_timeout_s = load_timeout_s
+        self._log_offset = 0  # where the current run's lines start in the log
         self.engine_dir = data_dir / "falkordb"
         self.lock_path = data_dir / "thoughtgraph.lock"
         self.pid_path = self.engine_dir / "engine.pid"
@@ -165,9 +171,9 @@ class EmbeddedFalkorDB(OwnedProcess):
         # written all it will (a write that broke the connection can arrive first).
         self.last_exit_full_disk = self.died_of_full_disk()
         self._spawn()
-        deadline = time.monotonic() + self.start_timeout_s
+        deadlines = self._deadlines()
         while True:  # the engine is another process: there is nothing to await but time
-            if self._ready_or_failed(deadline):
+            if self._ready_or_failed(*deadlines):
                 return True
             await asyncio.sleep(0.05)
 
@@ -257,6 +263,10 @@ class EmbeddedFalkorDB(OwnedProcess):
     def _spawn(self) -> None:
         with contextlib.suppress(FileNotFoundError):
             self.socket_path.unlink()
+        try:
+            self._log_offset = self.log_path.stat().st_size
+        except OSError:
+            self._log_offset = 0
         self._spawn_child(
             self._command(),
             what="the embedded engine",
@@ -266,24 +276,58 @@ class EmbeddedFalkorDB(OwnedProcess):
         )
 
     def _wait_until_ready(self) -> None:
-        deadline = time.monotonic() + self.start_timeout_s
-        while not self._ready_or_failed(deadline):
+        deadlines = self._deadlines()
+        while not self._ready_or_failed(*deadlines):
             time.sleep(0.02)
 
-    def _ready_or_failed(self, deadline: float) -> bool:
-        """True once the engine serves; raises if it exited or the deadline passed."""
+    def _deadlines(self) -> tuple[float, float]:
+        now = time.monotonic()
+        return now + self.start_timeout_s, now + max(self.start_timeout_s, self.load_timeout_s)
+
+    def _ready_or_failed(self, deadline: float, load_deadline: float) -> bool:
+        """True once the engine serves; raises if it exited or a deadline passed: the
+        start deadline, or while the engine is loading its data the load deadline (it
+        rebuilds every index as it loads: minutes for a large store, during which it
+        answers nothing)."""
         if self._process is None or self._process.poll() is not None:
             raise EngineStartError(
                 "the embedded engine exited during start-up: " + self._failure_detail()
             )
         if self._answers_ping():
             return True
-        if time.monotonic() > deadline:
-            raise EngineStartError(
-                f"the embedded engine did not become ready within {self.start_timeout_s:.0f} s: "
-                + self._failure_detail()
-            )
-        return False
+        now = time.monotonic()
+        if now <= deadline:
+            return False
+        loading = self.is_loading()
+        if loading and now <= load_deadline:
+            return False
+        limit = self.load_timeout_s if loading else self.start_timeout_s
+        what = "load its data" if loading else "become ready"
+        raise EngineStartError(
+            f"the embedded engine did not {what} within {limit:.0f} s"
+            + (" (TG_FALKORDB_LOAD_TIMEOUT_S)" if loading else "")
+            + ": "
+            + self._failure_detail()
+        )
+
+    def is_loading(self) -> bool:
+        """Whether the log of this object's run says the engine is loading its data."""
+        try:
+            with self.log_path.open("rb") as log:
+                size = log.seek(0, os.SEEK_END)
+                log.seek(max(self._log_offset, size - LOG_TAIL_BYTES))
+                text = log.read().decode(errors="replace")
+        except OSError:
+            return False
+        return loading_in(text) and self._recorded_engine_alive()
+
+    def _recorded_engine_alive(self) -> bool:
+        """Whether the engine process of the pid file lives (a run that died loading
+        leaves the same log)."""
+        try:
+            return _pid_alive(int(self.pid_path.read_text().strip()))
+        except (OSError, ValueError):
+            return False
 
     def _answers_ping(self) -> bool:
         """True once the server accepts commands (not while it is loading the AOF)."""
@@ -323,3 +367,10 @@ class EmbeddedFalkorDB(OwnedProcess):
                 process.wait(timeout=5)
         if process.stderr is not None:
             process.stderr.close()
+
+
+def loading_in(log: str) -> bool:
+    """Whether an engine log's latest run is loading its data: initialised and not yet
+    ready to accept connections."""
+    start = log.rfind("Server initialized")
+    return start >= 0 and "Ready to accept connections" not in log[start:]
