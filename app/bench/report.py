@@ -7,7 +7,7 @@ import importlib.util
 import os
 import platform
 import sys
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
@@ -164,12 +164,18 @@ class SizeResults:
     isolation_exact: bool
 
 
+def judged_size(sizes: Collection[int]) -> tuple[int, str]:
+    """The N targets are judged at (100,000, or the largest measured) and how to say so."""
+    at = TARGET_SIZE if TARGET_SIZE in sizes else max(sizes)
+    where = f" at N={at:,}" + ("" if at == TARGET_SIZE else f" (target is at N={TARGET_SIZE:,})")
+    return at, where
+
+
 def evaluate_targets(results: dict[int, SizeResults], *, embedded: bool) -> list[Target]:
     """The issue's three targets, judged at N=100,000 (or the largest N measured)."""
     if not results:
         return []
-    at = TARGET_SIZE if TARGET_SIZE in results else max(results)
-    where = f" at N={at:,}" + ("" if at == TARGET_SIZE else f" (target is at N={TARGET_SIZE:,})")
+    at, where = judged_size(results)
     got = results[at]
     gql, raw, lineage = got.graphql_search, got.raw, got.graphql_lineage
     vector = got.graphql_vector

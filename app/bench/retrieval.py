@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from app.bench.report import TARGET_SIZE, Target
+from app.bench.report import Target, judged_size
 from app.bench.service import ServiceThread
 from app.bench.timing import Latency, time_async
 from app.context.model import Signals
@@ -46,8 +46,7 @@ def retrieval_targets(results: dict[int, RetrievalLatencies]) -> list[Target]:
     """Issue 7's two speed targets, judged at N=100,000 (or the largest N measured)."""
     if not results:
         return []
-    at = TARGET_SIZE if TARGET_SIZE in results else max(results)
-    where = f" at N={at:,}" + ("" if at == TARGET_SIZE else f" (target is at N={TARGET_SIZE:,})")
+    at, where = judged_size(results)
     got = results[at]
     return [
         Target(
