@@ -14,19 +14,23 @@ from app.domain.errors import InvalidInputError
 from app.domain.models import TimeView, new_thought_id, now_ms
 from app.domain.retrieval import SearchFilter, UsagePolicy
 from app.llm.embedders.base import TextEmbedder
-from app.retrieval.escaping import (
+from app.store.cypher_store import CypherGraphStore
+from app.store.fulltext import (
     MAX_TERMS,
     UNION_BUDGET,
-    fulltext_query,
-    lucene_query,
+    escaped_terms,
     planned_query,
     query_terms,
-    redisearch_query,
 )
-from app.store.cypher_store import CypherGraphStore
 from app.store.repositories.retrieval import RetrievalRepository, filter_params
 from tests.retrieval_support import SetClock, Writer, search_service
 from tests.support import LoopThread
+
+
+def union_query(text: str, engine: str) -> str | None:
+    """Any of the words of ``text``: the plan while every word fits the union."""
+    return planned_query(dict.fromkeys(escaped_terms(text), 1), engine)
+
 
 HOSTILE = [
     '"',
@@ -74,18 +78,19 @@ SPECIAL = set("+-&|!(){}[]^\"~*?:\\/@%$;,.<>='`")
 def test_terms_are_lowercased_words_without_operators() -> None:
     # Lucene's operators are stopwords, left out with the others.
     assert query_terms("Monitoring AND (Pasta) OR NOT monitoring") == ["monitoring", "pasta"]
-    assert query_terms("How are they to do it?") == [] and lucene_query("what is it") is None
-    assert query_terms("***") == [] and lucene_query("***") is None
-    assert redisearch_query("") is None
+    assert query_terms("How are they to do it?") == []
+    assert union_query("what is it", "neo4j") is None
+    assert query_terms("***") == [] and union_query("***", "neo4j") is None
+    assert union_query("", "falkordb") is None
     assert len(query_terms(" ".join(f"w{i}" for i in range(100)))) == MAX_TERMS
-    assert lucene_query("x-b c") == "x OR b OR c"
-    assert redisearch_query("x-b c") == "x | b | c"
+    assert union_query("x-b c", "neo4j") == "x OR b OR c"
+    assert union_query("x-b c", "falkordb") == "x | b | c"
 
 
 @given(st.text(max_size=200))
 def test_escaped_queries_hold_no_bare_syntax(text: str) -> None:
     for engine, joiner in (("neo4j", " OR "), ("falkordb", " | ")):
-        query = fulltext_query(text, engine)
+        query = union_query(text, engine)
         if query is None:
             assert query_terms(text) == []
             continue

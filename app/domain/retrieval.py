@@ -83,7 +83,7 @@ class RetrievalOptions(_Frozen):
     # Full-text and vector candidates, scored by cosine plus a full-text bonus and the
     # priors (app/retrieval/scoring.py): on LoCoMo 49.9 all@10 against vector's 44.9, and
     # at 100,000 thoughts 10.5 ms p50 against 3.5 ms (common words only rank:
-    # app/retrieval/escaping.py).
+    # app/store/fulltext.py).
     hybrid: bool = True
     # Graph expansion of the pool (app/services/expanded_search.py): +18 points on LoCoMo,
     # a few statements and embeddings more per search, so asked for.

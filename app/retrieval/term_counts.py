@@ -1,6 +1,6 @@
 """How many thoughts each query word matches, remembered for a minute per process.
 
-app/retrieval/escaping.py plans a full-text query from these counts; counting costs a
+app/store/fulltext.py plans a full-text query from these counts; counting costs a
 read of up to UNION_BUDGET + 1 matches per common word, a few milliseconds a search in a
 large namespace, for a figure that moves slowly. A count only decides whether a word is
 required or only ranks, so a minute-old one serves as well. A word that matched nothing

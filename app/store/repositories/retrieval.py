@@ -22,10 +22,10 @@ from typing import Any
 from app.domain.knowledge import Topic
 from app.domain.models import Thought, TimeView
 from app.domain.retrieval import SearchFilter, UsagePolicy
-from app.retrieval.escaping import UNION_BUDGET, escaped_terms, planned_query
 from app.retrieval.scoring import Candidate
 from app.retrieval.term_counts import TermCounts
 from app.store.beam import MIN_CANDIDATES, OVERSAMPLE
+from app.store.fulltext import UNION_BUDGET, escaped_terms, planned_query
 from app.store.params import view_params
 from app.store.repositories.executor import Executor
 from app.store.repositories.rows import topic_from_row

@@ -1,4 +1,5 @@
-"""Any user text as a safe full-text query, for each engine's syntax.
+"""Any user text as a safe full-text query, for each engine's syntax (the store's side of
+hybrid search: app/store/repositories/retrieval.py).
 
 Neither engine's query language is exposed: the text is cut into words (Unicode letters
 and digits), each word is lowercased and escaped, and the words are joined as
@@ -56,25 +57,6 @@ def query_terms(text: str) -> list[str]:
 
 def _escape_term(term: str) -> str:
     return "".join(ch if _PLAIN.match(ch) else "\\" + ch for ch in term)
-
-
-def lucene_query(text: str) -> str | None:
-    """Neo4j full-text (Lucene): the words as optional clauses (any may match)."""
-    return fulltext_query(text, "neo4j")
-
-
-def redisearch_query(text: str) -> str | None:
-    """FalkorDB full-text (RediSearch): the words as a union (any may match)."""
-    return fulltext_query(text, "falkordb")
-
-
-def fulltext_query(text: str, engine: str) -> str | None:
-    """Any of the words of ``text``, in ``engine``'s syntax; None when none is left."""
-    syntax = _SYNTAX.get(engine)
-    if syntax is None:
-        raise ValueError(f"unknown engine {engine!r}")
-    terms = escaped_terms(text)
-    return syntax.any_of(terms) if terms else None
 
 
 def escaped_terms(text: str) -> list[str]:
