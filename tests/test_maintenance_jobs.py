@@ -13,7 +13,7 @@ from app.domain.changes import Actor, ChangeKind
 from app.domain.knowledge import ContradictionStatus, Resolution, RunStatus
 from app.domain.models import ThoughtState, ThoughtType
 from app.jobs.consolidation import run_consolidation
-from app.jobs.contradiction_scan import scan_thoughts
+from app.jobs.contradiction_scan import scan_namespace, scan_thoughts
 from app.jobs.retention import forget_and_purge
 from app.llm.embedders import TextEmbedder
 from app.runtime import Runtime
@@ -36,6 +36,17 @@ def runtime(
 def _consolidate(loop: LoopThread, runtime: Runtime, ns: str, *, dry_run: bool = False):  # type: ignore[no-untyped-def]
     run = loop.run(runtime.services.consolidation.request(ns, dry_run=dry_run, trigger="test"))
     return loop.run(run_consolidation(runtime, ns, run.id, dry_run=dry_run))
+
+
+def test_the_scheduled_scan_reads_only_what_is_new_in_the_window(
+    loop: LoopThread, runtime: Runtime, ns: str
+) -> None:
+    """Unlike consolidation, importance does not bring an old thought back into a scan."""
+    contribute(loop, runtime, ns, "The billing service listens on port 8080.", importance=5)
+    contribute(loop, runtime, ns, "The search service keeps a warm cache.")
+    advance_days(runtime, runtime.settings.consolidation_window_hours / 24 + 1)
+    contribute(loop, runtime, ns, "The billing service now listens on port 9443.")
+    assert loop.run(scan_namespace(runtime, ns)).scanned == 1
 
 
 def test_a_changed_fact_is_flagged_then_superseded_and_ranks_below(

@@ -45,10 +45,7 @@ async def scan_namespace(runtime: Runtime, namespace: str) -> ScanResult:
     totals = ScanResult(
         namespace=namespace, scanned=0, pairs_judged=0, contradictions_found=0, links=0, llm_calls=0
     )
-    # Recent ones only: importance never reaches 6, nor access counts 2**31.
-    window = CandidateWindow(
-        since_ms=since, until_ms=until, min_importance=6, min_access_count=2**31
-    )
+    window = CandidateWindow(since_ms=since, until_ms=until)  # new or used in the window only
     pages = candidate_pages(runtime, namespace, window, page_size=settings.consolidation_batch_size)
     async for page in pages:
         outcome = await runtime.services.scanner.scan(namespace, page, usage)

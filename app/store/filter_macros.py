@@ -51,14 +51,16 @@ def _current(engine: str, var: str) -> str:
 def _consolidation_candidate(engine: str, var: str) -> str:
     """What a consolidation run or a scheduled scan looks at (seed 002): written before
     $until, and new or used within the window ($since), important, or frequently
-    retrieved. The caller adds current()."""
+    retrieved ($minImportance and $minAccessCount: null when those do not count). The
+    caller adds current()."""
     del engine
     t = var
     return (
         f"({t}.createdAt <= $until AND ({t}.createdAt >= $since "
         f"OR coalesce({t}.lastAccessedAt, 0) >= $since "
-        f"OR coalesce({t}.importance, 3) >= $minImportance "
-        f"OR coalesce({t}.accessCount, 0) >= $minAccessCount))"
+        f"OR ($minImportance IS NOT NULL AND coalesce({t}.importance, 3) >= $minImportance) "
+        f"OR ($minAccessCount IS NOT NULL "
+        f"AND coalesce({t}.accessCount, 0) >= $minAccessCount)))"
     )
 
 

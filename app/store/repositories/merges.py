@@ -17,12 +17,13 @@ from app.store.repositories.executor import Executor
 class CandidateWindow:
     """Which thoughts a consolidation run or a scheduled scan looks at: written before
     ``until_ms``, and new or used since ``since_ms``, at least ``min_importance``, or
-    retrieved at least ``min_access_count`` times (the consolidation_candidate macro)."""
+    retrieved at least ``min_access_count`` times (the consolidation_candidate macro;
+    None: that reason does not count)."""
 
     since_ms: int
     until_ms: int
-    min_importance: int
-    min_access_count: int
+    min_importance: int | None = None
+    min_access_count: int | None = None
 
     def params(self, namespace: str) -> dict[str, Any]:
         return {
