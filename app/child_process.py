@@ -17,7 +17,7 @@ from typing import IO
 
 import httpx
 
-from app.domain.errors import EngineStartError
+from thoughtgraph.domain.errors import EngineStartError
 
 _PR_SET_PDEATHSIG = 1
 

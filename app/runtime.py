@@ -11,15 +11,15 @@ from dataclasses import dataclass
 
 import structlog
 
-from app.clock import Clock, build_clock
-from app.jobs.queue import JobQueue, NoJobQueue
-from app.llm.embedders import TextEmbedder, build_embedder
-from app.observability.embedder import MeasuredEmbedder
-from app.observability.telemetry import Telemetry
-from app.services.container import Services
-from app.settings import Settings
-from app.store.cypher_store import CypherGraphStore
-from app.store.factory import open_store
+from thoughtgraph.container import Services
+from thoughtgraph.llm.embedders import TextEmbedder, build_embedder
+from thoughtgraph.observability.embedder import MeasuredEmbedder
+from thoughtgraph.observability.telemetry import Telemetry
+from thoughtgraph.ports.clock import Clock, build_clock
+from thoughtgraph.ports.jobs import JobQueue, NoJobQueue
+from thoughtgraph.settings import Settings
+from thoughtgraph.store.cypher_store import CypherGraphStore
+from thoughtgraph.store.factory import open_store
 
 log = structlog.get_logger(__name__)
 

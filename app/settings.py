@@ -178,7 +178,7 @@ class Settings(BaseSettings):
     max_aliases: int = 30
     max_tokens: int = 2000
     max_query_cost: int = 10_000
-    # Operations costing this much or more run a few at a time (see app.graphql.guards).
+    # Operations costing this much or more run a few at a time (api.graphql.guards).
     heavy_query_cost: int = 200
     max_concurrent_heavy_queries: int = Field(
         default_factory=lambda: max(1, (os.cpu_count() or 2) // 2)

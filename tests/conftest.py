@@ -14,13 +14,13 @@ import pytest
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-from app.llm.embedders.base import TextEmbedder
-from app.settings import EmbedderKind, Settings
-from app.store.cypher_store import CypherGraphStore
-from app.store.factory import open_store
 from tests.redis_server import RedisServer, redis_server
 from tests.store_backends import ENGINES, Neo4jTestTarget, service_settings
 from tests.support import GraphQLClient, LoopThread, serve_in_thread
+from thoughtgraph.llm.embedders.base import TextEmbedder
+from thoughtgraph.settings import EmbedderKind, Settings
+from thoughtgraph.store.cypher_store import CypherGraphStore
+from thoughtgraph.store.factory import open_store
 
 # One dimension for every suite: Neo4j Community has a single user database, which the
 # contract suite and the services share (each test in a namespace of its own), and a store
@@ -108,7 +108,7 @@ def engine_settings(
 
 @pytest.fixture(scope="session")
 def local_embedder() -> TextEmbedder:
-    from app.llm.embedders.local import LocalEmbedder
+    from thoughtgraph.llm.embedders.local import LocalEmbedder
 
     return LocalEmbedder.load()
 
@@ -121,7 +121,7 @@ def api(
 ) -> Iterator[GraphQLClient]:
     """The whole service (an engine, the local embedder, GraphQL) on a loopback port, once
     per engine: every API test runs against the embedded engine and against Neo4j."""
-    from app.main import create_app
+    from thoughtgraph.api.http.app import create_app
 
     engine = str(request.param)
     target = request.getfixturevalue("neo4j_target") if engine == "neo4j" else None

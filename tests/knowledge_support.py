@@ -6,15 +6,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from app.clock import OffsetFileClock
-from app.jobs.queue import NoJobQueue
-from app.llm.embedders import TextEmbedder
-from app.runtime import Runtime
-from app.services.container import Services
-from app.services.thoughts import ThoughtInput
-from app.settings import Settings
-from app.store.cypher_store import CypherGraphStore
 from tests.support import LoopThread
+from thoughtgraph.container import Services
+from thoughtgraph.features.thoughts.service import ThoughtInput
+from thoughtgraph.llm.embedders import TextEmbedder
+from thoughtgraph.ports.clock import OffsetFileClock
+from thoughtgraph.ports.jobs import NoJobQueue
+from thoughtgraph.runtime import Runtime
+from thoughtgraph.settings import Settings
+from thoughtgraph.store.cypher_store import CypherGraphStore
 
 DAY_MS = 24 * 3600 * 1000
 

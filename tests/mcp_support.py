@@ -17,8 +17,8 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
-from app.settings import Settings
 from tests.support import THOUGHTGRAPH_CLI, free_port, serve_process
+from thoughtgraph.settings import Settings
 
 REPO = Path(__file__).resolve().parent.parent
 AGENT = {"agent_id": "agent-1", "agent_name": "Agent One"}

@@ -8,18 +8,18 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from app.domain.models import (
+from tests.support import LoopThread
+from thoughtgraph.domain.models import (
     Thought,
     ThoughtKind,
     ThoughtRecord,
     ThoughtType,
     new_thought_id,
 )
-from app.llm.embedders.base import TextEmbedder
-from app.services.search import SearchService
-from app.settings import Settings
-from app.store.cypher_store import CypherGraphStore
-from tests.support import LoopThread
+from thoughtgraph.features.search.service import SearchService
+from thoughtgraph.llm.embedders.base import TextEmbedder
+from thoughtgraph.settings import Settings
+from thoughtgraph.store.cypher_store import CypherGraphStore
 
 DAY_MS = 86_400_000
 

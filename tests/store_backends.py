@@ -31,12 +31,12 @@ from typing import Any
 
 from neo4j import AsyncGraphDatabase
 
-from app.dev.neo4j_dist import DevToolMissingError
-from app.dev.neo4j_server import DevNeo4jServer
-from app.settings import Settings
-from app.store.cypher import StatementLibrary
-from app.store.neo4j import Neo4jGraphStore
 from tests.support import LoopThread, skip_or_fail
+from thoughtgraph.settings import Settings
+from thoughtgraph.store.cypher import StatementLibrary
+from thoughtgraph.store.neo4j import Neo4jGraphStore
+from thoughtgraph.tools.neo4j.dist import DevToolMissingError
+from thoughtgraph.tools.neo4j.server import DevNeo4jServer
 
 CYPHER_DIR = Path(__file__).resolve().parent.parent / "cypher"
 ENGINES = ("falkordb", "neo4j")

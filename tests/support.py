@@ -21,9 +21,9 @@ import httpx
 import pytest
 from starlette.applications import Starlette
 
-from app.bench.service import ServiceThread
-from app.child_process import free_port as free_port  # tests import it from here
-from app.child_process import wait_until_ready
+from thoughtgraph.child_process import free_port as free_port  # tests import it from here
+from thoughtgraph.child_process import wait_until_ready
+from thoughtgraph.tools.bench.service import ServiceThread
 
 T = TypeVar("T")
 
@@ -201,7 +201,7 @@ def run_node(
 
 # --- worker processes ---------------------------------------------------------------------
 
-THOUGHTGRAPH_CLI = [sys.executable, "-m", "app.cli"]
+THOUGHTGRAPH_CLI = [sys.executable, "-m", "thoughtgraph"]
 
 
 def hash_embedder_env(data_dir: Path, **extra: str) -> dict[str, str]:

@@ -13,26 +13,30 @@ from typing import Any
 
 import pytest
 
-from app.domain.access import Role
-from app.domain.allowlist import (
+from tests.knowledge_support import contribute, make_runtime
+from tests.support import GraphQLClient, LoopThread, serve_in_thread
+from tests.test_api_keys import codes
+from tests.test_api_lineage import CONTRIBUTE, agent
+from thoughtgraph.api.http.app import create_app
+from thoughtgraph.api.keyfile import KeyFile
+from thoughtgraph.container import Services
+from thoughtgraph.domain.access import Role
+from thoughtgraph.domain.allowlist import (
     AllowlistPolicy,
     CategoryRule,
     ContextMode,
     effective_agent,
     load_allowlist,
 )
-from app.domain.errors import AgentMismatchError, CategoryNotAllowedError, ConfigurationError
-from app.keyfile import KeyFile
-from app.llm.embedders import TextEmbedder
-from app.main import create_app
-from app.runtime import Runtime
-from app.services.container import Services
-from app.settings import EmbedderKind, Settings
-from app.store.cypher_store import CypherGraphStore
-from tests.knowledge_support import contribute, make_runtime
-from tests.support import GraphQLClient, LoopThread, serve_in_thread
-from tests.test_api_keys import codes
-from tests.test_api_lineage import CONTRIBUTE, agent
+from thoughtgraph.domain.errors import (
+    AgentMismatchError,
+    CategoryNotAllowedError,
+    ConfigurationError,
+)
+from thoughtgraph.llm.embedders import TextEmbedder
+from thoughtgraph.runtime import Runtime
+from thoughtgraph.settings import EmbedderKind, Settings
+from thoughtgraph.store.cypher_store import CypherGraphStore
 
 POLICY = """\
 categories:

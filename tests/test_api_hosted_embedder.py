@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from app.main import create_app
-from app.settings import EmbedderKind, Settings
 from tests.fakes.openai_server import FakeOpenAIServer, openai_server_fixture
 from tests.support import GraphQLClient, serve_in_thread
 from tests.test_api_lineage import CONTRIBUTE, REFINE, SEARCH, agent
+from thoughtgraph.api.http.app import create_app
+from thoughtgraph.settings import EmbedderKind, Settings
 
 # The contract suite's dimension: on Neo4j the session shares one database.
 openai_server = openai_server_fixture(dimension=384)

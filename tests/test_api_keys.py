@@ -15,16 +15,16 @@ from typing import Any
 import httpx
 import pytest
 
-from app.domain.access import Role
-from app.graphql.auth import CanRead, CanWrite
-from app.graphql.schema import build_schema
-from app.keyfile import KeyFile
-from app.llm.embedders.base import TextEmbedder
-from app.main import create_app
-from app.settings import EmbedderKind, Settings
 from tests.support import GraphQLClient, free_port, serve_in_thread
 from tests.test_api_lineage import CONTRIBUTE, SEARCH, agent
 from tests.test_serve_process import THOUGHTGRAPH, service_env
+from thoughtgraph.api.graphql.auth import CanRead, CanWrite
+from thoughtgraph.api.graphql.schema import build_schema
+from thoughtgraph.api.http.app import create_app
+from thoughtgraph.api.keyfile import KeyFile
+from thoughtgraph.domain.access import Role
+from thoughtgraph.llm.embedders.base import TextEmbedder
+from thoughtgraph.settings import EmbedderKind, Settings
 
 HISTORY = """
 query($id: ID!, $ns: String!) {

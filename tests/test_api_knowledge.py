@@ -14,12 +14,12 @@ from typing import Any
 
 import pytest
 
-from app.llm.embedders import TextEmbedder
-from app.runtime import Runtime
-from app.store.cypher_store import CypherGraphStore
 from tests.knowledge_support import contribute, make_runtime
 from tests.support import GraphQLClient, LoopThread
 from tests.test_api_lineage import agent, revision
+from thoughtgraph.llm.embedders import TextEmbedder
+from thoughtgraph.runtime import Runtime
+from thoughtgraph.store.cypher_store import CypherGraphStore
 
 UNKNOWN_ID = "00000000-0000-4000-8000-000000000000"
 THOUGHT = """
@@ -393,10 +393,10 @@ def runtime(
 def test_maintained_knowledge_is_read_and_decided_through_the_schema(
     loop: LoopThread, runtime: Runtime, ns: str, tmp_path: Path
 ) -> None:
-    from app.graphql.context import GraphQLContext
-    from app.graphql.schema import build_schema
-    from app.jobs.consolidation import run_consolidation
-    from app.jobs.contradiction_scan import scan_thoughts
+    from thoughtgraph.api.graphql.request_context import GraphQLContext
+    from thoughtgraph.api.graphql.schema import build_schema
+    from thoughtgraph.features.consolidation.jobs import run_consolidation
+    from thoughtgraph.features.contradictions.jobs import scan_thoughts
 
     schema = build_schema(runtime.settings)
 

@@ -18,18 +18,18 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse
 from starlette.routing import Route
 
-from app.domain.errors import StoreTimeoutError
-from app.http_limits import CancelOnDisconnect
-from app.llm.embedders.base import TextEmbedder
-from app.main import create_app
-from app.settings import EmbedderKind, Settings
-from app.store.cypher import Statement, StatementLibrary
-from app.store.cypher_store import CypherGraphStore
-from app.store.falkordb.adapter import FalkorDBGraphStore
-from app.store.falkordb.engine import EmbeddedFalkorDB
 from tests.store_backends import Neo4jTestTarget, open_neo4j_store
 from tests.support import GraphQLClient, LoopThread, serve_in_thread
 from tests.test_api_lineage import CONSOLIDATE, LINEAGE, contribute, refine
+from thoughtgraph.api.http.app import create_app
+from thoughtgraph.api.http.limits import CancelOnDisconnect
+from thoughtgraph.domain.errors import StoreTimeoutError
+from thoughtgraph.llm.embedders.base import TextEmbedder
+from thoughtgraph.settings import EmbedderKind, Settings
+from thoughtgraph.store.cypher import Statement, StatementLibrary
+from thoughtgraph.store.cypher_store import CypherGraphStore
+from thoughtgraph.store.falkordb.adapter import FalkorDBGraphStore
+from thoughtgraph.store.falkordb.engine import EmbeddedFalkorDB
 
 NESTED = """
 query($id: ID!, $ns: String!) { thought(id: $id, namespace: $ns) {

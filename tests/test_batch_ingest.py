@@ -75,9 +75,9 @@ def test_more_than_the_batch_limit_is_refused(api: GraphQLClient, ns: str) -> No
 def test_contribute_many_costs_in_proportion_to_its_inputs(tmp_path: Path) -> None:
     from graphql import parse
 
-    from app.graphql.cost import ROOT_WEIGHTS, measure_operation
-    from app.graphql.schema import build_schema
-    from app.settings import Settings
+    from thoughtgraph.api.graphql.cost import ROOT_WEIGHTS, measure_operation
+    from thoughtgraph.api.graphql.schema import build_schema
+    from thoughtgraph.settings import Settings
 
     schema = build_schema(Settings(data_dir=tmp_path))
     document = parse(

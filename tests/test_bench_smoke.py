@@ -38,7 +38,7 @@ def _bench_command() -> list[str]:
     script = Path(sys.executable).parent / "thoughtgraph"
     if script.exists():
         return [str(script), "bench"]
-    return [sys.executable, "-m", "app.cli", "bench"]
+    return [sys.executable, "-m", "thoughtgraph", "bench"]
 
 
 def _run_bench(tmp_path: Path, *args: str) -> str:

@@ -16,15 +16,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.context.session_block import TAG
-from app.llm.embedders import TextEmbedder
-from app.runtime import Runtime
-from app.store.cypher_store import CypherGraphStore
 from tests.knowledge_support import contribute as contribute_in_process
 from tests.knowledge_support import make_runtime
 from tests.support import GraphQLClient, LoopThread
 from tests.test_api_knowledge import FORGET, RESTORE, SUPERSEDE
 from tests.test_api_lineage import agent, refine, revision
+from thoughtgraph.domain.context.session_block import TAG
+from thoughtgraph.llm.embedders import TextEmbedder
+from thoughtgraph.runtime import Runtime
+from thoughtgraph.store.cypher_store import CypherGraphStore
 
 CONTEXT_FIELDS = """
   text tokenCount budget tokenizer revision ids candidates
@@ -306,10 +306,10 @@ def runtime(
 def test_contradictions_lead_and_topics_index_the_rest(
     loop: LoopThread, runtime: Runtime, ns: str
 ) -> None:
-    from app.graphql.context import GraphQLContext
-    from app.graphql.schema import build_schema
-    from app.jobs.consolidation import run_consolidation
-    from app.jobs.contradiction_scan import scan_thoughts
+    from thoughtgraph.api.graphql.request_context import GraphQLContext
+    from thoughtgraph.api.graphql.schema import build_schema
+    from thoughtgraph.features.consolidation.jobs import run_consolidation
+    from thoughtgraph.features.contradictions.jobs import scan_thoughts
 
     schema = build_schema(runtime.settings)
 

@@ -12,10 +12,10 @@ import sys
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.context.delta import MAX_BULLETS, delta_header
-from app.context.session_block import TAG, count_blocks, inject, version_of, wrap
-from app.context.signals import file_terms, words_of
-from app.domain.changes import ChangeEvent, ChangeKind, SubjectKind
+from thoughtgraph.domain.changes import ChangeEvent, ChangeKind, SubjectKind
+from thoughtgraph.domain.context.delta import MAX_BULLETS, delta_header
+from thoughtgraph.domain.context.session_block import TAG, count_blocks, inject, version_of, wrap
+from thoughtgraph.domain.context.signals import file_terms, words_of
 
 # Text around a block: anything, including things that look like tags.
 AROUND = st.lists(
@@ -126,7 +126,7 @@ def test_tokens_are_counted_offline_with_litellm() -> None:
     """In a fresh process with every proxy pointing at a closed port (and no network
     namespace at all where `unshare` allows it), litellm counts with its bundled files."""
     script = (
-        "from app.context.tokens import TokenCounter\n"
+        "from thoughtgraph.features.context.tokens import TokenCounter\n"
         "import tiktoken\n"
         "c = TokenCounter()\n"
         "text = 'Deploys go through GitHub Actions; 東京 émigré 🙂'\n"
@@ -156,7 +156,7 @@ def test_tokens_are_counted_offline_with_litellm() -> None:
 
 
 def test_the_configured_model_chooses_the_tokenizer() -> None:
-    from app.context.tokens import TokenCounter
+    from thoughtgraph.features.context.tokens import TokenCounter
 
     assert TokenCounter().name == "gpt-4o (o200k_base)" and TokenCounter().is_default
     # A provider prefix litellm's counter would not understand is dropped for known models.

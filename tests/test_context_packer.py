@@ -11,9 +11,9 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from app.context.budget import DEBUGGING_SPLIT, DEFAULT_SPLIT, allocate, split_for
-from app.context.compression import labelled, levels_of
-from app.context.model import (
+from thoughtgraph.domain.context.budget import DEBUGGING_SPLIT, DEFAULT_SPLIT, allocate, split_for
+from thoughtgraph.domain.context.compression import labelled, levels_of
+from thoughtgraph.domain.context.model import (
     LEVELS,
     TIER_LEVEL,
     TIER_TITLES,
@@ -22,8 +22,8 @@ from app.context.model import (
     Packing,
     Tier,
 )
-from app.context.packer import pack
-from app.context.tokens import TokenCounter
+from thoughtgraph.domain.context.packer import pack
+from thoughtgraph.features.context.tokens import TokenCounter
 
 IDS = [f"id-{n}" for n in range(30)]  # a small pool: candidates often cover the same ids
 WORDS = st.sampled_from(

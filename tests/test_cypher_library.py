@@ -1,4 +1,5 @@
-"""Unit tests for app.store.cypher: macro expansion, file discovery and override precedence."""
+"""Unit tests for thoughtgraph.store.cypher: macro expansion, file discovery and override
+precedence."""
 
 from __future__ import annotations
 
@@ -7,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from app.domain.errors import ConfigurationError
-from app.store.cypher import ENGINES, StatementLibrary, expand
-from app.store.projection_macros import THOUGHT_FIELDS
+from thoughtgraph.domain.errors import ConfigurationError
+from thoughtgraph.store.cypher import ENGINES, StatementLibrary, expand
+from thoughtgraph.store.projection_macros import THOUGHT_FIELDS
 
 ROOT = Path(__file__).resolve().parent.parent
 CYPHER_DIR = ROOT / "cypher"

@@ -19,9 +19,9 @@ from typing import Any
 
 import pytest
 
-from app.store.cypher import StatementLibrary
 from tests.store_backends import NEO4J_TEST_STATEMENTS
 from tests.support import run_node
+from thoughtgraph.store.cypher import StatementLibrary
 
 ROOT = Path(__file__).resolve().parent.parent
 CYPHER_DIR = ROOT / "cypher"

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from app.store.cypher import ENGINES, StatementLibrary
+from thoughtgraph.store.cypher import ENGINES, StatementLibrary
 
 ROOT = Path(__file__).resolve().parent.parent
 CYPHER_DIR = ROOT / "cypher"

@@ -15,11 +15,11 @@ from pathlib import Path
 import pytest
 from neo4j import GraphDatabase
 
-from app.dev.neo4j_dist import DevToolMissingError, find_java, find_maven
 from tests.support import skip_or_fail
 from tests.test_serve_process import pid_alive
+from thoughtgraph.tools.neo4j.dist import DevToolMissingError, find_java, find_maven
 
-THOUGHTGRAPH = [sys.executable, "-m", "app.cli", "dev-neo4j"]
+THOUGHTGRAPH = [sys.executable, "-m", "thoughtgraph", "dev-neo4j"]
 
 
 def run_without(tmp_path: Path, keep: list[str]) -> subprocess.CompletedProcess[str]:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from app.domain import validation as check
-from app.domain.errors import InvalidInputError, MinConsolidationError
-from app.domain.models import ScoredThought, Thought, ThoughtType
-from app.domain.rules import inherited_pheromone, rank_with_lineage
+from thoughtgraph.domain import validation as check
+from thoughtgraph.domain.errors import InvalidInputError, MinConsolidationError
+from thoughtgraph.domain.models import ScoredThought, Thought, ThoughtType
+from thoughtgraph.domain.rules import inherited_pheromone, rank_with_lineage
 
 
 @pytest.mark.parametrize(

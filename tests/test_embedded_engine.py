@@ -13,15 +13,15 @@ import pytest
 import redis
 from falkordb import FalkorDB
 
-from app.domain.errors import DataDirLockedError, EngineStartError, SchemaMismatchError
-from app.domain.models import ThoughtRecord
-from app.settings import FsyncPolicy, Settings
-from app.store import falkordb as falkordb_package
-from app.store.factory import open_store
-from app.store.falkordb import engine as engine_module
-from app.store.falkordb.engine import EmbeddedFalkorDB
 from tests.support import LoopThread, unit_vector
 from tests.test_store_contract import make_thought
+from thoughtgraph.domain.errors import DataDirLockedError, EngineStartError, SchemaMismatchError
+from thoughtgraph.domain.models import ThoughtRecord
+from thoughtgraph.settings import FsyncPolicy, Settings
+from thoughtgraph.store import falkordb as falkordb_package
+from thoughtgraph.store.factory import open_store
+from thoughtgraph.store.falkordb import engine as engine_module
+from thoughtgraph.store.falkordb.engine import EmbeddedFalkorDB
 
 assert falkordb_package  # the package imports without starting anything
 

@@ -13,17 +13,17 @@ from typing import Any
 import pytest
 from pydantic import SecretStr
 
-from app.domain.errors import ConfigurationError, EmbeddingError
-from app.llm import (
+from tests.fakes.openai_server import FakeOpenAIServer, fake_embedding, openai_server_fixture
+from thoughtgraph.domain.errors import ConfigurationError, EmbeddingError
+from thoughtgraph.llm import (
     HashEmbedder,
     LiteLLMEmbedder,
     LocalEmbedder,
     TextEmbedder,
     build_embedder,
 )
-from app.llm.embedders.litellm_embedder import PROBE_TEXT
-from app.settings import EmbedderKind, Settings
-from tests.fakes.openai_server import FakeOpenAIServer, fake_embedding, openai_server_fixture
+from thoughtgraph.llm.embedders.litellm_embedder import PROBE_TEXT
+from thoughtgraph.settings import EmbedderKind, Settings
 
 FAKE_DIMENSION = 12
 FAKE_MODEL = "openai/text-embedding-fake"

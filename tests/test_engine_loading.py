@@ -14,11 +14,11 @@ import pytest
 import redis
 from falkordb import FalkorDB
 
-from app.domain.errors import EngineStartError
-from app.settings import Settings
-from app.store.factory import open_store
-from app.store.falkordb.engine import EmbeddedFalkorDB, loading_in
 from tests.support import LoopThread
+from thoughtgraph.domain.errors import EngineStartError
+from thoughtgraph.settings import Settings
+from thoughtgraph.store.factory import open_store
+from thoughtgraph.store.falkordb.engine import EmbeddedFalkorDB, loading_in
 
 KEY_LOAD_DELAY_US = 1_500_000  # per key loaded: four keys take about six seconds
 START_TIMEOUT_S = 2.0

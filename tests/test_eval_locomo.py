@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from app.eval.locomo import evidence_ids, load_conversations
-from app.settings import Settings
+from thoughtgraph.settings import Settings
+from thoughtgraph.tools.eval.locomo import evidence_ids, load_conversations
 
 STRATEGIES = ("vector", "hybrid", "vector+expansion", "full")
 
@@ -144,7 +144,15 @@ def _eval(
 ) -> subprocess.CompletedProcess[str]:
     """``thoughtgraph eval <set>`` over the mini file, as a real process."""
     return subprocess.run(
-        [sys.executable, "-m", "app.cli", "eval", eval_set, str(_write(tmp_path)), *options],
+        [
+            sys.executable,
+            "-m",
+            "thoughtgraph",
+            "eval",
+            eval_set,
+            str(_write(tmp_path)),
+            *options,
+        ],
         env=_env(settings),
         cwd=tmp_path,
         capture_output=True,
@@ -192,7 +200,16 @@ def test_command_prints_the_tables(
 @pytest.mark.parametrize("bad", ["0,5", "x"])
 def test_bad_k_is_a_clear_error(tmp_path: Path, bad: str) -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "app.cli", "eval", "locomo", str(_write(tmp_path)), "--k", bad],
+        [
+            sys.executable,
+            "-m",
+            "thoughtgraph",
+            "eval",
+            "locomo",
+            str(_write(tmp_path)),
+            "--k",
+            bad,
+        ],
         env={
             **{k: v for k, v in os.environ.items() if not k.startswith("TG_")},
             "TG_DATA_DIR": str(tmp_path / "d"),

@@ -8,12 +8,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from app.domain.models import SearchHit, now_ms
-from app.domain.retrieval import RankedHit, RetrievalOptions, SearchFilter
-from app.llm.embedders import TextEmbedder
-from app.store.cypher_store import CypherGraphStore
 from tests.retrieval_support import SetClock, Writer, at_cosine, search_service
 from tests.support import LoopThread
+from thoughtgraph.domain.models import SearchHit, now_ms
+from thoughtgraph.domain.retrieval import RankedHit, RetrievalOptions, SearchFilter
+from thoughtgraph.llm.embedders import TextEmbedder
+from thoughtgraph.store.cypher_store import CypherGraphStore
 
 QUERY = "what did Bob paint?"
 DISTRACTORS = 60  # more than the pool the expansion starts from (50)

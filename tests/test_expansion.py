@@ -6,11 +6,10 @@ near-copies of the question. The pure ranking is checked on its own too."""
 
 from __future__ import annotations
 
-from app.domain.models import SearchHit, Thought, ThoughtType, TimeView
-from app.eval.locomo_run import EvalClock
-from app.llm.embedders import TextEmbedder
-from app.llm.embedders.hashing import HashEmbedder
-from app.retrieval.expansion import (
+from tests.conftest import CONTRACT_DIMENSION
+from tests.support import LoopThread
+from thoughtgraph.domain.models import SearchHit, Thought, ThoughtType, TimeView
+from thoughtgraph.features.search.expansion import (
     ExpansionWeights,
     StoreExpansionReader,
     asks,
@@ -19,11 +18,12 @@ from app.retrieval.expansion import (
     rerank,
     subqueries,
 )
-from app.services.thoughts import ThoughtInput, ThoughtService
-from app.store.cypher_store import CypherGraphStore
-from app.store.repositories.expansion import ContextThought
-from tests.conftest import CONTRACT_DIMENSION
-from tests.support import LoopThread
+from thoughtgraph.features.search.expansion_repository import ContextThought
+from thoughtgraph.features.thoughts.service import ThoughtInput, ThoughtService
+from thoughtgraph.llm.embedders import TextEmbedder
+from thoughtgraph.llm.embedders.hashing import HashEmbedder
+from thoughtgraph.store.cypher_store import CypherGraphStore
+from thoughtgraph.tools.eval.locomo_run import EvalClock
 
 T0 = 1_700_000_000_000
 MINUTE = 60_000

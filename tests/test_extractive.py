@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from app.domain.judgement import ExtractedThought
-from app.knowledge.extractive import (
+from thoughtgraph.domain.judgement import ExtractedThought
+from thoughtgraph.domain.language.extractive import (
     compress,
     extract_offline,
     sentences,

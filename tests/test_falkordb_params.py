@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from falkordb.graph import Graph
 
-from app.store.falkordb.params import cypher_header, literal
+from thoughtgraph.store.falkordb.params import cypher_header, literal
 
 VALUES: dict[str, Any] = {
     "text": 'a "quoted" \\ back\\slash, newline\n and unicode é',

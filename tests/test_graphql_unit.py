@@ -19,10 +19,13 @@ from starlette.requests import Request
 from starlette.responses import Response
 from structlog.testing import capture_logs
 
-from app.access import AccessPolicy
-from app.domain.access import Principal
-from app.domain.allowlist import AllowlistPolicy
-from app.domain.errors import (
+from thoughtgraph.api.access import AccessPolicy
+from thoughtgraph.api.graphql.app import ThoughtgraphGraphQL, create_graphql_app
+from thoughtgraph.api.graphql.request_context import GraphQLContext
+from thoughtgraph.api.graphql.schema import build_schema
+from thoughtgraph.domain.access import Principal
+from thoughtgraph.domain.allowlist import AllowlistPolicy
+from thoughtgraph.domain.errors import (
     EmbeddingError,
     InvalidInputError,
     InvalidStateError,
@@ -31,10 +34,7 @@ from app.domain.errors import (
     ThoughtgraphError,
     ThoughtNotFoundError,
 )
-from app.graphql.app import ThoughtgraphGraphQL, create_graphql_app
-from app.graphql.context import GraphQLContext
-from app.graphql.schema import build_schema
-from app.settings import Settings
+from thoughtgraph.settings import Settings
 
 UNKNOWN_ID = "00000000-0000-4000-8000-000000000000"
 
@@ -614,7 +614,7 @@ def test_knowledge_errors_keep_their_codes(
 
 def test_every_root_field_has_a_weight(schema: strawberry.Schema) -> None:
     """A root field without a weight would cost 1 whatever it does: refuse that."""
-    from app.graphql.cost import ROOT_WEIGHTS
+    from thoughtgraph.api.graphql.cost import ROOT_WEIGHTS
 
     for root in (schema._schema.query_type, schema._schema.mutation_type):
         assert root is not None
@@ -624,7 +624,7 @@ def test_every_root_field_has_a_weight(schema: strawberry.Schema) -> None:
 def test_nested_knowledge_lists_are_sized_by_their_arguments(schema: strawberry.Schema) -> None:
     from graphql import parse
 
-    from app.graphql.cost import measure_operation
+    from thoughtgraph.api.graphql.cost import measure_operation
 
     def cost(document: str) -> int:
         measured = measure_operation(schema._schema, parse(document), None, {})
@@ -643,7 +643,7 @@ def test_nested_knowledge_lists_are_sized_by_their_arguments(schema: strawberry.
 
 
 def test_writes_name_the_keys_agent_or_the_local_caller() -> None:
-    from app.graphql.thoughts.mutations import LOCAL_ACTOR, caller_actor
+    from thoughtgraph.api.graphql.thoughts.mutations import LOCAL_ACTOR, caller_actor
 
     def actor_of(principal: Principal) -> Any:
         return caller_actor(SimpleNamespace(context=SimpleNamespace(principal=principal)))  # type: ignore[arg-type]

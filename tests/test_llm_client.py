@@ -14,11 +14,12 @@ from typing import Any
 
 import pytest
 
-from app.domain.judgement import LLMUsage, PairRelation, PairToJudge, UsageMeter
-from app.knowledge.judge import LLMJudge, build_judge
-from app.knowledge.rules_judge import RuleJudge
-from app.llm.cache import CACHE_FILE_NAME, MemoryAnswerCache, SqliteAnswerCache
-from app.llm.client import (
+from tests.fakes.openai_server import FakeOpenAIServer, openai_server_fixture
+from thoughtgraph.domain.judgement import LLMUsage, PairRelation, PairToJudge, UsageMeter
+from thoughtgraph.domain.language.rules_judge import RuleJudge
+from thoughtgraph.features.contradictions.judge import LLMJudge, build_judge
+from thoughtgraph.llm.cache import CACHE_FILE_NAME, MemoryAnswerCache, SqliteAnswerCache
+from thoughtgraph.llm.client import (
     LLMAnswerInvalid,
     LLMBudgetExhausted,
     LLMClient,
@@ -26,9 +27,8 @@ from app.llm.client import (
     build_llm_client,
     retry_after_s,
 )
-from app.llm.prompts import compression, contradictions, episode_extraction, topic_summary
-from app.settings import Settings
-from tests.fakes.openai_server import FakeOpenAIServer, openai_server_fixture
+from thoughtgraph.llm.prompts import compression, contradictions, episode_extraction, topic_summary
+from thoughtgraph.settings import Settings
 
 openai_server = openai_server_fixture()
 

@@ -16,7 +16,7 @@ import pytest
 def test_loadtest_prints_the_table_and_checks_the_change_log() -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("TG_")}
     done = subprocess.run(
-        [sys.executable, "-m", "app.cli", "loadtest", "--rate", "20", "--duration", "3",
+        [sys.executable, "-m", "thoughtgraph", "loadtest", "--rate", "20", "--duration", "3",
          "--isolation", "2"],
         env=env,
         capture_output=True,

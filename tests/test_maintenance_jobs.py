@@ -9,17 +9,17 @@ from pathlib import Path
 
 import pytest
 
-from app.domain.changes import Actor, ChangeKind
-from app.domain.knowledge import ContradictionStatus, Resolution, RunStatus
-from app.domain.models import ThoughtState, ThoughtType
-from app.jobs.consolidation import run_consolidation
-from app.jobs.contradiction_scan import scan_namespace, scan_thoughts
-from app.jobs.retention import forget_and_purge
-from app.llm.embedders import TextEmbedder
-from app.runtime import Runtime
-from app.store.cypher_store import CypherGraphStore
 from tests.knowledge_support import advance_days, contribute, make_runtime
 from tests.support import LoopThread
+from thoughtgraph.domain.changes import Actor, ChangeKind
+from thoughtgraph.domain.knowledge import ContradictionStatus, Resolution, RunStatus
+from thoughtgraph.domain.models import ThoughtState, ThoughtType
+from thoughtgraph.features.consolidation.jobs import run_consolidation
+from thoughtgraph.features.contradictions.jobs import scan_namespace, scan_thoughts
+from thoughtgraph.features.retention.jobs import forget_and_purge
+from thoughtgraph.llm.embedders import TextEmbedder
+from thoughtgraph.runtime import Runtime
+from thoughtgraph.store.cypher_store import CypherGraphStore
 
 PERSON = Actor(id="reviewer", name="Reviewer")
 

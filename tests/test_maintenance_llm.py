@@ -11,16 +11,16 @@ from typing import Any
 
 import pytest
 
-from app.domain.changes import Actor
-from app.domain.knowledge import Artifact
-from app.domain.models import ThoughtKind
-from app.jobs.consolidation import run_consolidation
-from app.llm.embedders import TextEmbedder
-from app.runtime import Runtime
-from app.store.cypher_store import CypherGraphStore
 from tests.fakes.openai_server import FakeOpenAIServer
 from tests.knowledge_support import contribute, make_runtime
 from tests.support import LoopThread
+from thoughtgraph.domain.changes import Actor
+from thoughtgraph.domain.knowledge import Artifact
+from thoughtgraph.domain.models import ThoughtKind
+from thoughtgraph.features.consolidation.jobs import run_consolidation
+from thoughtgraph.llm.embedders import TextEmbedder
+from thoughtgraph.runtime import Runtime
+from thoughtgraph.store.cypher_store import CypherGraphStore
 
 MODEL = "openai/test-model"
 AGENT = Actor(id="agent-1", name="Agent")

@@ -14,11 +14,6 @@ from typing import Any, TypeVar
 
 import pytest
 
-from app.clock import OffsetFileClock
-from app.domain.knowledge import pair_fingerprint
-from app.llm.embedders import TextEmbedder
-from app.main import create_app
-from app.settings import EmbedderKind, Settings
 from tests.fakes.openai_server import FakeOpenAIServer
 from tests.redis_server import RedisServer
 from tests.store_backends import ENGINES, service_settings
@@ -29,9 +24,14 @@ from tests.support import (
     wait_for_event,
     worker_process,
 )
-from workers.app import create_celery
-from workers.broker import redis_client
-from workers.queue import build_job_queue
+from thoughtgraph.api.http.app import create_app
+from thoughtgraph.domain.knowledge import pair_fingerprint
+from thoughtgraph.llm.embedders import TextEmbedder
+from thoughtgraph.ports.clock import OffsetFileClock
+from thoughtgraph.settings import EmbedderKind, Settings
+from thoughtgraph.workers.app import create_celery
+from thoughtgraph.workers.broker import redis_client
+from thoughtgraph.workers.queue import build_job_queue
 
 pytestmark = pytest.mark.slow
 T = TypeVar("T")

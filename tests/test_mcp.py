@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 from mcp.client.session import ClientSession
 
-from app.llm.embedders.base import TextEmbedder
-from app.runtime import open_runtime
-from app.settings import EmbedderKind, Settings
 from tests.mcp_support import AGENT, call, everything, mcp_server, process_env, refused
+from thoughtgraph.llm.embedders.base import TextEmbedder
+from thoughtgraph.runtime import open_runtime
+from thoughtgraph.settings import EmbedderKind, Settings
 
 TOOLS = {
     "search",
@@ -51,7 +51,7 @@ async def scan_for_contradictions(
 ) -> None:
     """What a worker does after a write, here: attached to the engine the MCP process
     owns (or to the same Neo4j), with the rules judge."""
-    from app.jobs.contradiction_scan import scan_thoughts
+    from thoughtgraph.features.contradictions.jobs import scan_thoughts
 
     async with open_runtime(settings, attach=True, embedder=embedder) as runtime:
         result = await scan_thoughts(runtime, ns, thought_ids)

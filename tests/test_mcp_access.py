@@ -14,9 +14,6 @@ import httpx
 import pytest
 from mcp.shared.exceptions import MCPError
 
-from app.domain.access import Role
-from app.keyfile import KeyFile
-from app.settings import EmbedderKind, Settings
 from tests.mcp_support import (
     AGENT,
     McpServer,
@@ -29,6 +26,9 @@ from tests.mcp_support import (
 )
 from tests.support import log_events
 from tests.test_serve_process import running_service
+from thoughtgraph.api.keyfile import KeyFile
+from thoughtgraph.domain.access import Role
+from thoughtgraph.settings import EmbedderKind, Settings
 
 # --- API keys ------------------------------------------------------------------------------
 

@@ -8,14 +8,14 @@ from pathlib import Path
 
 import httpx
 
-from app.domain.access import Role
-from app.keyfile import KeyFile
-from app.llm.embedders import TextEmbedder
-from app.main import create_app
-from app.settings import EmbedderKind, Settings
 from tests.fakes.openai_server import FakeOpenAIServer
 from tests.observability_support import label_values, scrape, value
 from tests.support import GraphQLClient, serve_in_thread
+from thoughtgraph.api.http.app import create_app
+from thoughtgraph.api.keyfile import KeyFile
+from thoughtgraph.domain.access import Role
+from thoughtgraph.llm.embedders import TextEmbedder
+from thoughtgraph.settings import EmbedderKind, Settings
 
 CONTRIBUTE = """
 mutation($ns: String!, $content: String!) {

@@ -12,9 +12,6 @@ from typing import Any
 
 import pytest
 
-from app.llm.embedders import TextEmbedder
-from app.main import create_app
-from app.settings import EmbedderKind, Settings
 from tests.observability_support import scrape, value
 from tests.otlp_receiver import OTLPReceiver
 from tests.redis_server import RedisServer
@@ -29,9 +26,12 @@ from tests.support import (
     serve_process,
     worker_process,
 )
-from workers.app import create_celery
-from workers.broker import redis_client
-from workers.queue import build_job_queue
+from thoughtgraph.api.http.app import create_app
+from thoughtgraph.llm.embedders import TextEmbedder
+from thoughtgraph.settings import EmbedderKind, Settings
+from thoughtgraph.workers.app import create_celery
+from thoughtgraph.workers.broker import redis_client
+from thoughtgraph.workers.queue import build_job_queue
 
 pytestmark = pytest.mark.slow
 

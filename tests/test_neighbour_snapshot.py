@@ -7,14 +7,14 @@ from __future__ import annotations
 
 import pytest
 
-from app.domain.models import ScoredThought, TimeView
-from app.services.neighbour_snapshot import VectorSnapshot
-from app.store.beam import MIN_CANDIDATES, OVERSAMPLE
-from app.store.cypher_store import CypherGraphStore
-from app.store.repositories.neighbours import NeighbourRepository
 from tests.support import LoopThread
 from tests.test_neighbours import _corpus, merge
 from tests.test_store_contract import make_thought, next_ms, write
+from thoughtgraph.domain.models import ScoredThought, TimeView
+from thoughtgraph.features.consolidation.neighbour_snapshot import VectorSnapshot
+from thoughtgraph.features.search.neighbours_repository import NeighbourRepository
+from thoughtgraph.store.beam import MIN_CANDIDATES, OVERSAMPLE
+from thoughtgraph.store.cypher_store import CypherGraphStore
 
 
 def _repository(store: CypherGraphStore) -> NeighbourRepository:

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import pytest
 
-from app.domain.changes import Actor
-from app.domain.models import ScoredThought, Thought, ThoughtType, TimeView
-from app.store.beam import MIN_CANDIDATES, OVERSAMPLE
-from app.store.cypher_store import CypherGraphStore
-from app.store.repositories.neighbours import NeighbourRepository
 from tests.support import LoopThread, mix, unit_vector
 from tests.test_store_contract import D, make_thought, next_ms, write
+from thoughtgraph.domain.changes import Actor
+from thoughtgraph.domain.models import ScoredThought, Thought, ThoughtType, TimeView
+from thoughtgraph.features.search.neighbours_repository import NeighbourRepository
+from thoughtgraph.store.beam import MIN_CANDIDATES, OVERSAMPLE
+from thoughtgraph.store.cypher_store import CypherGraphStore
 
 
 def _corpus(

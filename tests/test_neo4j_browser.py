@@ -31,14 +31,14 @@ import pytest
 from neo4j import GraphDatabase
 from starlette.applications import Starlette
 
-from app.llm.embedders.base import TextEmbedder
-from app.main import create_app
-from app.settings import EmbedderKind, Settings
-from app.store.neo4j.namespaces import namespace_label
 from tests.store_backends import Neo4jTestTarget, service_settings
 from tests.support import GraphQLClient, run_node, serve_in_thread, skip_or_fail
 from tests.test_api_lineage import contribute, refine
 from tests.test_cypher_lint import BROWSER_DIR, guide_blocks
+from thoughtgraph.api.http.app import create_app
+from thoughtgraph.llm.embedders.base import TextEmbedder
+from thoughtgraph.settings import EmbedderKind, Settings
+from thoughtgraph.store.neo4j.namespaces import namespace_label
 
 ROOT = Path(__file__).resolve().parent.parent
 DRIVER_DIR = ROOT / "tests" / "browser"

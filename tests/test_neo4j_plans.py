@@ -15,11 +15,11 @@ from typing import Any
 import pytest
 from neo4j import AsyncGraphDatabase, NotificationMinimumSeverity
 
-from app.settings import Settings
-from app.store.cypher import StatementLibrary
-from app.store.neo4j.namespaces import namespace_index, namespace_label
 from tests.store_backends import Neo4jTestTarget
 from tests.support import LoopThread
+from thoughtgraph.settings import Settings
+from thoughtgraph.store.cypher import StatementLibrary
+from thoughtgraph.store.neo4j.namespaces import namespace_index, namespace_label
 
 SCANS = frozenset(
     {

@@ -8,10 +8,10 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from app.llm.embedders import TextEmbedder
-from app.main import create_app
-from app.settings import EmbedderKind, Settings
 from tests.support import GraphQLClient, eventually, serve_in_thread
+from thoughtgraph.api.http.app import create_app
+from thoughtgraph.llm.embedders import TextEmbedder
+from thoughtgraph.settings import EmbedderKind, Settings
 
 CONTRIBUTE = """
 mutation($ns: String!, $content: String!, $category: String) {

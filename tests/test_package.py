@@ -6,7 +6,8 @@ The wheel is built from the sdist of a copy of the source tree (so the sdist is 
 and no build/ or *.egg-info lands in the checkout). The fresh virtualenv gets the wheel with
 `--no-deps`; the dependencies (torch and the model among them, gigabytes) come from this
 interpreter's site-packages through a .pth line, whose own .pth files (the editable
-install's finder among them) Python does not process, so `app` is the wheel's copy.
+install's link tree among them) Python does not process, so `thoughtgraph` is the wheel's
+copy.
 """
 
 from __future__ import annotations
@@ -130,13 +131,22 @@ def installed(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Installe
 
 
 def test_listed_packages_are_the_source_tree() -> None:
-    """pyproject.toml lists its packages (to map cypher/ to app.cypher): a new package has
-    to be added there, or the wheel lacks it."""
+    """pyproject.toml lists its packages (app/ installs as thoughtgraph, workers/ as
+    thoughtgraph.workers, cypher/ as thoughtgraph.cypher): a new package has to be added there,
+    or the wheel lacks it."""
     listed = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]
     discover = "import json, setuptools; print(json.dumps(setuptools.find_namespace_packages("
     discover += "include=['app*', 'workers*'])))"
     found = json.loads(run([sys.executable, "-c", discover], cwd=REPO))
-    assert sorted(listed) == sorted([*found, "app.cypher"]), "update [tool.setuptools] packages"
+    installed_as = [
+        "thoughtgraph" + name.removeprefix("app")
+        if name.startswith("app")
+        else "thoughtgraph." + name
+        for name in found
+    ]
+    assert sorted(listed) == sorted([*installed_as, "thoughtgraph.cypher"]), (
+        "update [tool.setuptools] packages"
+    )
 
 
 @pytest.mark.slow
@@ -144,34 +154,40 @@ def test_wheel_carries_statements_and_package_data(wheel: Path) -> None:
     with zipfile.ZipFile(wheel) as archive:
         names = set(archive.namelist())
         for name in (
-            "app/cypher/thought/create.cypher",
-            "app/cypher/schema/bootstrap.neo4j.cypher",
-            "app/dev/neo4j/pom.xml",
-            "app/py.typed",
+            "thoughtgraph/cypher/thought/create.cypher",
+            "thoughtgraph/cypher/schema/bootstrap.neo4j.cypher",
+            "thoughtgraph/tools/neo4j/pom.xml",
+            "thoughtgraph/workers/tasks.py",
+            "thoughtgraph/py.typed",
         ):
             assert name in names
         # Every file of cypher/, whatever its extension, as it is in the repository.
         for path in (REPO / "cypher").rglob("*"):
             if path.is_file() and not path.name.startswith("."):
-                name = f"app/cypher/{path.relative_to(REPO / 'cypher').as_posix()}"
+                name = f"thoughtgraph/cypher/{path.relative_to(REPO / 'cypher').as_posix()}"
                 assert archive.read(name) == path.read_bytes(), name
         # GraphiQL's page and every file it loads (the service serves them; no CDN).
-        graphiql = REPO / "app" / "graphiql"
+        graphiql = REPO / "app" / "api" / "graphiql"
         for path in [graphiql / "page.html", *(graphiql / "assets").iterdir()]:
-            name = f"app/graphiql/{path.relative_to(graphiql).as_posix()}"
+            name = f"thoughtgraph/api/graphiql/{path.relative_to(graphiql).as_posix()}"
             assert archive.read(name) == path.read_bytes(), name
-    assert not [name for name in names if name.startswith(("cypher/", "tests/"))]
+    # One top-level import name: no app/, workers/, cypher/ or tests/ of its own.
+    top_level = {name.split("/")[0] for name in names if "/" in name}
+    assert top_level == {"thoughtgraph", *(n for n in top_level if n.endswith(".dist-info"))}
 
 
 @pytest.mark.slow
 def test_installed_wheel_uses_its_own_copy(installed: Installed) -> None:
     shown = installed.run(
         "-c",
-        "import app, app.settings; print(app.__file__); print(app.settings.Settings().cypher_dir)",
+        "import thoughtgraph.settings as s; print(s.__file__); print(s.Settings().cypher_dir)",
     )
     module, cypher_dir = (Path(line) for line in shown.splitlines())
-    assert module == installed.site_packages / "app" / "__init__.py"
-    assert cypher_dir == installed.site_packages / "app" / "cypher"
+    assert module == installed.site_packages / "thoughtgraph" / "settings.py"
+    assert cypher_dir == installed.site_packages / "thoughtgraph" / "cypher"
+    for other in ("app", "workers"):
+        missing = installed.run("-c", f"import importlib.util as u; print(u.find_spec({other!r}))")
+        assert missing.strip() == "None", f"the wheel installs a top-level {other!r}"
     assert (cypher_dir / "thought" / "create.cypher").is_file()
 
 

@@ -13,11 +13,11 @@ import termios
 import time
 from pathlib import Path
 
-from app.progress import progress
+from thoughtgraph.progress import progress
 
 SCRIPT = """
 import sys, time
-from app.progress import progress
+from thoughtgraph.progress import progress
 with progress("loading", 30, every_s=0.05) as shown:
     for _ in range(3):
         time.sleep(0.08)

@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 import strawberry
 
-from app.graphql.cost import measure_operation
-from app.graphql.schema import build_schema
-from app.settings import Settings
 from tests.test_graphql_unit import Untouchable, codes, run
+from thoughtgraph.api.graphql.cost import measure_operation
+from thoughtgraph.api.graphql.schema import build_schema
+from thoughtgraph.settings import Settings
 
 
 @pytest.fixture(scope="module")
@@ -107,9 +107,9 @@ def test_heavy_operations_take_turns_and_are_refused_when_too_many_wait(
     import asyncio
     from types import SimpleNamespace
 
-    from app.domain.access import Principal
-    from app.domain.allowlist import AllowlistPolicy
-    from app.graphql.context import GraphQLContext
+    from thoughtgraph.api.graphql.request_context import GraphQLContext
+    from thoughtgraph.domain.access import Principal
+    from thoughtgraph.domain.allowlist import AllowlistPolicy
 
     settings = Settings(
         data_dir=tmp_path_factory.mktemp("gate"),
@@ -154,7 +154,7 @@ def test_heavy_operations_take_turns_and_are_refused_when_too_many_wait(
 def test_an_expanded_search_costs_what_its_extra_searches_do(schema: strawberry.Schema) -> None:
     """expand: true runs a search per content word and the session reads besides the base
     search: it weighs HEAVY_FLAGS' factor more, given literally or by variable."""
-    from app.graphql.cost import HEAVY_FLAGS
+    from thoughtgraph.api.graphql.cost import HEAVY_FLAGS
 
     factor = HEAVY_FLAGS["search"][1]
     plain = measured(schema, '{ search(query: "x") { id } }').cost

@@ -13,15 +13,15 @@ from typing import Any
 
 import pytest
 
-from app.llm.embedders import TextEmbedder
-from app.runtime import Runtime
-from app.services.recall import EXTRACTIVE, RecallAnswer, asks_when
-from app.store.cypher_store import CypherGraphStore
 from tests.fakes.openai_server import FakeOpenAIServer
 from tests.knowledge_support import contribute, make_runtime
 from tests.support import GraphQLClient, LoopThread
 from tests.test_api_lineage import agent
 from tests.test_temporal import at
+from thoughtgraph.features.search.recall import EXTRACTIVE, RecallAnswer, asks_when
+from thoughtgraph.llm.embedders import TextEmbedder
+from thoughtgraph.runtime import Runtime
+from thoughtgraph.store.cypher_store import CypherGraphStore
 
 MODEL = "openai/test-model"
 SUPPORT_GROUP = "Caroline said she went to the LGBTQ support group yesterday."

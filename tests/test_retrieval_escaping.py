@@ -9,22 +9,22 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.bench.data import BenchThought
-from app.domain.errors import InvalidInputError
-from app.domain.models import TimeView, new_thought_id, now_ms
-from app.domain.retrieval import SearchFilter, UsagePolicy
-from app.llm.embedders.base import TextEmbedder
-from app.store.cypher_store import CypherGraphStore
-from app.store.fulltext import (
+from tests.retrieval_support import SetClock, Writer, search_service
+from tests.support import LoopThread
+from thoughtgraph.domain.errors import InvalidInputError
+from thoughtgraph.domain.models import TimeView, new_thought_id, now_ms
+from thoughtgraph.domain.retrieval import SearchFilter, UsagePolicy
+from thoughtgraph.features.search.repository import RetrievalRepository, filter_params
+from thoughtgraph.llm.embedders.base import TextEmbedder
+from thoughtgraph.store.cypher_store import CypherGraphStore
+from thoughtgraph.store.fulltext import (
     MAX_TERMS,
     UNION_BUDGET,
     escaped_terms,
     planned_query,
     query_terms,
 )
-from app.store.repositories.retrieval import RetrievalRepository, filter_params
-from tests.retrieval_support import SetClock, Writer, search_service
-from tests.support import LoopThread
+from thoughtgraph.tools.bench.data import BenchThought
 
 
 def union_query(text: str, engine: str) -> str | None:

@@ -8,20 +8,6 @@ from typing import Any
 
 import pytest
 
-from app.domain.changes import Actor
-from app.domain.models import ThoughtKind, ThoughtState, new_thought_id
-from app.domain.retrieval import (
-    DetailLevel,
-    RetentionTier,
-    RetrievalMode,
-    RetrievalOptions,
-    SearchFilter,
-)
-from app.llm.embedders.base import TextEmbedder
-from app.retrieval.retention import retention_score
-from app.retrieval.scoring import PRIOR_FLOOR, WEIGHTS
-from app.store.cypher_store import CypherGraphStore
-from app.store.repositories.retrieval import RetrievalRepository, filter_params
 from tests.retrieval_support import (
     DAY_MS,
     SetClock,
@@ -32,6 +18,20 @@ from tests.retrieval_support import (
     search_service,
 )
 from tests.support import LoopThread
+from thoughtgraph.domain.changes import Actor
+from thoughtgraph.domain.models import ThoughtKind, ThoughtState, new_thought_id
+from thoughtgraph.domain.ranking.retention import retention_score
+from thoughtgraph.domain.ranking.scoring import PRIOR_FLOOR, WEIGHTS
+from thoughtgraph.domain.retrieval import (
+    DetailLevel,
+    RetentionTier,
+    RetrievalMode,
+    RetrievalOptions,
+    SearchFilter,
+)
+from thoughtgraph.features.search.repository import RetrievalRepository, filter_params
+from thoughtgraph.llm.embedders.base import TextEmbedder
+from thoughtgraph.store.cypher_store import CypherGraphStore
 
 QUERY = "how are the deployment pipelines monitored"
 ACTOR = Actor(id="tester", name="Tester")
@@ -39,7 +39,7 @@ ACTOR = Actor(id="tester", name="Tester")
 
 @pytest.fixture
 def clock() -> SetClock:
-    from app.domain.models import now_ms
+    from thoughtgraph.domain.models import now_ms
 
     return SetClock(now_ms())
 
@@ -379,7 +379,7 @@ def test_cite_and_ignore_refuse_unknown_thoughts(
     ns: str,
     local_embedder: TextEmbedder,
 ) -> None:
-    from app.domain.errors import ThoughtNotFoundError
+    from thoughtgraph.domain.errors import ThoughtNotFoundError
 
     service = search_service(store, local_embedder, clock)
     with pytest.raises(ThoughtNotFoundError):

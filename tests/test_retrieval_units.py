@@ -6,11 +6,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from app.domain.models import Thought, ThoughtType
-from app.domain.retrieval import RetentionTier, RetrievalMode, UsagePolicy
-from app.retrieval.fusion import RRF_K, reciprocal_rank_fusion
-from app.retrieval.retention import DAY_MS, min_retention, retention_score, tier_of
-from app.retrieval.scoring import lineage_factor, salience_decay, strongest_links, usage
+from thoughtgraph.domain.models import Thought, ThoughtType
+from thoughtgraph.domain.ranking.fusion import RRF_K, reciprocal_rank_fusion
+from thoughtgraph.domain.ranking.retention import DAY_MS, min_retention, retention_score, tier_of
+from thoughtgraph.domain.ranking.scoring import (
+    lineage_factor,
+    salience_decay,
+    strongest_links,
+    usage,
+)
+from thoughtgraph.domain.retrieval import RetentionTier, RetrievalMode, UsagePolicy
 
 NOW = 1_800_000_000_000
 POLICY = UsagePolicy()

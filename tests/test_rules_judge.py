@@ -10,8 +10,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.domain.judgement import PairRelation, PairToJudge, UsageMeter
-from app.eval.updates import (
+from thoughtgraph.domain.judgement import PairRelation, PairToJudge, UsageMeter
+from thoughtgraph.domain.language import lexicon
+from thoughtgraph.domain.language.rules_judge import RuleJudge, judge_texts
+from thoughtgraph.llm.embedders.base import TextEmbedder
+from thoughtgraph.tools.eval.updates import (
     MAX_COMPATIBLE_FLAGGED,
     MIN_RECALL,
     EvalPair,
@@ -19,9 +22,6 @@ from app.eval.updates import (
     load_pairs,
     render_table,
 )
-from app.knowledge import lexicon
-from app.knowledge.rules_judge import RuleJudge, judge_texts
-from app.llm.embedders.base import TextEmbedder
 
 CHANGED = [
     # (older, newer): the newer replaces the older

@@ -17,7 +17,7 @@ import httpx
 
 from tests.support import free_port, serve_process
 
-THOUGHTGRAPH = [sys.executable, "-m", "app.cli"]
+THOUGHTGRAPH = [sys.executable, "-m", "thoughtgraph"]
 CONTRIBUTE = """
 mutation($input: ContributeInput!) { contribute(input: $input) { thought { id } revision } }
 """

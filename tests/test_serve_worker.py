@@ -11,11 +11,11 @@ from pathlib import Path
 import celery.exceptions
 import pytest
 
-from app.settings import Settings
-from app.worker_process import serve_runs_worker
 from tests.support import THOUGHTGRAPH_CLI, free_port, log_events, serve_process, wait_for_event
 from tests.test_serve_process import CONTRIBUTE, pid_alive, post, running_service, service_env
-from workers.app import create_celery
+from thoughtgraph.settings import Settings
+from thoughtgraph.workers.app import create_celery
+from thoughtgraph.workers.processes import serve_runs_worker
 
 pytestmark = pytest.mark.slow
 

@@ -12,8 +12,10 @@ from dataclasses import dataclass
 
 import pytest
 
-from app.domain.errors import SchemaMismatchError
-from app.domain.models import (
+from tests.conftest import CONTRACT_DIMENSION
+from tests.support import LoopThread, axis, mix, unit_vector
+from thoughtgraph.domain.errors import SchemaMismatchError
+from thoughtgraph.domain.models import (
     ChangeKind,
     PageCursor,
     Thought,
@@ -23,9 +25,7 @@ from app.domain.models import (
     ThoughtType,
     new_thought_id,
 )
-from app.store.cypher_store import CypherGraphStore
-from tests.conftest import CONTRACT_DIMENSION
-from tests.support import LoopThread, axis, mix, unit_vector
+from thoughtgraph.store.cypher_store import CypherGraphStore
 
 D = CONTRACT_DIMENSION
 CLOCK = [1_700_000_000_000]

@@ -6,12 +6,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from app.bench.data import BenchThought
-from app.domain.models import new_thought_id
-from app.store.cypher_store import CypherGraphStore
 from tests.conftest import CONTRACT_DIMENSION
 from tests.support import LoopThread
 from tests.test_store_contract import next_ms
+from thoughtgraph.domain.models import new_thought_id
+from thoughtgraph.store.cypher_store import CypherGraphStore
+from thoughtgraph.tools.bench.data import BenchThought
 
 D = CONTRACT_DIMENSION
 

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.knowledge.temporal import Granularity, find_expressions, resolve
+from thoughtgraph.domain.language.temporal import Granularity, find_expressions, resolve
 
 D, WE, W, M, Y = (
     Granularity.DAY,

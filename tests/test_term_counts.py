@@ -4,14 +4,14 @@ nothing is counted again, so a thought written since is found by it."""
 
 from __future__ import annotations
 
-from app.domain.models import TimeView, now_ms
-from app.domain.retrieval import SearchFilter, UsagePolicy
-from app.llm.embedders.base import TextEmbedder
-from app.retrieval.term_counts import TTL_S, TermCounts
-from app.store.cypher_store import CypherGraphStore
-from app.store.repositories.retrieval import RetrievalRepository, filter_params
 from tests.retrieval_support import Writer
 from tests.support import LoopThread
+from thoughtgraph.domain.models import TimeView, now_ms
+from thoughtgraph.domain.retrieval import SearchFilter, UsagePolicy
+from thoughtgraph.features.search.repository import RetrievalRepository, filter_params
+from thoughtgraph.features.search.term_counts import TTL_S, TermCounts
+from thoughtgraph.llm.embedders.base import TextEmbedder
+from thoughtgraph.store.cypher_store import CypherGraphStore
 
 
 class Clock:

@@ -8,15 +8,15 @@ from collections.abc import Iterator
 
 import pytest
 
-from app.domain.errors import ThoughtNotFoundError
-from app.domain.models import ThoughtRecord, ThoughtType
-from app.llm.embedders.hashing import HashEmbedder
-from app.services.container import Services
-from app.services.thoughts import ThoughtInput
-from app.settings import Settings
-from app.store.factory import open_store
 from tests.support import LoopThread
 from tests.test_store_contract import make_thought
+from thoughtgraph.container import Services
+from thoughtgraph.domain.errors import ThoughtNotFoundError
+from thoughtgraph.domain.models import ThoughtRecord, ThoughtType
+from thoughtgraph.features.thoughts.service import ThoughtInput
+from thoughtgraph.llm.embedders.hashing import HashEmbedder
+from thoughtgraph.settings import Settings
+from thoughtgraph.store.factory import open_store
 
 DIMENSION = 32
 

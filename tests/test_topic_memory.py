@@ -6,15 +6,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from app.clock import SystemClock
-from app.domain.changes import ChangeKind
-from app.domain.models import Thought
-from app.services.summaries import TopicSummariser
-from app.services.topics import TopicService
-from app.settings import Settings
-from app.store.cypher_store import CypherGraphStore
 from tests.support import LoopThread, mix, unit_vector
 from tests.test_store_contract import D, make_thought, write
+from thoughtgraph.domain.changes import ChangeKind
+from thoughtgraph.domain.models import Thought
+from thoughtgraph.features.topics.service import TopicService
+from thoughtgraph.features.topics.summaries import TopicSummariser
+from thoughtgraph.ports.clock import SystemClock
+from thoughtgraph.settings import Settings
+from thoughtgraph.store.cypher_store import CypherGraphStore
 
 WORDS = ("billing", "deploys", "backups", "alerts", "onboarding")
 

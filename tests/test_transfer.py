@@ -12,9 +12,6 @@ from typing import Any
 
 import pytest
 
-from app.llm.embedders import TextEmbedder
-from app.runtime import Runtime
-from app.store.cypher_store import CypherGraphStore
 from tests.conftest import CONTRACT_DIMENSION
 from tests.knowledge_support import make_runtime
 from tests.support import LoopThread
@@ -28,6 +25,9 @@ from tests.transfer_support import (
     nearest_ids,
     revision,
 )
+from thoughtgraph.llm.embedders import TextEmbedder
+from thoughtgraph.runtime import Runtime
+from thoughtgraph.store.cypher_store import CypherGraphStore
 
 LABELS = {
     "Thought",

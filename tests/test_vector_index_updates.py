@@ -15,16 +15,16 @@ from pathlib import Path
 
 from falkordb import FalkorDB
 
-from app.domain.changes import Actor
-from app.domain.models import ThoughtState, TimeView, now_ms
-from app.settings import Settings
-from app.store.cypher_store import SCHEMA_VERSION, CypherGraphStore
-from app.store.factory import open_store
-from app.store.falkordb.engine import EmbeddedFalkorDB
-from app.store.repositories.retrieval import RetrievalRepository
 from tests.conftest import CONTRACT_DIMENSION
 from tests.support import LoopThread, unit_vector
 from tests.test_store_contract import make_thought, write
+from thoughtgraph.domain.changes import Actor
+from thoughtgraph.domain.models import ThoughtState, TimeView, now_ms
+from thoughtgraph.features.search.repository import RetrievalRepository
+from thoughtgraph.settings import Settings
+from thoughtgraph.store.cypher_store import SCHEMA_VERSION, CypherGraphStore
+from thoughtgraph.store.factory import open_store
+from thoughtgraph.store.falkordb.engine import EmbeddedFalkorDB
 
 D = CONTRACT_DIMENSION
 THOUGHTS = 60

@@ -19,9 +19,6 @@ from typing import Any
 import pytest
 from celery import Celery
 
-from app.jobs.queue import NoJobQueue
-from app.settings import Settings
-from app.store.factory import open_store
 from tests.redis_server import RedisServer
 from tests.support import (
     THOUGHTGRAPH_CLI,
@@ -32,11 +29,14 @@ from tests.support import (
     wait_for_event,
     worker_process,
 )
-from workers.app import DEFAULT_VISIBILITY_TIMEOUT_S, create_celery
-from workers.broker import broker_url_for, redis_client
-from workers.locks import NamespaceBusyError, single_flight
-from workers.queue import CeleryJobQueue, JobQueueUnavailableError, build_job_queue
-from workers.schedule import beat_schedule
+from thoughtgraph.ports.jobs import NoJobQueue
+from thoughtgraph.settings import Settings
+from thoughtgraph.store.factory import open_store
+from thoughtgraph.workers.app import DEFAULT_VISIBILITY_TIMEOUT_S, create_celery
+from thoughtgraph.workers.broker import broker_url_for, redis_client
+from thoughtgraph.workers.locks import NamespaceBusyError, single_flight
+from thoughtgraph.workers.queue import CeleryJobQueue, JobQueueUnavailableError, build_job_queue
+from thoughtgraph.workers.schedule import beat_schedule
 
 pytestmark = pytest.mark.slow
 _databases = itertools.count(1)

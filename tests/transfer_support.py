@@ -9,18 +9,18 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from app.domain.changes import Actor
-from app.domain.knowledge import Artifact
-from app.runtime import Runtime
-from app.services.ports import Embeddings
-from app.services.thoughts import ThoughtInput
-from app.services.transfer_export import Exporter
-from app.services.transfer_import import ImportCounts, Importer
-from app.settings import Settings
-from app.store.cypher_store import CypherGraphStore
-from app.store.factory import open_store
-from app.store.repositories.transfer import TransferRepository
 from tests.support import LoopThread
+from thoughtgraph.domain.changes import Actor
+from thoughtgraph.domain.knowledge import Artifact
+from thoughtgraph.features.thoughts.service import ThoughtInput
+from thoughtgraph.features.transfer.export import Exporter
+from thoughtgraph.features.transfer.importing import ImportCounts, Importer
+from thoughtgraph.features.transfer.repository import TransferRepository
+from thoughtgraph.ports.services import Embeddings
+from thoughtgraph.runtime import Runtime
+from thoughtgraph.settings import Settings
+from thoughtgraph.store.cypher_store import CypherGraphStore
+from thoughtgraph.store.factory import open_store
 
 ACTOR = Actor(id="agent-1", name="Agent")
 TRANSCRIPT = (
@@ -42,8 +42,8 @@ async def build_every_kind(runtime: Runtime, ns: str) -> None:
     """Originals, a refinement, a consolidation, a supersession, a contradiction (with
     its pair checks), RELATED_TO links, an episode, a batch, and a consolidation run
     (topics, merges)."""
-    from app.jobs.consolidation import run_consolidation
-    from app.jobs.contradiction_scan import scan_thoughts
+    from thoughtgraph.features.consolidation.jobs import run_consolidation
+    from thoughtgraph.features.contradictions.jobs import scan_thoughts
 
     s = runtime.services
 
@@ -97,7 +97,7 @@ def build(loop: LoopThread, runtime: Runtime, ns: str) -> None:
 
 
 def _kind(value: str) -> Any:
-    from app.domain.models import ThoughtKind
+    from thoughtgraph.domain.models import ThoughtKind
 
     return ThoughtKind(value)
 

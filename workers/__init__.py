@@ -1,7 +1,8 @@
 """Celery workers: the background half of thoughtgraph (contradiction scans after writes,
 scheduled consolidation, scans and forgetting).
 
-Nothing here builds an app, a client or settings at import: ``workers.app.create_celery``
-builds the Celery app from settings, and each worker process opens one Runtime
-(``workers.runtime_host``) attached to the service's store.
+Nothing here builds an app, a client or settings at import:
+``thoughtgraph.workers.app.create_celery`` builds the Celery app from settings, and each
+worker process opens one Runtime (``thoughtgraph.workers.runtime_host``) attached to the
+service's store.
 """

@@ -14,10 +14,10 @@ from typing import Any
 
 from celery import Celery
 
-from app.settings import Settings
-from workers.broker import broker_url_for
-from workers.runtime_host import RuntimeHost
-from workers.schedule import beat_schedule, schedule_file
+from thoughtgraph.settings import Settings
+from thoughtgraph.workers.broker import broker_url_for
+from thoughtgraph.workers.runtime_host import RuntimeHost
+from thoughtgraph.workers.schedule import beat_schedule, schedule_file
 
 QUEUE = "thoughtgraph"
 
@@ -50,8 +50,8 @@ def create_worker_app(
 ) -> tuple[Celery, RuntimeHost]:
     """``create_celery``, and the RuntimeHost its tasks run jobs on, for a worker to start
     in each of its processes (it opens lazily on the first task otherwise)."""
-    from workers.queue import celery_job_queue
-    from workers.tasks import register_tasks
+    from thoughtgraph.workers.queue import celery_job_queue
+    from thoughtgraph.workers.tasks import register_tasks
 
     broker = broker_url_for(settings)
     app = Celery("thoughtgraph", set_as_current=False)

@@ -14,9 +14,9 @@ from urllib.parse import parse_qs, urlsplit
 import redis
 from redis.exceptions import RedisError
 
-from app.domain.errors import ConfigurationError
-from app.settings import Settings
-from app.store.factory import embedded_socket_path
+from thoughtgraph.domain.errors import ConfigurationError
+from thoughtgraph.settings import Settings
+from thoughtgraph.store.factory import embedded_socket_path
 
 # Celery's keys on the embedded engine: not database 0, where the graphs live.
 EMBEDDED_BROKER_DB = 1

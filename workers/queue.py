@@ -24,9 +24,9 @@ from typing import Any
 import structlog
 from celery import Celery
 
-from app.domain.errors import ThoughtgraphError
-from app.jobs.queue import JobQueue, NoJobQueue
-from app.settings import Settings
+from thoughtgraph.domain.errors import ThoughtgraphError
+from thoughtgraph.ports.jobs import JobQueue, NoJobQueue
+from thoughtgraph.settings import Settings
 
 log = structlog.get_logger(__name__)
 
@@ -87,8 +87,8 @@ class CeleryJobQueue:
     def depths(self) -> dict[str, int]:
         """Messages waiting in the broker per queue (the /metrics queue depth gauge): kombu
         keeps a Redis list per queue and priority step; their lengths are summed."""
-        from workers.app import QUEUE
-        from workers.broker import redis_client
+        from thoughtgraph.workers.app import QUEUE
+        from thoughtgraph.workers.broker import redis_client
 
         client = redis_client(str(self._app.conf.broker_url), timeout_s=2.0)
         try:
@@ -184,7 +184,7 @@ def build_job_queue(settings: Settings, *, worker_expected: bool) -> JobQueue:
     Raises ``ConfigurationError`` when a worker is expected on Neo4j without a broker."""
     if not worker_expected and settings.broker_url is None:
         return NoJobQueue()
-    from workers.app import create_celery
+    from thoughtgraph.workers.app import create_celery
 
     return celery_job_queue(create_celery(settings), settings)
 

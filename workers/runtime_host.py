@@ -25,10 +25,10 @@ from typing import TypeVar
 
 import structlog
 
-from app.jobs.queue import JobQueue
-from app.observability.telemetry import Telemetry
-from app.runtime import Runtime, open_runtime
-from app.settings import Settings
+from thoughtgraph.observability.telemetry import Telemetry
+from thoughtgraph.ports.jobs import JobQueue
+from thoughtgraph.runtime import Runtime, open_runtime
+from thoughtgraph.settings import Settings
 
 log = structlog.get_logger(__name__)
 

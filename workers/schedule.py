@@ -12,7 +12,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any, TypedDict
 
-from app.settings import Settings
+from thoughtgraph.settings import Settings
 
 
 class ScheduleEntry(TypedDict):

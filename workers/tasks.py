@@ -1,4 +1,4 @@
-"""The tasks: names in, one job call out. All logic lives in ``app.jobs``.
+"""The tasks: names in, one job call out. All logic lives in the features' jobs modules.
 
 Every task is idempotent (jobs are), acknowledged late, and retried with exponential
 backoff when the store or the broker is briefly unavailable (an engine restart, a
@@ -21,18 +21,18 @@ from celery import Celery
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from app.domain.errors import (
+from thoughtgraph.domain.errors import (
     DataDirLockedError,
     EngineStartError,
     SchemaMismatchError,
     StoreError,
 )
-from app.domain.ops import OpsNode, OpsStatus, acting_as
-from app.runtime import Runtime
-from workers.app import LOCK_TIMEOUT_S, RUN_HARD_LIMIT_S, RUN_SOFT_LIMIT_S
-from workers.broker import redis_client
-from workers.locks import NamespaceBusyError, single_flight
-from workers.runtime_host import RuntimeHost
+from thoughtgraph.domain.ops import OpsNode, OpsStatus, acting_as
+from thoughtgraph.runtime import Runtime
+from thoughtgraph.workers.app import LOCK_TIMEOUT_S, RUN_HARD_LIMIT_S, RUN_SOFT_LIMIT_S
+from thoughtgraph.workers.broker import redis_client
+from thoughtgraph.workers.locks import NamespaceBusyError, single_flight
+from thoughtgraph.workers.runtime_host import RuntimeHost
 
 log = structlog.get_logger(__name__)
 
@@ -132,7 +132,7 @@ def register_tasks(app: Celery, host: RuntimeHost, *, broker_url: str) -> None:
     def ping(task: Any, hold_s: float = 0.0) -> dict[str, Any]:
         """Proves a worker reached the store. ``hold_s`` keeps the task busy that long
         first (capped), for probing delivery: tests kill a worker mid-task with it."""
-        from app.jobs.ping import ping as job
+        from thoughtgraph.features.ops.jobs import ping as job
 
         if hold_s > 0:
             log.info("ping.holding", task_id=task.request.id, pid=os.getpid(), hold_s=hold_s)
@@ -147,14 +147,14 @@ def register_tasks(app: Celery, host: RuntimeHost, *, broker_url: str) -> None:
         }
 
     def consolidate(task: Any, namespace: str, run_id: str, dry_run: bool) -> Any:
-        from app.jobs.consolidation import run_consolidation
+        from thoughtgraph.features.consolidation.jobs import run_consolidation
 
         return exclusive(
             task, namespace, lambda rt: run_consolidation(rt, namespace, run_id, dry_run=dry_run)
         )
 
     def scan_thoughts(task: Any, namespace: str, thought_ids: list[str]) -> Any:
-        from app.jobs.contradiction_scan import scan_thoughts as job
+        from thoughtgraph.features.contradictions.jobs import scan_thoughts as job
 
         return call(
             task,
@@ -164,20 +164,20 @@ def register_tasks(app: Celery, host: RuntimeHost, *, broker_url: str) -> None:
         )
 
     def scan_namespace(task: Any, namespace: str) -> Any:
-        from app.jobs.contradiction_scan import scan_namespace as job
+        from thoughtgraph.features.contradictions.jobs import scan_namespace as job
 
         return call(
             task, lambda rt: job(rt, namespace), timeout_s=RUN_HARD_LIMIT_S, namespace=namespace
         )
 
     def forget_and_purge(task: Any, namespace: str) -> Any:
-        from app.jobs.retention import forget_and_purge as job
+        from thoughtgraph.features.retention.jobs import forget_and_purge as job
 
         return exclusive(task, namespace, lambda rt: job(rt, namespace))
 
     # --- fan-out for beat -------------------------------------------------------------------
     def namespaces(task: Any) -> list[str]:
-        from app.jobs.namespaces import active_namespaces
+        from thoughtgraph.features.ops.namespaces import active_namespaces
 
         found: list[str] = call(task, active_namespaces, timeout_s=SCAN_TIMEOUT_S)
         return found
@@ -185,7 +185,7 @@ def register_tasks(app: Celery, host: RuntimeHost, *, broker_url: str) -> None:
     def scheduled_consolidation(task: Any) -> dict[str, Any]:
         """Creates each namespace's scheduled run, then queues it; a namespace whose last
         run is still going gets its new one once the lock is free."""
-        from app.jobs.consolidation import start_scheduled_consolidation
+        from thoughtgraph.features.consolidation.jobs import start_scheduled_consolidation
 
         queued: dict[str, str] = {}
         for namespace in namespaces(task):

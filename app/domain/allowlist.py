@@ -38,8 +38,12 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-from app.domain import validation as check
-from app.domain.errors import AgentMismatchError, CategoryNotAllowedError, ConfigurationError
+from thoughtgraph.domain import validation as check
+from thoughtgraph.domain.errors import (
+    AgentMismatchError,
+    CategoryNotAllowedError,
+    ConfigurationError,
+)
 
 ANY_AGENT = "*"
 

@@ -9,7 +9,7 @@ from typing import Literal, get_args
 
 from pydantic import AliasChoices, Field, field_validator
 
-from app.domain.models import _Frozen
+from thoughtgraph.domain.models import _Frozen
 
 RULES_DETECTOR = "rules"
 

@@ -9,8 +9,8 @@ from enum import StrEnum
 from pydantic import BaseModel, ConfigDict
 
 # Re-exported: the change log lives in changes.py.
-from app.domain.changes import ChangeEvent as ChangeEvent
-from app.domain.changes import ChangeKind as ChangeKind
+from thoughtgraph.domain.changes import ChangeEvent as ChangeEvent
+from thoughtgraph.domain.changes import ChangeKind as ChangeKind
 
 DEFAULT_NAMESPACE = "default"
 PREVIEW_CHARS = 80

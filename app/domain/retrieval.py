@@ -8,8 +8,8 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.domain.knowledge import Topic
-from app.domain.models import SearchHit, ThoughtKind, ThoughtState
+from thoughtgraph.domain.knowledge import Topic
+from thoughtgraph.domain.models import SearchHit, ThoughtKind, ThoughtState
 
 MAX_LIMIT = 25  # seed 004: a search returns at most 25 results
 DEFAULT_TOPIC_LIMIT = 3  # seed 004: the top 3 topic summaries come first

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from app.domain.models import ScoredThought, SearchHit, ThoughtType
+from thoughtgraph.domain.models import ScoredThought, SearchHit, ThoughtType
 
 PHEROMONE_FLOOR = 1.0
 PHEROMONE_INHERITANCE = 0.5

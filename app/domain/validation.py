@@ -19,7 +19,7 @@ import re
 import uuid
 from collections.abc import Sequence
 
-from app.domain.errors import InvalidInputError, MinConsolidationError
+from thoughtgraph.domain.errors import InvalidInputError, MinConsolidationError
 
 MAX_CONTENT_CHARS = 10_000
 MAX_CONTEXT_CHARS = 10_000

@@ -3,7 +3,7 @@
 Heavy libraries (torch, sentence-transformers, litellm) load lazily, on first use.
 """
 
-from app.llm.embedders import (
+from thoughtgraph.llm.embedders import (
     HashEmbedder,
     LiteLLMEmbedder,
     LocalEmbedder,

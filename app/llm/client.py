@@ -12,14 +12,14 @@ from typing import TYPE_CHECKING, Any, ParamSpec, Protocol, TypeVar
 import structlog
 from pydantic import BaseModel, ValidationError
 
-from app.domain.errors import ThoughtgraphError
-from app.domain.judgement import LLMUsage, UsageMeter
-from app.llm.cache import CACHE_FILE_NAME, AnswerCache, SqliteAnswerCache, answer_key
-from app.llm.embedders.litellm_embedder import prepare_litellm
-from app.llm.prompts.base import ChatMessage, Prompt
+from thoughtgraph.domain.errors import ThoughtgraphError
+from thoughtgraph.domain.judgement import LLMUsage, UsageMeter
+from thoughtgraph.llm.cache import CACHE_FILE_NAME, AnswerCache, SqliteAnswerCache, answer_key
+from thoughtgraph.llm.embedders.litellm_embedder import prepare_litellm
+from thoughtgraph.llm.prompts.base import ChatMessage, Prompt
 
 if TYPE_CHECKING:
-    from app.settings import Settings
+    from thoughtgraph.settings import Settings
 
 log = structlog.get_logger(__name__)
 

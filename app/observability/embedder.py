@@ -5,8 +5,8 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 
-from app.observability.metrics import Metrics
-from app.services.ports import Embeddings
+from thoughtgraph.observability.metrics import Metrics
+from thoughtgraph.ports.services import Embeddings
 
 
 class MeasuredEmbedder:

@@ -16,8 +16,8 @@ from graphql import FieldNode, InlineFragmentNode, OperationDefinitionNode, Sele
 from graphql.error import GraphQLError
 from strawberry.extensions import SchemaExtension
 
-from app.graphql.context import GraphQLContext
-from app.observability.telemetry import Telemetry
+from thoughtgraph.api.graphql.request_context import GraphQLContext
+from thoughtgraph.observability.telemetry import Telemetry
 
 MAX_NAMED_FIELDS = 3
 UNPARSED = "(unparsed)"

@@ -14,9 +14,9 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from app.access import AccessPolicy
-from app.domain.access import Action
-from app.http_errors import error_body
+from thoughtgraph.api.access import AccessPolicy
+from thoughtgraph.api.http.errors import error_body
+from thoughtgraph.domain.access import Action
 
 
 def metrics_endpoint(access: AccessPolicy) -> Callable[[Request], Awaitable[Response]]:

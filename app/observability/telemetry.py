@@ -9,11 +9,11 @@ from contextlib import AbstractContextManager
 from types import TracebackType
 from typing import Any
 
-from app.domain.judgement import LLMUsage
-from app.observability.metrics import Metrics
-from app.observability.queue_depth import QueueDepthCollector, QueueDepthSource
-from app.observability.tracing import Tracing
-from app.settings import Settings
+from thoughtgraph.domain.judgement import LLMUsage
+from thoughtgraph.observability.metrics import Metrics
+from thoughtgraph.observability.queue_depth import QueueDepthCollector, QueueDepthSource
+from thoughtgraph.observability.tracing import Tracing
+from thoughtgraph.settings import Settings
 
 # LLM calls made outside any namespace's budget (episode extraction's meter has none).
 NO_NAMESPACE = "(none)"

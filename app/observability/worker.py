@@ -17,7 +17,7 @@ from typing import Any
 
 import structlog
 
-from app.observability.telemetry import Telemetry
+from thoughtgraph.observability.telemetry import Telemetry
 
 log = structlog.get_logger(__name__)
 

@@ -24,10 +24,10 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from app.domain.errors import ConfigurationError
-from app.store.filter_macros import FILTER_MACROS
-from app.store.projection_macros import PROJECTION_MACROS
-from app.store.search_macros import SEARCH_MACROS
+from thoughtgraph.domain.errors import ConfigurationError
+from thoughtgraph.store.filter_macros import FILTER_MACROS
+from thoughtgraph.store.projection_macros import PROJECTION_MACROS
+from thoughtgraph.store.search_macros import SEARCH_MACROS
 
 ENGINES = ("neo4j", "falkordb")
 _MACRO = re.compile(r"\{\{\s*(\w+)\s*\(([^)]*)\)\s*\}\}")
@@ -161,7 +161,7 @@ def _append_change(engine: str, subject: str) -> str:
     """Appends one event to the namespace's change log, in the write it records, and
     links it to its subject. The statement must be down to one row here. Parameters:
     $eventId $eventKind $subjectKind $subjectId $relatedIds $actorId $actorName
-    $actorKeyId $at (see app.store.params.change_params)."""
+    $actorKeyId $at (see thoughtgraph.store.params.change_params)."""
     del engine
     return (
         "MERGE (log:ChangeLog {namespace: $namespace}) "

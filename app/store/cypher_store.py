@@ -17,8 +17,8 @@ import asyncio
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from app.domain.errors import SchemaMismatchError, StoreError
-from app.domain.models import (
+from thoughtgraph.domain.errors import SchemaMismatchError, StoreError
+from thoughtgraph.domain.models import (
     ChangeEvent,
     LineageEdgeHit,
     LineageWalk,
@@ -33,22 +33,22 @@ from app.domain.models import (
     TimeView,
     now_ms,
 )
-from app.observability.statements import UNOBSERVED, StatementObserver
-from app.store.beam import MIN_CANDIDATES, OVERSAMPLE
-from app.store.cypher import StatementLibrary
-from app.store.interface import SyntheticThought
-from app.store.params import thought_create_params
-from app.store.repositories.changes import ChangeRepository
-from app.store.repositories.contradictions import ContradictionRepository
-from app.store.repositories.episodes import EpisodeRepository
-from app.store.repositories.lineage import LineageRepository
-from app.store.repositories.merges import MergeRepository
-from app.store.repositories.related import RelatedRepository
-from app.store.repositories.retention import RetentionRepository
-from app.store.repositories.runs import RunRepository
-from app.store.repositories.supersession import SupersessionRepository
-from app.store.repositories.thoughts import ThoughtRepository
-from app.store.repositories.topics import TopicRepository
+from thoughtgraph.features.changes.repository import ChangeRepository
+from thoughtgraph.features.consolidation.repository import MergeRepository
+from thoughtgraph.features.consolidation.runs_repository import RunRepository
+from thoughtgraph.features.contradictions.repository import ContradictionRepository
+from thoughtgraph.features.contradictions.supersession_repository import SupersessionRepository
+from thoughtgraph.features.episodes.repository import EpisodeRepository
+from thoughtgraph.features.lineage.repository import LineageRepository
+from thoughtgraph.features.retention.repository import RetentionRepository
+from thoughtgraph.features.search.related_repository import RelatedRepository
+from thoughtgraph.features.thoughts.repository import ThoughtRepository
+from thoughtgraph.features.topics.repository import TopicRepository
+from thoughtgraph.observability.statements import UNOBSERVED, StatementObserver
+from thoughtgraph.store.beam import MIN_CANDIDATES, OVERSAMPLE
+from thoughtgraph.store.cypher import StatementLibrary
+from thoughtgraph.store.interface import SyntheticThought
+from thoughtgraph.store.params import thought_create_params
 
 Row = dict[str, Any]
 

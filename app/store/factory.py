@@ -12,12 +12,12 @@ import structlog
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
-from app.domain.errors import EngineUnavailableError
-from app.settings import Settings
-from app.store.cypher import StatementLibrary
-from app.store.cypher_store import CypherGraphStore
-from app.store.falkordb.adapter import FalkorDBGraphStore
-from app.store.falkordb.engine import EmbeddedFalkorDB
+from thoughtgraph.domain.errors import EngineUnavailableError
+from thoughtgraph.settings import Settings
+from thoughtgraph.store.cypher import StatementLibrary
+from thoughtgraph.store.cypher_store import CypherGraphStore
+from thoughtgraph.store.falkordb.adapter import FalkorDBGraphStore
+from thoughtgraph.store.falkordb.engine import EmbeddedFalkorDB
 
 log = structlog.get_logger(__name__)
 
@@ -67,7 +67,7 @@ async def open_store(
     """
     statements = StatementLibrary.load(settings.cypher_dir, settings.engine)
     if settings.neo4j_uri:
-        from app.store.neo4j.adapter import Neo4jGraphStore
+        from thoughtgraph.store.neo4j.adapter import Neo4jGraphStore
 
         neo4j_store = await Neo4jGraphStore.connect(
             uri=settings.neo4j_uri,

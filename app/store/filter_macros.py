@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 
 def _visible(engine: str, var: str) -> str:
-    """The time view of a read (app.domain.models.TimeView): active unless forgotten ones
+    """The time view of a read (thoughtgraph.domain.models.TimeView): active unless forgotten ones
     are asked for, valid at $validAt (default $now) in the world, known at $knownAt when
     given, and not superseded when $currentOnly."""
     del engine
@@ -28,7 +28,7 @@ def _visible(engine: str, var: str) -> str:
 def _listing(engine: str, var: str) -> str:
     """A listing's keyset cursor (the last (createdAt, id) seen; also a plain range on
     createdAt, so that Neo4j seeks its (namespace, createdAt) index), its optional filters
-    (app.domain.models.ThoughtFilter) and the time view."""
+    (thoughtgraph.domain.models.ThoughtFilter) and the time view."""
     t = var
     return (
         f"{t}.createdAt <= coalesce($afterCreatedAt, 9223372036854775807) "

@@ -32,7 +32,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from app.retrieval.stopwords import STOPWORDS
+from thoughtgraph.domain.ranking.stopwords import STOPWORDS
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 MAX_TERMS = 32  # far below Lucene's clause limit (1024); more words add little

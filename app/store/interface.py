@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
-from app.domain.models import (
+from thoughtgraph.domain.models import (
     ChangeEvent,
     LineageEdgeHit,
     LineageWalk,

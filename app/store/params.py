@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from app.domain.changes import Actor, ChangeKind, SubjectKind
-from app.domain.models import ThoughtRecord, TimeView, now_ms
+from thoughtgraph.domain.changes import Actor, ChangeKind, SubjectKind
+from thoughtgraph.domain.models import ThoughtRecord, TimeView, now_ms
 
 
 def change_params(

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from app.domain.changes import ChangeEvent, ChangeKind, SubjectKind
-from app.domain.models import Thought, ThoughtKind, ThoughtState, ThoughtType
+from thoughtgraph.domain.changes import ChangeEvent, ChangeKind, SubjectKind
+from thoughtgraph.domain.models import Thought, ThoughtKind, ThoughtState, ThoughtType
 
 
 def optional_int(value: Any) -> int | None:

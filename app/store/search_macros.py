@@ -1,7 +1,7 @@
 """Macros of the search statements (cypher/search/), written once for both engines and
 registered with the others in app/store/cypher.py.
 
-``search_filter(t)`` is every filter of a search (app.domain.retrieval.SearchFilter and the
+``search_filter(t)`` is every filter of a search (thoughtgraph.domain.retrieval.SearchFilter and the
 retrieval mode's lowest retention), so both candidate lists, vector and full-text, are
 narrowed inside the engine by the same text. ``retention(t)`` is the retention score of
 app/retrieval/retention.py before its cap at 1 (the cap cannot change a comparison with a

@@ -4,11 +4,11 @@ Importing this package is cheap: torch/sentence-transformers and litellm are imp
 only when a model is loaded or called.
 """
 
-from app.llm.embedders.base import DEFAULT_BATCH_SIZE, TextEmbedder
-from app.llm.embedders.factory import build_embedder
-from app.llm.embedders.hashing import DEFAULT_HASH_DIMENSION, HashEmbedder
-from app.llm.embedders.litellm_embedder import LiteLLMEmbedder, prepare_litellm
-from app.llm.embedders.local import LOCAL_MODEL_NAME, LocalEmbedder, bundled_model_path
+from thoughtgraph.llm.embedders.base import DEFAULT_BATCH_SIZE, TextEmbedder
+from thoughtgraph.llm.embedders.factory import build_embedder
+from thoughtgraph.llm.embedders.hashing import DEFAULT_HASH_DIMENSION, HashEmbedder
+from thoughtgraph.llm.embedders.litellm_embedder import LiteLLMEmbedder, prepare_litellm
+from thoughtgraph.llm.embedders.local import LOCAL_MODEL_NAME, LocalEmbedder, bundled_model_path
 
 __all__ = [
     "DEFAULT_BATCH_SIZE",

@@ -11,7 +11,7 @@ import numpy as np
 import numpy.typing as npt
 from neo4j_graphrag.embeddings.base import Embedder
 
-from app.domain.errors import ConfigurationError, EmbeddingError
+from thoughtgraph.domain.errors import ConfigurationError, EmbeddingError
 
 DEFAULT_BATCH_SIZE = 32
 
@@ -30,7 +30,7 @@ class TextEmbedder(Embedder, ABC):
 
     Vectors are plain ``list[float]``, L2-normalised when ``normalized`` is true. Every
     failure, whatever the backend raised, comes out as
-    :class:`~app.domain.errors.EmbeddingError`.
+    :class:`~thoughtgraph.domain.errors.EmbeddingError`.
 
     Subclasses implement :meth:`_embed_batch` (synchronous, may raise anything) and, when
     they have a native async client, :meth:`_aembed_batch`; the default runs

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import asyncio
 
-from app.domain.errors import ConfigurationError
-from app.llm.embedders.base import TextEmbedder
-from app.llm.embedders.hashing import HashEmbedder
-from app.llm.embedders.litellm_embedder import LiteLLMEmbedder
-from app.llm.embedders.local import LocalEmbedder
-from app.settings import EmbedderKind, Settings
+from thoughtgraph.domain.errors import ConfigurationError
+from thoughtgraph.llm.embedders.base import TextEmbedder
+from thoughtgraph.llm.embedders.hashing import HashEmbedder
+from thoughtgraph.llm.embedders.litellm_embedder import LiteLLMEmbedder
+from thoughtgraph.llm.embedders.local import LocalEmbedder
+from thoughtgraph.settings import EmbedderKind, Settings
 
 
 async def build_embedder(settings: Settings) -> TextEmbedder:

@@ -7,11 +7,11 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from app.domain.errors import ConfigurationError
-from app.llm.embedders.base import DEFAULT_BATCH_SIZE, TextEmbedder, VectorBatch
+from thoughtgraph.domain.errors import ConfigurationError
+from thoughtgraph.llm.embedders.base import DEFAULT_BATCH_SIZE, TextEmbedder, VectorBatch
 
 if TYPE_CHECKING:
-    from app.settings import Settings
+    from thoughtgraph.settings import Settings
 
 DEFAULT_HASH_DIMENSION = 384
 

@@ -7,11 +7,11 @@ import os
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from app.domain.errors import ConfigurationError, EmbeddingError
-from app.llm.embedders.base import DEFAULT_BATCH_SIZE, TextEmbedder
+from thoughtgraph.domain.errors import ConfigurationError, EmbeddingError
+from thoughtgraph.llm.embedders.base import DEFAULT_BATCH_SIZE, TextEmbedder
 
 if TYPE_CHECKING:
-    from app.settings import Settings
+    from thoughtgraph.settings import Settings
 
 DEFAULT_TIMEOUT_S = 60.0
 PROBE_TEXT = "thoughtgraph embedding dimension probe"

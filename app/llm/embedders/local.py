@@ -10,13 +10,13 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from app.domain.errors import EmbeddingError
-from app.llm.embedders.base import DEFAULT_BATCH_SIZE, TextEmbedder, VectorBatch
+from thoughtgraph.domain.errors import EmbeddingError
+from thoughtgraph.llm.embedders.base import DEFAULT_BATCH_SIZE, TextEmbedder, VectorBatch
 
 if TYPE_CHECKING:
     from sentence_transformers import SentenceTransformer
 
-    from app.settings import Settings
+    from thoughtgraph.settings import Settings
 
 LOCAL_MODEL_NAME = "all-MiniLM-L6-v2"
 

@@ -5,6 +5,6 @@ Bump a prompt's ``VERSION`` whenever its text or answer changes: cached answers 
 by it.
 """
 
-from app.llm.prompts.base import ChatMessage, Prompt
+from thoughtgraph.llm.prompts.base import ChatMessage, Prompt
 
 __all__ = ["ChatMessage", "Prompt"]

@@ -1,4 +1,4 @@
-"""What a prompt is, for :class:`app.llm.client.LLMClient`."""
+"""What a prompt is, for :class:`thoughtgraph.llm.client.LLMClient`."""
 
 from __future__ import annotations
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from app.llm.prompts.base import ChatMessage, Prompt, messages
+from thoughtgraph.llm.prompts.base import ChatMessage, Prompt, messages
 
 NAME = "compression"
 VERSION = "1"

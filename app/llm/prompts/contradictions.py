@@ -7,9 +7,9 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, Field
 
-from app.domain.judgement import PairRelation, PairToJudge
-from app.domain.models import ms_to_datetime
-from app.llm.prompts.base import ChatMessage, Prompt, messages
+from thoughtgraph.domain.judgement import PairRelation, PairToJudge
+from thoughtgraph.domain.models import ms_to_datetime
+from thoughtgraph.llm.prompts.base import ChatMessage, Prompt, messages
 
 NAME = "contradictions"
 VERSION = "1"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from app.domain.judgement import EXTRACTED_KINDS, ExtractedThought
-from app.llm.prompts.base import ChatMessage, Prompt, messages
+from thoughtgraph.domain.judgement import EXTRACTED_KINDS, ExtractedThought
+from thoughtgraph.llm.prompts.base import ChatMessage, Prompt, messages
 
 NAME = "episode_extraction"
 VERSION = "1"

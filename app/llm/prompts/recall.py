@@ -8,8 +8,8 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, Field
 
-from app.domain.models import _Frozen
-from app.llm.prompts.base import ChatMessage, Prompt, messages
+from thoughtgraph.domain.models import _Frozen
+from thoughtgraph.llm.prompts.base import ChatMessage, Prompt, messages
 
 NAME = "recall"
 VERSION = "1"

@@ -7,8 +7,8 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, Field
 
-from app.domain.models import _Frozen, ms_to_datetime
-from app.llm.prompts.base import ChatMessage, Prompt, messages
+from thoughtgraph.domain.models import _Frozen, ms_to_datetime
+from thoughtgraph.llm.prompts.base import ChatMessage, Prompt, messages
 
 NAME = "topic_summary"
 VERSION = "1"

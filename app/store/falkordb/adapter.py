@@ -9,7 +9,7 @@ created before its first write; the catalog graph ``<graph>`` holds what the sto
 built with. FalkorDB's vector index cannot filter while it searches, so one graph for all
 namespaces made a small namespace's search slower as the others grew and, past the
 candidates asked for, incomplete. Namespace names are validated upstream
-(``app.domain.validation.require_namespace``) and name a key, never statement text.
+(``thoughtgraph.domain.validation.require_namespace``) and name a key, never statement text.
 """
 
 from __future__ import annotations
@@ -23,12 +23,12 @@ from falkordb.asyncio import FalkorDB
 from falkordb.asyncio.graph import AsyncGraph
 from redis import exceptions as redis_errors
 
-from app.domain.errors import StoreError, StoreFullError, StoreTimeoutError
-from app.store.cypher import StatementLibrary
-from app.store.cypher_store import CypherGraphStore, Row
-from app.store.falkordb.engine import EmbeddedFalkorDB
-from app.store.falkordb.params import cypher_header
-from app.store.falkordb.supervisor import EngineSupervisor
+from thoughtgraph.domain.errors import StoreError, StoreFullError, StoreTimeoutError
+from thoughtgraph.store.cypher import StatementLibrary
+from thoughtgraph.store.cypher_store import CypherGraphStore, Row
+from thoughtgraph.store.falkordb.engine import EmbeddedFalkorDB
+from thoughtgraph.store.falkordb.params import cypher_header
+from thoughtgraph.store.falkordb.supervisor import EngineSupervisor
 
 # (label, property) pairs that must be unique; each needs an exact-match index first,
 # which schema.bootstrap (catalog) and schema.namespace (each namespace) create.

@@ -23,9 +23,9 @@ import time
 from pathlib import Path
 from typing import IO
 
-from app.child_process import OwnedProcess
-from app.domain.errors import DataDirLockedError, EngineStartError
-from app.settings import FsyncPolicy
+from thoughtgraph.child_process import OwnedProcess
+from thoughtgraph.domain.errors import DataDirLockedError, EngineStartError
+from thoughtgraph.settings import FsyncPolicy
 
 # What the engine logs when it cannot append to its log (disk full, in practice).
 _APPEND_FAILURES = ("AOF write error", "No space left on device", "Short write while writing")

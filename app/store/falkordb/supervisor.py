@@ -18,8 +18,8 @@ from collections.abc import Awaitable, Callable
 
 import structlog
 
-from app.domain.errors import StoreError, StoreFullError
-from app.store.falkordb.engine import EmbeddedFalkorDB
+from thoughtgraph.domain.errors import StoreError, StoreFullError
+from thoughtgraph.store.falkordb.engine import EmbeddedFalkorDB
 
 log = structlog.get_logger(__name__)
 

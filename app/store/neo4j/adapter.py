@@ -34,10 +34,10 @@ from neo4j.exceptions import (
     TransientError,
 )
 
-from app.domain.errors import ConfigurationError, StoreError, StoreTimeoutError
-from app.store.cypher import NAMESPACE_LABEL_SLOT, StatementLibrary, fill_namespace_label
-from app.store.cypher_store import CypherGraphStore, Row
-from app.store.neo4j.namespaces import namespace_index, namespace_label
+from thoughtgraph.domain.errors import ConfigurationError, StoreError, StoreTimeoutError
+from thoughtgraph.store.cypher import NAMESPACE_LABEL_SLOT, StatementLibrary, fill_namespace_label
+from thoughtgraph.store.cypher_store import CypherGraphStore, Row
+from thoughtgraph.store.neo4j.namespaces import namespace_index, namespace_label
 
 # Failures that mean "the store is not usable right now", as opposed to a faulty statement
 # (other ClientErrors), which is a bug and propagates unchanged. ServiceUnavailable and
@@ -216,7 +216,7 @@ class Neo4jGraphStore(CypherGraphStore):
     ) -> list[Row]:
         """One statement in one managed transaction, which retries transient failures.
 
-        ``text`` comes from the files in cypher/, never from input (see app.store.cypher).
+        ``text`` comes from the files in cypher/, never from input (see thoughtgraph.store.cypher).
         """
         parameters = dict(params)
 

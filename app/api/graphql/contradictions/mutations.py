@@ -1,0 +1,45 @@
+"""Deciding a contradiction."""
+
+from __future__ import annotations
+
+import strawberry
+
+from thoughtgraph.api.graphql.auth import CanWrite
+from thoughtgraph.api.graphql.contradictions.types import Contradiction
+from thoughtgraph.api.graphql.enums import Resolution
+from thoughtgraph.api.graphql.request_context import Info
+from thoughtgraph.api.graphql.thoughts.mutations import caller_actor
+from thoughtgraph.domain.models import DEFAULT_NAMESPACE
+
+
+async def resolve_resolve_contradiction(
+    info: Info,
+    id: strawberry.ID,
+    resolution: Resolution,
+    namespace: str = DEFAULT_NAMESPACE,
+    note: str | None = None,
+    merged_content: str | None = None,
+) -> Contradiction:
+    resolved = await info.context.services.contradictions.resolve(
+        namespace,
+        id,
+        resolution,
+        actor=caller_actor(info),
+        note=note,
+        merged_content=merged_content,
+    )
+    return Contradiction.from_domain(resolved)
+
+
+@strawberry.type
+class ContradictionMutation:
+    resolve_contradiction = strawberry.mutation(
+        permission_classes=[CanWrite],
+        resolver=resolve_resolve_contradiction,
+        description=(
+            "Decide a contradiction: A_WINS or B_WINS (the winner supersedes the other),"
+            " MERGED (a consolidation of both, from mergedContent when given, supersedes"
+            " them) or BOTH_VALID (the pair is not flagged again). Repeating the same"
+            " decision is a no-op; a different one is INVALID_STATE; an unknown id NOT_FOUND."
+        ),
+    )

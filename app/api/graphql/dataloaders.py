@@ -1,0 +1,84 @@
+"""Per-request DataLoaders over the store's batch reads, keyed by (namespace, id).
+
+A new ``Loaders`` is built for every request, so cached values never outlive one
+operation and never leak between callers. Keys carry the namespace because ids are only
+looked up within one: a batch is split per namespace, one store call each.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from strawberry.dataloader import DataLoader
+
+from thoughtgraph.domain.knowledge import Topic
+from thoughtgraph.domain.models import Thought
+from thoughtgraph.store.cypher_store import CypherGraphStore
+from thoughtgraph.store.interface import GraphStore
+
+ThoughtKey = tuple[str, str]  # (namespace, thought id)
+TopicKey = tuple[str, str]  # (namespace, topic id)
+
+#: Largest batch handed to one store call; bigger batches are split by the loader.
+MAX_BATCH = 500
+
+
+def _by_namespace(keys: Sequence[tuple[str, str]]) -> dict[str, list[str]]:
+    grouped: dict[str, list[str]] = defaultdict(list)
+    for namespace, thought_id in keys:
+        grouped[namespace].append(thought_id)
+    return grouped
+
+
+async def load_thoughts(store: GraphStore, keys: Sequence[ThoughtKey]) -> list[Thought | None]:
+    """One ``get_thoughts`` call per namespace; a missing thought loads as None."""
+    found: dict[ThoughtKey, Thought] = {}
+    for namespace, ids in _by_namespace(keys).items():
+        for thought_id, thought in (await store.get_thoughts(namespace, ids)).items():
+            found[(namespace, thought_id)] = thought
+    return [found.get(key) for key in keys]
+
+
+async def load_refiners(store: GraphStore, keys: Sequence[ThoughtKey]) -> list[list[str]]:
+    """Ids of the thoughts refining or consolidating each key's thought, newest first."""
+    found: dict[ThoughtKey, list[str]] = {}
+    for namespace, ids in _by_namespace(keys).items():
+        for thought_id, refiner_ids in (await store.refiners(namespace, ids)).items():
+            found[(namespace, thought_id)] = list(refiner_ids)
+    return [found.get(key, []) for key in keys]
+
+
+async def load_topics(store: CypherGraphStore, keys: Sequence[TopicKey]) -> list[Topic | None]:
+    """One ``topics.get_many`` call per namespace: every thought of a page shares a few
+    topics, which this reads once each."""
+    found: dict[TopicKey, Topic] = {}
+    for namespace, ids in _by_namespace(keys).items():
+        for topic_id, topic in (await store.topics.get_many(namespace, ids)).items():
+            found[(namespace, topic_id)] = topic
+    return [found.get(key) for key in keys]
+
+
+@dataclass(frozen=True)
+class Loaders:
+    thoughts: DataLoader[ThoughtKey, Thought | None]
+    refiners: DataLoader[ThoughtKey, list[str]]
+    topics: DataLoader[TopicKey, Topic | None]
+
+    @classmethod
+    def build(cls, store: CypherGraphStore) -> Loaders:
+        async def thoughts(keys: list[ThoughtKey]) -> list[Thought | None]:
+            return await load_thoughts(store, keys)
+
+        async def refiners(keys: list[ThoughtKey]) -> list[list[str]]:
+            return await load_refiners(store, keys)
+
+        async def topics(keys: list[TopicKey]) -> list[Topic | None]:
+            return await load_topics(store, keys)
+
+        return cls(
+            thoughts=DataLoader(load_fn=thoughts, max_batch_size=MAX_BATCH),
+            refiners=DataLoader(load_fn=refiners, max_batch_size=MAX_BATCH),
+            topics=DataLoader(load_fn=topics, max_batch_size=MAX_BATCH),
+        )

@@ -1,0 +1,40 @@
+"""Ingesting a session transcript as an episode."""
+
+from __future__ import annotations
+
+import strawberry
+
+from thoughtgraph.api.graphql.auth import CanWrite
+from thoughtgraph.api.graphql.episodes.types import ArtifactInput, Episode
+from thoughtgraph.api.graphql.request_context import Info
+from thoughtgraph.api.graphql.thoughts.mutations import caller_actor
+from thoughtgraph.domain.models import DEFAULT_NAMESPACE
+
+
+async def resolve_ingest_episode(
+    info: Info,
+    transcript: str,
+    namespace: str = DEFAULT_NAMESPACE,
+    title: str | None = None,
+    artifacts: list[ArtifactInput] | None = None,
+) -> Episode:
+    episode = await info.context.services.episodes.ingest(
+        namespace,
+        transcript,
+        title=title,
+        artifacts=[artifact.to_domain() for artifact in artifacts or ()],
+        actor=caller_actor(info),
+    )
+    return Episode.from_domain(episode)
+
+
+@strawberry.type
+class EpisodeMutation:
+    ingest_episode = strawberry.mutation(
+        permission_classes=[CanWrite],
+        resolver=resolve_ingest_episode,
+        description=(
+            "Keep a session transcript as an episode and extract the thoughts worth"
+            " remembering from it; the same transcript again returns the same episode."
+        ),
+    )

@@ -1,0 +1,214 @@
+"""Reading thoughts: one by id, a filtered page, lineage-aware semantic search, and a
+thought's related neighbours; lists and search take the same time view."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import strawberry
+
+from thoughtgraph.api.graphql.allowlist import readable_categories
+from thoughtgraph.api.graphql.auth import CanRead
+from thoughtgraph.api.graphql.request_context import Info
+from thoughtgraph.api.graphql.search.explain import RetrievalMode
+from thoughtgraph.api.graphql.thoughts.inputs import (
+    SearchFilterInput,
+    ThoughtFilterInput,
+    optional_ms,
+)
+from thoughtgraph.api.graphql.thoughts.types import (
+    RelatedThought,
+    SearchHit,
+    Thought,
+    ThoughtConnection,
+    load_thoughts,
+)
+from thoughtgraph.domain import validation as check
+from thoughtgraph.domain.models import DEFAULT_NAMESPACE, ThoughtFilter, TimeView
+from thoughtgraph.domain.retrieval import RetrievalOptions
+from thoughtgraph.features.search.options import within_allowlist
+from thoughtgraph.features.search.related import RelatedService
+from thoughtgraph.features.thoughts.browse import decode_cursor
+
+# Nullable arguments with defaults: an explicit null means the default.
+PAGE_SIZE = 20
+SEARCH_K = 10
+RELATED_FIRST = 10
+
+
+def time_view(
+    info: Info, current_only: bool | None, valid_at: datetime | None, known_at: datetime | None
+) -> TimeView | None:
+    """The view the arguments ask for; None for the default (active, valid now), which
+    the services and the store build themselves."""
+    if not current_only and valid_at is None and known_at is None:
+        return None
+    return info.context.services.search.view(
+        current_only=bool(current_only),
+        valid_at_ms=optional_ms(valid_at),
+        known_at_ms=optional_ms(known_at),
+    )
+
+
+def checked_filter(given: ThoughtFilterInput | None) -> ThoughtFilter:
+    """The filter with its free-form fields checked, each error naming its field.
+
+    Listing goes to the store directly rather than through BrowseService.list, which
+    neither keeps kind and topicId nor takes a time view."""
+    criteria = (given or ThoughtFilterInput()).to_domain()
+    return criteria.model_copy(
+        update={
+            "tag": (
+                check.require_tag("filter.tag", criteria.tag) if criteria.tag is not None else None
+            ),
+            "agent_id": (
+                check.require_identifier("filter.agentId", criteria.agent_id)
+                if criteria.agent_id is not None
+                else None
+            ),
+            "topic_id": (
+                check.require_identifier("filter.topicId", criteria.topic_id)
+                if criteria.topic_id is not None
+                else None
+            ),
+        }
+    )
+
+
+async def resolve_thought(
+    info: Info, id: strawberry.ID, namespace: str = DEFAULT_NAMESPACE
+) -> Thought | None:
+    found = await info.context.services.thoughts.get(namespace, id)
+    if found is None:
+        return None
+    info.context.loaders.thoughts.prime((namespace, found.id), found)
+    return Thought.from_domain(found)
+
+
+async def resolve_thoughts(
+    info: Info,
+    namespace: str = DEFAULT_NAMESPACE,
+    filter: ThoughtFilterInput | None = None,
+    first: int | None = PAGE_SIZE,
+    after: str | None = None,
+    current_only: bool | None = False,
+    valid_at: datetime | None = None,
+    known_at: datetime | None = None,
+) -> ThoughtConnection:
+    check.require_namespace(namespace)
+    size = PAGE_SIZE if first is None else first
+    check.require_int_range("first", size, 1, check.MAX_PAGE_SIZE)
+    criteria = checked_filter(filter)
+    cursor = decode_cursor(after) if after else None
+    view = time_view(info, current_only, valid_at, known_at)
+    page = await info.context.services.store.list_thoughts(namespace, criteria, cursor, size, view)
+    return ThoughtConnection.from_page(page)
+
+
+def retrieval_options(
+    info: Info,
+    filter: SearchFilterInput | None,
+    mode: RetrievalMode | None,
+    hybrid: bool | None,
+    agent: str | None,
+    expand: bool | None = False,
+) -> RetrievalOptions | None:
+    """The search's options within the reading agent's allowlist; None when the
+    allowlist leaves it nothing to read."""
+    options = RetrievalOptions(
+        filter=(filter or SearchFilterInput()).to_domain(),
+        mode=mode or RetrievalMode.STANDARD,
+        hybrid=hybrid is not False,
+        expand=bool(expand),
+    )
+    allowed = readable_categories(info, agent, options.filter.categories)
+    return within_allowlist(options, allowed)
+
+
+async def resolve_search(
+    info: Info,
+    query: str,
+    k: int | None = SEARCH_K,
+    threshold: float | None = 0.0,
+    namespace: str = DEFAULT_NAMESPACE,
+    current_only: bool | None = False,
+    valid_at: datetime | None = None,
+    known_at: datetime | None = None,
+    filter: SearchFilterInput | None = None,
+    mode: RetrievalMode | None = RetrievalMode.STANDARD,
+    hybrid: bool | None = True,
+    agent: str | None = None,
+    expand: bool | None = False,
+) -> list[SearchHit]:
+    options = retrieval_options(info, filter, mode, hybrid, agent, expand)
+    if options is None:
+        return []
+    hits = await info.context.services.search.search(
+        namespace,
+        query,
+        k=SEARCH_K if k is None else k,
+        threshold=0.0 if threshold is None else threshold,
+        view=time_view(info, current_only, valid_at, known_at),
+        options=options,
+    )
+    return [SearchHit.from_domain(hit) for hit in hits]
+
+
+async def resolve_related(
+    info: Info,
+    id: strawberry.ID,
+    namespace: str = DEFAULT_NAMESPACE,
+    first: int | None = RELATED_FIRST,
+) -> list[RelatedThought]:
+    size = RELATED_FIRST if first is None else first
+    # Stateless over the store: built here rather than kept in Services.
+    related = await RelatedService(info.context.services.store).of(namespace, id, size)
+    thoughts = await load_thoughts(info, namespace, [r.thought_id for r in related])
+    by_id = {str(thought.id): thought for thought in thoughts}
+    return [
+        RelatedThought(thought=by_id[r.thought_id], strength=r.strength)
+        for r in related
+        if r.thought_id in by_id
+    ]
+
+
+@strawberry.type
+class ThoughtQuery:
+    thought = strawberry.field(
+        permission_classes=[CanRead],
+        resolver=resolve_thought,
+        description="One thought, or null when the namespace has no such id.",
+    )
+    thoughts = strawberry.field(
+        permission_classes=[CanRead],
+        resolver=resolve_thoughts,
+        description=(
+            "Thoughts newest first, optionally filtered; `first` is 1 to 100. Forgotten"
+            " thoughts are left out; the time view arguments work as in `search`."
+        ),
+    )
+    search = strawberry.field(
+        permission_classes=[CanRead],
+        resolver=resolve_search,
+        description=(
+            "The k best thoughts for the query: full-text and vector candidates scored by"
+            " cosine, a full-text bonus and the priors (hybrid: false for vector search"
+            " only; expand: true adds the graph expansion: keyword sub-queries, session"
+            " neighbours, people named; slower, better on conversations), filtered in the"
+            " store, in the retention"
+            " tiers `mode` reaches (STANDARD: hot and warm); superseded ones are marked"
+            " and ranked below their successors (left out with currentOnly); threshold"
+            " drops hits less similar than it. validAt asks what was true then, knownAt"
+            " what the service knew then. Each hit's `explain` gives its score's parts."
+            " Only categories the reading agent's allowlist allows come back (`agent`:"
+            " whom to read as when the API key names no agent)."
+        ),
+    )
+    related = strawberry.field(
+        permission_classes=[CanRead],
+        resolver=resolve_related,
+        description=(
+            "Thoughts consolidation linked to this one as related, strongest first"
+            " (`first` 1 to 100); THOUGHT_NOT_FOUND when it does not exist."
+        ),
+    )

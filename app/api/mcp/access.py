@@ -1,0 +1,134 @@
+"""Who calls a tool, and whether they may: the same API keys, roles and namespaces as
+GraphQL (app/access.py), found per call.
+
+Over streamable HTTP every request carries its own key (``Authorization: Bearer <key>``
+or ``X-API-Key``); ``KeyGate`` refuses a request without a valid one before the MCP
+transport sees it (while keys are required) and leaves the caller in the ASGI scope for
+the tools. Over stdio the server is a local process its user started: it acts with the
+key in ``TG_MCP_KEY``, or as anyone while the local service is open.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from starlette.datastructures import Headers
+from starlette.responses import JSONResponse
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from thoughtgraph.api.access import AccessPolicy
+from thoughtgraph.api.http.errors import error_body
+from thoughtgraph.domain.access import Action, Principal
+from thoughtgraph.domain.changes import Actor
+from thoughtgraph.domain.errors import InvalidInputError, ThoughtgraphError
+from thoughtgraph.features.thoughts.service import ThoughtInput
+
+PRINCIPAL_SCOPE_KEY = "thoughtgraph.principal"
+# Who the change log names for a write without an API key (open local mode), as GraphQL.
+LOCAL_ACTOR = Actor(id="local", name="local")
+UNAUTHENTICATED_MESSAGE = (
+    "An API key is required: send it as `Authorization: Bearer <key>` (or `X-API-Key`); "
+    "it was missing, unknown or revoked."
+)
+
+
+class UnauthenticatedError(ThoughtgraphError):
+    code = "UNAUTHENTICATED"
+
+
+class ForbiddenError(ThoughtgraphError):
+    code = "FORBIDDEN"  # the code GraphQL's permission classes answer with
+
+
+class Callers:
+    """Finds the caller of one tool call. ``stdio_key``: the key a stdio server acts with
+    (None over HTTP, where each request brings its own)."""
+
+    def __init__(self, access: AccessPolicy, *, stdio_key: str | None = None) -> None:
+        self.access = access
+        self.stdio_key = stdio_key
+
+    def stdio_principal(self) -> Principal | None:
+        """The caller of a stdio server; None when keys are required and its key is
+        missing, unknown or revoked (checked on every call: a revoked key stops at once)."""
+        headers = {"authorization": f"Bearer {self.stdio_key}"} if self.stdio_key else {}
+        return self.access.principal_for(headers)
+
+    def principal(self, request: Any | None) -> Principal:
+        """The caller of the tool call ``request`` (the HTTP request that carried it, or
+        None over stdio)."""
+        if request is None:
+            found = self.stdio_principal()
+        else:
+            found = request.scope.get(PRINCIPAL_SCOPE_KEY)
+        if not isinstance(found, Principal):
+            raise UnauthenticatedError(UNAUTHENTICATED_MESSAGE)
+        return found
+
+    def allowed(self, request: Any | None, action: Action, namespace: str) -> Principal:
+        """The caller, if its role allows ``action`` and its key ``namespace``."""
+        principal = self.principal(request)
+        if not principal.may(action, namespace):
+            raise ForbiddenError(
+                "The API key does not allow this operation on this namespace.",
+                action=action.value,
+                namespace=namespace,
+            )
+        return principal
+
+
+def as_caller(principal: Principal, data: ThoughtInput) -> ThoughtInput:
+    """A write through an API key is the key's agent's and the change log names the key;
+    the agent the arguments name counts only in open local mode, where it is required."""
+    if principal.key_id is not None and principal.agent_id is not None:
+        return replace(
+            data,
+            agent_id=principal.agent_id,
+            agent_name=principal.agent_name or principal.agent_id,
+            key_id=principal.key_id,
+        )
+    for field, value in (("agent_id", data.agent_id), ("agent_name", data.agent_name)):
+        if not value.strip():
+            raise InvalidInputError(
+                f"{field} is required when the server runs without an API key", field=field
+            )
+    return data
+
+
+def actor_of(principal: Principal) -> Actor:
+    """The actor of a write other than a contribution: the key's agent, and the key."""
+    if principal.agent_id is None:
+        return LOCAL_ACTOR.model_copy(update={"key_id": principal.key_id})
+    return Actor(
+        id=principal.agent_id,
+        name=principal.agent_name or principal.agent_id,
+        key_id=principal.key_id,
+    )
+
+
+class KeyGate:
+    """ASGI middleware in front of the MCP endpoint: a request without a valid key is
+    answered 401 (while keys are required); any other goes on with its caller in the
+    scope. ``open_paths`` (liveness, readiness) need no key, as in the GraphQL service."""
+
+    def __init__(self, app: ASGIApp, access: AccessPolicy, *, open_paths: tuple[str, ...]):
+        self.app = app
+        self.access = access
+        self.open_paths = open_paths
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope.get("path") in self.open_paths:
+            await self.app(scope, receive, send)
+            return
+        principal = self.access.principal_for(Headers(scope=scope))
+        if principal is None:
+            refusal = JSONResponse(
+                error_body(UNAUTHENTICATED_MESSAGE, UnauthenticatedError.code),
+                status_code=401,
+                headers={"www-authenticate": "Bearer"},
+            )
+            await refusal(scope, receive, send)
+            return
+        scope[PRINCIPAL_SCOPE_KEY] = principal
+        await self.app(scope, receive, send)

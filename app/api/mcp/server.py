@@ -1,0 +1,125 @@
+"""The MCP server over one Runtime: its tools (``thoughtgraph.api.mcp.tools``) and how
+their failures reach the client.
+
+A failure is a tool error (``isError``), never a crash of the server or a protocol error:
+its text starts with the code in brackets and ``structuredContent`` holds ``code`` and
+``message`` (and the error's details), so an agent can branch on the code as it does on
+GraphQL's ``extensions.code``. Arguments that do not fit a tool's input schema are
+``VALIDATION_ERROR`` like the domain's own checks; anything unexpected is logged here and
+answered ``INTERNAL_ERROR`` without its text. An answer larger than GraphQL's response
+cap (``TG_MAX_RESPONSE_BYTES``) is ``RESPONSE_TOO_LARGE`` instead, as it is there.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import structlog
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
+from mcp_types import CallToolResult, InputRequiredResult, TextContent
+from pydantic import ValidationError
+
+from thoughtgraph.api.mcp.access import Callers
+from thoughtgraph.api.mcp.tools import ToolEnv, tool_groups
+from thoughtgraph.domain.errors import InvalidInputError, ThoughtgraphError
+from thoughtgraph.runtime import Runtime
+
+log = structlog.get_logger(__name__)
+
+SERVER_NAME = "thoughtgraph"
+INSTRUCTIONS = (
+    "A knowledge-graph memory shared by agents. `search` before you contribute; "
+    "`contribute` what you learn, `refine` a thought that changed (lineage keeps the old "
+    "one), `supersede` one that no longer holds. Every tool takes a `namespace` "
+    "(default 'default'); a failure names its code in brackets, e.g. [VALIDATION_ERROR]."
+)
+
+
+def error_result(code: str, message: str, **details: Any) -> CallToolResult:
+    return CallToolResult(
+        content=[TextContent(type="text", text=f"[{code}] {message}")],
+        structured_content={"code": code, "message": message, **details},
+        is_error=True,
+    )
+
+
+def domain_error_result(error: ThoughtgraphError) -> CallToolResult:
+    """What the client is told: the public message where the error has one (an engine's
+    or a model's own words stay in the log), else the message and its details."""
+    if error.public_message is not None:
+        return error_result(error.code, error.public_message)
+    return error_result(error.code, error.message, **error.details)
+
+
+def invalid_arguments_result(error: ValidationError) -> CallToolResult:
+    first = error.errors()[0]
+    field = ".".join(str(part) for part in first["loc"]) or "arguments"
+    problem = InvalidInputError(f"{field}: {first['msg']}", field=field)
+    return domain_error_result(problem)
+
+
+class ThoughtgraphMCP(MCPServer[Any]):
+    def __init__(self, *args: Any, max_response_bytes: int, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.max_response_bytes = max_response_bytes
+
+    async def call_tool(
+        self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
+    ) -> CallToolResult | InputRequiredResult:
+        try:
+            result = await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            return self._failure(name, exc)
+        if isinstance(result, CallToolResult):
+            return self._within_size(name, result)
+        return result
+
+    def _within_size(self, name: str, result: CallToolResult) -> CallToolResult:
+        """The answer, unless larger than the cap: the backstop GraphQL has for what the
+        arguments' limits cannot see (long texts)."""
+        size = len(result.model_dump_json(by_alias=True, exclude_none=True).encode())
+        if size <= self.max_response_bytes:
+            return result
+        limit = self.max_response_bytes
+        log.warning("mcp.response_too_large", tool=name, size=size, limit=limit)
+        message = (
+            f"The response would be {size:,} bytes; the limit is {limit:,}. "
+            "Ask for fewer items (k, first)."
+        )
+        return error_result("RESPONSE_TOO_LARGE", message, size=size, limit=limit)
+
+    def _failure(self, name: str, exc: ToolError) -> CallToolResult:
+        cause = exc.__cause__
+        if isinstance(cause, ThoughtgraphError):
+            log.info("mcp.tool_refused", tool=name, code=cause.code, error=cause.message)
+            return domain_error_result(cause)
+        if isinstance(cause, ValidationError):
+            return invalid_arguments_result(cause)
+        if isinstance(exc, UnexpectedToolError):
+            log.error("mcp.tool_failed", tool=name, exc_info=cause or exc)
+            return error_result("INTERNAL_ERROR", "The tool failed unexpectedly; see the log.")
+        return error_result("BAD_REQUEST", str(exc))  # an unknown tool name
+
+
+def build_server(runtime: Runtime, callers: Callers) -> ThoughtgraphMCP:
+    """The server with every tool group over this runtime's services."""
+    server = ThoughtgraphMCP(
+        SERVER_NAME,
+        instructions=INSTRUCTIONS,
+        version=_version(),
+        max_response_bytes=runtime.settings.max_response_bytes,
+    )
+    env = ToolEnv(services=runtime.services, callers=callers)
+    for register in tool_groups():
+        register(server, env)
+    return server
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("thoughtgraph")
+    except PackageNotFoundError:
+        return "0"

@@ -1,0 +1,365 @@
+"""Short statements taken apart for the rule judge: words typed as values, verbs or content,
+where the subject ends, negations, and the cue phrases a newer statement uses.
+
+No parser, no model: a tokenizer, the word lists of
+:mod:`thoughtgraph.domain.language.lexicon` and a few positional rules. Good enough for the
+one-or-two-sentence thoughts agents write.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import re
+from dataclasses import dataclass
+
+from thoughtgraph.domain.language import lexicon as lx
+from thoughtgraph.domain.language.words import (
+    TEXT_CACHE_SIZE,
+    Word,
+    find_phrases,
+    split_words,
+    stem,
+)
+
+_NUMBER = re.compile(r"^[$€£]?\d+(?:\.\d+)*%?$")
+_ORDINAL = re.compile(r"^(\d+)(?:st|nd|rd|th)$")
+_TIME = re.compile(r"^(\d{1,2})(?::(\d{2}))?\s*(am|pm)?$")
+_CAMEL = re.compile(r"[a-z][A-Z]")
+
+CONTENT, VERB, VALUE = "content", "verb", "value"
+
+
+@dataclass(frozen=True)
+class Token:
+    """A word that says something: a value, a verb or a content word."""
+
+    raw: str
+    norm: str  # what equality is judged on: stem, verb base, normalised number
+    position: int  # index among the clause's words
+    kind: str  # CONTENT | VERB | VALUE
+    value_type: str | None  # number, time, ident, name, state, label (VALUE only)
+    in_subject: bool  # before the first verb: part of what the statement is about
+    capitalised: bool
+    scope: bool = False  # in a "for ..." phrase after the verb: whom or what it applies to
+
+
+@dataclass(frozen=True)
+class Statement:
+    text: str
+    words: tuple[Word, ...]
+    tokens: tuple[Token, ...]
+    boundary: int  # index of the first verb (len(words) when none was found)
+    negations: int
+    definite: bool  # "the X", "our X", "Jane's X": one thing, one value
+    change_cues: tuple[str, ...]
+    additive_cues: tuple[str, ...]
+    negating_cue: bool
+    # Positions of the words naming the older value ("switched from X to ..."), and their norms.
+    mention_positions: frozenset[int]
+    old_mention: frozenset[str]
+
+    @functools.cached_property
+    def norms(self) -> frozenset[str]:  # read many times per judgement: computed once
+        return frozenset(token.norm for token in self.tokens)
+
+    @property
+    def boundary_word(self) -> str | None:
+        return self.words[self.boundary].lower if self.boundary < len(self.words) else None
+
+    @property
+    def polarity(self) -> int:
+        return (self.negations + (1 if self.negating_cue else 0)) % 2
+
+
+def parse(text: str, *, names: set[str], older: Statement | None = None) -> Statement:
+    """Take one clause apart; ``older`` given means this is the newer statement of a pair,
+    whose change and additive cues count only when the older one does not use them too."""
+    # A clause reads the same in every pair but for whether its first word is a name
+    # elsewhere and, as the newer of two, which of its cues the older one shares: a scan
+    # parses each thought a few times, not once a pair.
+    layout = _layout(text)
+    first_is_name = bool(layout.words) and layout.words[0].lower in names
+    if older is None:
+        return _parse_cached(text, first_is_name, as_newer=False)
+    lowered = [w.lower for w in layout.words]
+    if not find_phrases(lowered, lx.CHANGE_CUES) and not find_phrases(lowered, lx.ADDITIVE_CUES):
+        return _parse_cached(text, first_is_name, as_newer=True)  # the older cannot matter
+    return _parse(text, names=names, older=older, as_newer=True)
+
+
+@functools.lru_cache(maxsize=TEXT_CACHE_SIZE)
+def _parse_cached(text: str, first_is_name: bool, *, as_newer: bool) -> Statement:
+    first = _layout(text).words[0].lower if first_is_name else None
+    names = {first} if first is not None else set()
+    return _parse(text, names=names, older=None, as_newer=as_newer)
+
+
+def _parse(text: str, *, names: set[str], older: Statement | None, as_newer: bool) -> Statement:
+    """``as_newer`` without ``older``: a newer statement with no cue phrases at all."""
+    layout = _layout(text)
+    words, boundary = list(layout.words), layout.boundary
+
+    def token_at(index: int) -> Token | None:
+        # Only the first word's reading depends on the pair (is it a name elsewhere?).
+        return layout.tokens[index] if index else _token(words, 0, boundary, names)
+
+    lowered = [w.lower for w in words]
+    skip: set[int] = set()
+    change: list[str] = []
+    additive: list[str] = []
+    negating = False
+    if older is not None:  # the newer of two, with cue phrases
+        older_text = " ".join(w.lower for w in older.words)
+        for phrase, span in find_phrases(lowered, lx.CHANGE_CUES):
+            if not re.search(rf"\b{re.escape(phrase)}\b", older_text):
+                change.append(phrase)
+                negating = negating or phrase in lx.NEGATING_CUES
+                skip |= set(span)
+        for phrase, span in find_phrases(lowered, lx.ADDITIVE_CUES):
+            if not re.search(rf"\b{re.escape(phrase)}\b", older_text):
+                additive.append(phrase)
+                skip |= set(span)
+    elif not as_newer:
+        # Cue words in an older statement are no change between the two: drop "now" & co.
+        skip |= {i for _, span in find_phrases(lowered, ("now", "currently")) for i in span}
+    mention = _old_value_words(words, older) if older is not None and change else set()
+    tokens: list[Token] = []
+    negations = 0
+    for index, word in enumerate(words):
+        if word.punct or index in skip:
+            continue
+        if word.lower in lx.NEGATIONS:
+            negations += 1
+            continue
+        token = token_at(index)
+        if token is not None:
+            tokens.append(token)
+    first = words[0] if words else None
+    definite = first is not None and (first.lower in lx.DETERMINERS or first.possessive)
+    definite = definite or any(w.possessive for w in words[:boundary])
+    mentioned = {token_at(i) for i in mention}
+    return Statement(
+        text=text,
+        words=tuple(words),
+        tokens=tuple(tokens),
+        boundary=boundary,
+        negations=negations,
+        definite=definite,
+        change_cues=tuple(change),
+        additive_cues=tuple(additive),
+        negating_cue=negating,
+        mention_positions=frozenset(mention),
+        old_mention=frozenset(t.norm for t in mentioned if t is not None),
+    )
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """What parsing a clause needs that depends on its text alone."""
+
+    words: tuple[Word, ...]
+    boundary: int
+    tokens: tuple[Token | None, ...]  # by word index; index 0 is read per pair (None here)
+
+
+@functools.lru_cache(maxsize=TEXT_CACHE_SIZE)
+def _layout(text: str) -> _Layout:
+    words = split_words(text)
+    boundary = predicate_start(words)
+    tokens = tuple(_token(words, i, boundary, set()) if i else None for i in range(len(words)))
+    return _Layout(tuple(words), boundary, tokens)
+
+
+def _old_value_words(words: list[Word], older: Statement) -> set[int]:
+    """Indexes of the words that name the older statement's value ("switched from Jenkins
+    to ..."): only when every word there that says something is in the older statement."""
+    joined, starts = "", []
+    for word in words:
+        starts.append(len(joined) + (1 if joined else 0))
+        joined = f"{joined} {word.lower}" if joined else word.lower
+    older_norms = older.norms
+    for pattern in lx.OLD_VALUE_PATTERNS:
+        match = pattern.search(joined)
+        if match is None:
+            continue
+        start, end = match.span("old")
+        indexes = [i for i, at in enumerate(starts) if start <= at < end]
+        said = [
+            i
+            for i in indexes
+            if not words[i].punct and words[i].lower not in lx.FUNCTION_WORDS | lx.NEGATIONS
+        ]
+        if said and all(_norm_of(words, i) in older_norms for i in said):
+            return set(indexes)
+    return set()
+
+
+def predicate_start(words: list[Word]) -> int:
+    """Index of the word where the predicate starts: the first auxiliary, or the first
+    word that is a verb where it stands (not after "the", not a plural noun before a verb)."""
+    for index in range(1, len(words)):
+        word, before = words[index], _before(words, index)
+        after = words[index + 1] if index + 1 < len(words) else None
+        if word.punct:
+            continue
+        if word.lower in lx.AUXILIARIES and not (word.lower == "may" and word.raw[0].isupper()):
+            return index
+        if before.lower in lx.DETERMINERS or before.possessive:
+            continue  # "the deploy window", "Jane's preferred editor": a modifier
+        if word.lower in lx.IRREGULAR_VERBS:
+            return index
+        base = lx.VERB_FORM_BASE.get(word.lower)
+        if base is None or word.lower.endswith("ing"):
+            continue
+        if word.lower == base:
+            # A base form is a verb after a pronoun or a plural subject ("we use", "pull
+            # requests need", "deploys to production require").
+            if before.lower in lx.PRONOUNS or _plural_subject(words[:index]):
+                return index
+        elif word.lower.endswith("s"):
+            # "the team tracks work", not "dark launches are" or "the tests run nightly"
+            if after is None or not (
+                after.lower in lx.AUXILIARIES or lx.VERB_FORM_BASE.get(after.lower) == after.lower
+            ):
+                return index
+        else:
+            return index  # a past form
+    # No known verb: take an -s or -ed word that a preposition or a number follows
+    # ("the contract renews on 1 March").
+    for index in range(1, len(words) - 1):
+        word, before, after = words[index], _before(words, index), words[index + 1]
+        if before.lower in lx.DETERMINERS or before.possessive:
+            continue
+        verb_like = word.lower.endswith(("s", "ed")) and word.lower not in lx.FUNCTION_WORDS
+        if verb_like and (after.lower in lx.PREPOSITIONS or _NUMBER.match(after.lower)):
+            return index
+    return len(words)
+
+
+def _plural_subject(words: list[Word]) -> bool:
+    """Whether the words before a base-form verb start with a plural noun phrase."""
+    for word in words:
+        if word.punct or word.lower in lx.FUNCTION_WORDS or word.lower in lx.ADVERBS:
+            continue
+        if word.lower.endswith("s") and not word.lower.endswith(("ss", "us", "is")):
+            return True
+    return False
+
+
+def _before(words: list[Word], index: int) -> Word:
+    """The word before ``index``, looking past adverbs ("we now keep")."""
+    for previous in range(index - 1, 0, -1):
+        if words[previous].lower not in lx.ADVERBS:
+            return words[previous]
+    return words[0]
+
+
+def _norm_of(words: list[Word], index: int) -> str:
+    token = _token(words, index, 0, set())
+    return token.norm if token is not None else words[index].lower
+
+
+def _token(words: list[Word], index: int, boundary: int, names: set[str]) -> Token | None:
+    word = words[index]
+    lower = word.lower
+    if word.punct or lower in lx.NEGATIONS:
+        return None
+    particle = (
+        lower in lx.PARTICLES
+        and index > 0
+        and (
+            words[index - 1].lower in lx.VERB_FORM_BASE
+            or words[index - 1].lower in lx.IRREGULAR_VERBS
+        )
+    )
+    if particle:
+        return Token(word.raw, lower, index, VALUE, "state", index < boundary, False)
+    if lower in lx.FUNCTION_WORDS and not (lower == "may" and word.raw[0].isupper()):
+        return None
+    value_type, norm = _value(words, index, names)
+    kind = VALUE if value_type is not None else CONTENT
+    # A verb form before the verb or in -ing is a noun or a modifier ("the deploy window",
+    # "the billing service"), compared like any other word.
+    verb = lower in lx.VERB_FORM_BASE or lower in lx.IRREGULAR_VERBS
+    if kind is CONTENT and verb and index >= boundary and not lower.endswith("ing"):
+        kind, norm = VERB, lx.VERB_FORM_BASE.get(lower, lower)
+    return Token(
+        raw=word.raw,
+        norm=norm,
+        position=index,
+        kind=kind,
+        value_type=value_type,
+        in_subject=index < boundary,
+        capitalised=word.raw[:1].isupper(),
+        scope=_after_for(words, index, boundary),
+    )
+
+
+def _after_for(words: list[Word], index: int, boundary: int) -> bool:
+    """Whether the word sits in a "for ..." phrase of the predicate ("is enabled for the API
+    tier"; not "the Slack channel for incidents is ...")."""
+    for previous in range(index - 1, boundary, -1):
+        lower = words[previous].lower
+        if lower == "for":
+            return True
+        if words[previous].punct or lower in lx.PREPOSITIONS or lower in lx.VERB_FORM_BASE:
+            return False
+    return False
+
+
+def _value(words: list[Word], index: int, names: set[str]) -> tuple[str | None, str]:
+    """(value type, normalised form) of a word, or (None, stem) for a plain word."""
+    word = words[index]
+    raw, lower = word.raw, word.lower
+    previous = words[index - 1].lower if index > 0 else ""
+    time = _TIME.match(lower)
+    if time and (time.group(2) or time.group(3)):
+        hour = int(time.group(1)) % 12 + (12 if time.group(3) == "pm" else 0)
+        hour = hour if time.group(3) else int(time.group(1))
+        return "time", f"{hour}:{time.group(2) or '00'}"
+    if _NUMBER.match(lower):
+        return "number", lower
+    ordinal = _ORDINAL.match(lower)
+    if ordinal:
+        return "number", f"{int(ordinal.group(1))}th"
+    if lower in lx.NUMBER_WORDS:
+        return "number", lx.NUMBER_WORDS[lower]
+    stemmed = stem(lower)
+    if lower == "second" and _NUMBER.match(previous):
+        return "label", "second"
+    if lower in lx.ORDINAL_WORDS:
+        return "number", lx.ORDINAL_WORDS[lower]
+    if stemmed in lx.TIME_WORDS or lower in lx.TIME_WORDS:
+        return "time", stemmed if stemmed in lx.TIME_WORDS else lower
+    has_digit = any(c.isdigit() for c in lower)
+    if (
+        (has_digit and any(c.isalpha() for c in lower))
+        or raw[:1] in "#@$"
+        or re.search(r"\w[./_@]\w", raw)
+        or _CAMEL.search(raw)
+        or raw.count("-") >= 2  # acme-backups-old
+    ):
+        return "ident", lower
+    if lower in lx.STATE_WORDS:
+        return "state", lower
+    if stemmed in lx.LABELS:
+        return "label", stemmed
+    if len(raw) >= 2 and raw.isupper() and raw.isalpha():
+        return "name", lower  # DEBUG, WARN, SLA
+    if raw[:1].isupper() and (index > 0 or lower in names):
+        return "name", lower
+    return None, stemmed
+
+
+def quantity(tokens: list[Token]) -> float | None:
+    """ "5 minutes" -> 300.0 (seconds), "2 GB" -> 2e9 (bytes); None for anything else."""
+    ordered = sorted(tokens, key=lambda t: t.position)
+    for number, unit in itertools.pairwise(ordered):
+        scale = lx.DURATION_S.get(unit.norm) or lx.SIZE_B.get(unit.norm)
+        if number.value_type == "number" and scale is not None:
+            try:
+                return float(number.norm.lstrip("$€£").rstrip("%")) * scale
+            except ValueError:
+                return None
+    return None

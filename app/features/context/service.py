@@ -1,0 +1,275 @@
+"""Tiered context assembly, predictive prefetch, the delta header and the session-start
+block (seeds 001, 002, 003), over the store and the search service.
+
+The rules live in app/context (pure, tested over random inputs); this service gathers
+candidates, reads the change log and counts tokens with the configured tokenizer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+
+from thoughtgraph.domain import validation as check
+from thoughtgraph.domain.context.budget import Split, split_for
+from thoughtgraph.domain.context.delta import delta_header, subject_ids
+from thoughtgraph.domain.context.model import (
+    AssembledContext,
+    Candidate,
+    DeltaHeader,
+    Packing,
+    Signals,
+)
+from thoughtgraph.domain.context.packer import pack
+from thoughtgraph.domain.context.predict import Prediction, predict
+from thoughtgraph.domain.context.session_block import (
+    Injection,
+    SessionBlock,
+    envelope_of,
+    inject,
+    wrap,
+)
+from thoughtgraph.domain.errors import InvalidInputError
+from thoughtgraph.domain.models import TimeView
+from thoughtgraph.domain.ops import NO_OPS_EVENTS, OpsEvents, OpsNode, acting_as
+from thoughtgraph.features.context.gathering import (
+    Gathering,
+    ThoughtSearch,
+    query_hits_for,
+    visibility,
+)
+from thoughtgraph.features.context.tokens import TokenCounter
+from thoughtgraph.ports.clock import Clock, SystemClock
+from thoughtgraph.settings import Settings
+from thoughtgraph.store.cypher_store import CypherGraphStore
+
+MAX_BUDGET = 200_000
+MAX_ERRORS = 20
+MAX_COLLABORATORS = 20
+MAX_SIGNAL_CHARS = 1_000  # a file path, a branch, an activity
+MAX_INJECTION_CHARS = 400_000  # the text a session block is injected into
+FIT_ATTEMPTS = 4
+
+
+@dataclass(frozen=True)
+class _Gathered:
+    revision: int
+    delta: DeltaHeader | None
+    candidates: list[Candidate]
+    split: Split
+
+
+class ContextService:
+    def __init__(
+        self,
+        store: CypherGraphStore,
+        search: ThoughtSearch,
+        *,
+        settings: Settings | None = None,
+        clock: Clock | None = None,
+        events: OpsEvents = NO_OPS_EVENTS,
+    ) -> None:
+        settings = settings or Settings()
+        self._store = store
+        self._events = events
+        self._search = search
+        self._clock = clock or SystemClock()
+        self.default_budget = settings.context_budget
+        self.session_budget = settings.context_session_budget
+        self.tokens = TokenCounter(settings.context_tokenizer_model or settings.llm_model)
+
+    @property
+    def tokenizer(self) -> str:
+        default = " (default: no model configured)" if self.tokens.is_default else ""
+        return f"{self.tokens.name}{default}"
+
+    async def assemble(
+        self,
+        namespace: str,
+        *,
+        budget: int | None = None,
+        signals: Signals | None = None,
+        since_revision: int | None = None,
+        allowed_categories: Collection[str] | None = None,
+    ) -> AssembledContext:
+        """The context for ``signals`` within ``budget`` tokens, tier by tier; with
+        ``since_revision``, headed by what changed since."""
+        budget = self._budget(budget, self.default_budget)
+        gathered = await self._gather(
+            namespace, signals, since_revision, allowed_categories, budget=budget
+        )
+        return self._packed(gathered, budget)
+
+    async def predict(
+        self,
+        namespace: str,
+        *,
+        signals: Signals | None = None,
+        budget: int | None = None,
+        allowed_categories: Collection[str] | None = None,
+    ) -> Prediction:
+        """What ``assemble`` would load for these signals, with a confidence per item."""
+        assembled = await self.assemble(
+            namespace, budget=budget, signals=signals, allowed_categories=allowed_categories
+        )
+        return predict(assembled.packing, assembled.tokenizer)
+
+    async def session_block(
+        self,
+        namespace: str,
+        *,
+        budget: int | None = None,
+        signals: Signals | None = None,
+        since_revision: int | None = None,
+        allowed_categories: Collection[str] | None = None,
+    ) -> tuple[SessionBlock, AssembledContext]:
+        """The tagged block, tags included within ``budget`` (default 2000) tokens."""
+        budget = self._budget(budget, self.session_budget)
+        check.require_namespace(namespace)
+        await self.tokens.load()
+        inner = budget - self.tokens(envelope_of(namespace))
+        if inner < 0:
+            raise InvalidInputError(
+                f"budget must leave room for the block's tags ({budget - inner} tokens)",
+                field="budget",
+            )
+        # Gathered once: only the packing is redone when the block comes out too long.
+        gathered = await self._gather(
+            namespace, signals, since_revision, allowed_categories, budget=budget
+        )
+        for _ in range(FIT_ATTEMPTS):
+            assembled = self._packed(gathered, max(0, inner))
+            block = wrap(assembled.packing.text, namespace)
+            over = self.tokens(block.text) - budget
+            if over <= 0:
+                return block, assembled
+            inner -= over  # the seams between tags and body cost a token or two
+        return wrap("", namespace), self._packed(gathered, 0)
+
+    async def inject_session_block(
+        self,
+        namespace: str,
+        text: str,
+        *,
+        budget: int | None = None,
+        signals: Signals | None = None,
+        since_revision: int | None = None,
+        allowed_categories: Collection[str] | None = None,
+    ) -> tuple[Injection, SessionBlock]:
+        """``text`` with the session block replaced (or added once): never two blocks."""
+        if text.strip():
+            check.require_text("text", text, MAX_INJECTION_CHARS)
+        block, _ = await self.session_block(
+            namespace,
+            budget=budget,
+            signals=signals,
+            since_revision=since_revision,
+            allowed_categories=allowed_categories,
+        )
+        return inject(text, block), block
+
+    # --- helpers -----------------------------------------------------------------------
+    def _budget(self, budget: int | None, default: int) -> int:
+        chosen = default if budget is None else budget
+        return check.require_int_range("budget", chosen, 0, MAX_BUDGET)
+
+    async def _gather(
+        self,
+        namespace: str,
+        signals: Signals | None,
+        since_revision: int | None,
+        allowed: Collection[str] | None,
+        *,
+        budget: int,
+    ) -> _Gathered:
+        """Everything an assembly reads from the store and the search service."""
+        signals = require_signals(signals or Signals())
+        check.require_namespace(namespace)
+        if since_revision is not None:
+            check.require_int_range("sinceRevision", since_revision, 0, 2**53)
+        await self.tokens.load()
+        # The revision is read first: a write landing meanwhile shows in the next delta.
+        revision = await self._store.current_revision(namespace)
+        delta = (
+            await self._delta(namespace, since_revision, revision)
+            if since_revision is not None
+            else None
+        )
+        gathering = Gathering(
+            store=self._store,
+            search=self._search,
+            namespace=namespace,
+            signals=signals,
+            current=TimeView(now_ms=self._clock.now_ms(), current_only=True),
+            revision=revision,
+            visible=visibility(allowed),
+            query_hits=query_hits_for(budget),
+        )
+        with acting_as(OpsNode.CONTEXT):  # its searches are the assembly's, not a caller's
+            candidates = await gathering.candidates()
+        if revision:  # a namespace never written to gets no event (it would create it)
+            self._events.record(namespace, "search", node=OpsNode.CONTEXT)
+        return _Gathered(revision, delta, candidates, split_for(signals.activity))
+
+    def _packed(self, gathered: _Gathered, budget: int) -> AssembledContext:
+        delta = gathered.delta
+        packing = pack(
+            gathered.candidates,
+            budget,
+            gathered.split,
+            self.tokens,
+            header=delta.render() if delta else "",
+        )
+        return AssembledContext(
+            packing=packing,
+            tokenizer=self.tokenizer,
+            revision=gathered.revision,
+            delta=delta if packing.header_tokens else None,  # None: it did not fit
+            candidates=len(gathered.candidates),
+        )
+
+    async def _delta(
+        self, namespace: str, since_revision: int, revision: int
+    ) -> DeltaHeader | None:
+        if revision <= since_revision:
+            return None
+        events = await self._store.changes_since(namespace, since_revision, check.MAX_CHANGES)
+        ids = subject_ids(events)
+        thoughts = await self._store.get_thoughts(namespace, ids)
+        previews = {tid: thought.content for tid, thought in thoughts.items()}
+        return delta_header(
+            since_revision,
+            revision,
+            events,
+            previews,
+            more=len(events) >= check.MAX_CHANGES,
+        )
+
+
+def require_signals(signals: Signals) -> Signals:
+    """The signals checked like every other input (nothing is searched before)."""
+    if signals.query is not None:
+        check.require_text("signals.query", signals.query, check.MAX_QUERY_CHARS)
+    for name, value in (
+        ("signals.currentFile", signals.current_file),
+        ("signals.branch", signals.branch),
+        ("signals.activity", signals.activity),
+    ):
+        if value is not None:
+            check.require_name(name, value, MAX_SIGNAL_CHARS)
+    _require_list("signals.recentErrors", signals.recent_errors, MAX_ERRORS)
+    for error in signals.recent_errors:
+        check.require_text("signals.recentErrors", error, check.MAX_QUERY_CHARS)
+    if signals.agent is not None:
+        check.require_identifier("signals.agent", signals.agent)
+    _require_list("signals.collaborators", signals.collaborators, MAX_COLLABORATORS)
+    for who in signals.collaborators:
+        check.require_identifier("signals.collaborators", who)
+    return signals
+
+
+def _require_list(field: str, values: Sequence[str], most: int) -> None:
+    check.require_int_range(f"{field} (count)", len(values), 0, most)
+
+
+__all__ = ["ContextService", "Packing", "require_signals"]

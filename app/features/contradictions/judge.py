@@ -1,0 +1,116 @@
+"""Contradiction judges: the LLM when one is configured, the rules otherwise or beyond it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Protocol
+
+import structlog
+
+from thoughtgraph.domain.judgement import PairToJudge, UsageMeter, Verdict
+from thoughtgraph.domain.language.rules_judge import RuleJudge
+from thoughtgraph.llm.client import LLMBudgetExhausted, LLMClient, LLMError
+from thoughtgraph.llm.prompts import contradictions
+
+if TYPE_CHECKING:
+    from thoughtgraph.settings import Settings
+
+log = structlog.get_logger(__name__)
+
+DEFAULT_PAIRS_PER_CALL = 8
+
+
+class ContradictionJudge(Protocol):
+    """Decides, for each pair, whether the newer thought updates, conflicts with or is
+    compatible with the older one. One verdict per pair, in the order given."""
+
+    @property
+    def name(self) -> str: ...
+
+    async def judge(self, pairs: Sequence[PairToJudge], usage: UsageMeter) -> list[Verdict]: ...
+
+
+class LLMJudge:
+    """Asks the LLM about ``pairs_per_call`` pairs at a time (one call, one prompt).
+
+    A batch the LLM cannot judge goes to ``fallback`` instead: when the run's call budget
+    is spent, when the provider still fails after the client's retries, or when the answer
+    stays invalid. A pair the answer leaves out is judged by the fallback too. Verdicts
+    say which judge gave them (``detector``: the model name or "rules").
+    """
+
+    def __init__(
+        self,
+        client: LLMClient,
+        fallback: RuleJudge,
+        *,
+        pairs_per_call: int = DEFAULT_PAIRS_PER_CALL,
+    ) -> None:
+        self.client = client
+        self.fallback = fallback
+        self.pairs_per_call = max(1, pairs_per_call)
+
+    @property
+    def name(self) -> str:
+        return self.client.model
+
+    async def judge(self, pairs: Sequence[PairToJudge], usage: UsageMeter) -> list[Verdict]:
+        verdicts: list[Verdict] = []
+        budget_logged = False
+        for start in range(0, len(pairs), self.pairs_per_call):
+            batch = pairs[start : start + self.pairs_per_call]
+            try:
+                answer = await self.client.complete(contradictions.PROMPT, usage, batch)
+            except LLMBudgetExhausted:
+                if not budget_logged:  # once per run, not once per batch
+                    log.info(
+                        "llm_judge_budget_spent",
+                        namespace=usage.namespace,
+                        max_calls=usage.max_calls,
+                        pairs_left=len(pairs) - start,
+                    )
+                    budget_logged = True
+                verdicts.extend(await self.fallback.judge(batch, usage))
+                continue
+            except LLMError as exc:
+                log.warning(
+                    "llm_judge_fallback",
+                    model=self.client.model,
+                    pairs=len(batch),
+                    error=exc.message,
+                    code=exc.code,
+                )
+                verdicts.extend(await self.fallback.judge(batch, usage))
+                continue
+            verdicts.extend(self._verdicts(batch, answer))
+        return verdicts
+
+    def _verdicts(
+        self, batch: Sequence[PairToJudge], answer: contradictions.Response
+    ) -> list[Verdict]:
+        given = {verdict.pair_id: verdict for verdict in answer.verdicts}
+        verdicts: list[Verdict] = []
+        for pair in batch:
+            found = given.get(pair.pair_id)
+            if found is None:
+                log.warning("llm_judge_pair_missing", model=self.client.model, pair=pair.pair_id)
+                verdicts.append(self.fallback.judge_pair(pair))
+                continue
+            verdicts.append(
+                Verdict(
+                    pair_id=pair.pair_id,
+                    relation=found.relation,
+                    confidence=found.confidence,
+                    explanation=found.explanation.strip() or f"judged {found.relation.value}",
+                    detector=self.client.model,
+                )
+            )
+        return verdicts
+
+
+def build_judge(settings: Settings, client: LLMClient | None) -> ContradictionJudge:
+    """The LLM judge (rules as its fallback) when there is a client, else the rules."""
+    rules = RuleJudge()
+    if client is None:
+        return rules
+    return LLMJudge(client, rules, pairs_per_call=settings.llm_pairs_per_call)

@@ -1,0 +1,150 @@
+"""Contradictions: listing them and deciding them (seed 002's resolution endpoint)."""
+
+from __future__ import annotations
+
+from thoughtgraph.domain import validation as check
+from thoughtgraph.domain.changes import Actor
+from thoughtgraph.domain.errors import InvalidStateError, NotFoundError
+from thoughtgraph.domain.knowledge import (
+    Contradiction,
+    ContradictionStatus,
+    Resolution,
+    pair_fingerprint,
+    stable_thought_id,
+)
+from thoughtgraph.domain.models import Thought, ThoughtType
+from thoughtgraph.features.thoughts.service import ThoughtInput, ThoughtService
+from thoughtgraph.ports.clock import Clock
+from thoughtgraph.ports.services import Embeddings
+from thoughtgraph.store.cypher_store import CypherGraphStore
+
+MAX_NOTE_CHARS = 2_000
+MAX_REMEMBERED_REASONS = 256
+
+
+class ContradictionService:
+    def __init__(
+        self,
+        store: CypherGraphStore,
+        embedder: Embeddings,
+        thoughts: ThoughtService,
+        clock: Clock,
+    ) -> None:
+        self._store = store
+        self._embedder = embedder
+        self._thoughts = thoughts
+        self._clock = clock
+        self._reasons: dict[str, list[float]] = {}
+
+    async def by_status(
+        self, namespace: str, status: ContradictionStatus | None, limit: int
+    ) -> list[Contradiction]:
+        check.require_namespace(namespace)
+        check.require_int_range("first", limit, 1, check.MAX_PAGE_SIZE)
+        return await self._store.contradictions.by_status(namespace, status, limit)
+
+    async def get(self, namespace: str, contradiction_id: str) -> Contradiction | None:
+        check.require_namespace(namespace)
+        cid = check.require_identifier("id", contradiction_id)
+        return (await self._store.contradictions.get_many(namespace, [cid])).get(cid)
+
+    async def resolve(
+        self,
+        namespace: str,
+        contradiction_id: str,
+        resolution: Resolution,
+        *,
+        actor: Actor,
+        note: str | None = None,
+        merged_content: str | None = None,
+    ) -> Contradiction:
+        """a_wins / b_wins: the winner SUPERSEDES the loser; merged: a consolidation
+        thought of both supersedes them; both_valid: the pair is never flagged again."""
+        found = await self.get(namespace, contradiction_id)
+        if found is None:
+            raise NotFoundError("contradiction", contradiction_id)
+        note = check.optional_text("note", note, MAX_NOTE_CHARS)
+        if found.status is ContradictionStatus.RESOLVED:
+            if found.resolution is resolution:
+                return found  # a retry of the same decision
+            raise InvalidStateError(
+                f"contradiction {found.id} was resolved already ({found.resolution})",
+                field="id",
+            )
+        await self.resolve_open(
+            found, resolution, actor=actor, note=note, merged_content=merged_content
+        )
+        resolved = await self.get(namespace, found.id)
+        assert resolved is not None
+        return resolved
+
+    async def resolve_open(
+        self,
+        found: Contradiction,
+        resolution: Resolution,
+        *,
+        actor: Actor,
+        note: str | None = None,
+        merged_content: str | None = None,
+    ) -> bool:
+        """Resolve a contradiction read as open (maintenance resolves a list it read:
+        no read before and after each); False when it was resolved meanwhile (left as
+        it is: the statement matches open ones only)."""
+        merged = None
+        if resolution is Resolution.MERGED:
+            merged = await self._merged_thought(found, merged_content, actor)
+        winner = {
+            Resolution.A_WINS: found.thought_a_id,
+            Resolution.B_WINS: found.thought_b_id,
+            Resolution.MERGED: merged.id if merged else None,
+            Resolution.BOTH_VALID: None,
+        }[resolution]
+        reason = note or f"contradiction resolved: {resolution.value}"
+        return await self._store.contradictions.resolve(
+            found,
+            resolution=resolution,
+            winner_id=winner,
+            reason=reason,
+            reason_embedding=await self._reason_embedding(reason),
+            note=note,
+            actor=actor,
+            pair_id=pair_fingerprint(found.namespace, found.thought_a_id, found.thought_b_id),
+            merged_thought_id=merged.id if merged else None,
+            at_ms=self._clock.now_ms(),
+        )
+
+    async def _reason_embedding(self, reason: str) -> list[float]:
+        """Supersession detection resolves with the same few notes again and again: each
+        is embedded once per process."""
+        found = self._reasons.get(reason)
+        if found is None:
+            found = await self._embedder.async_embed_query(reason)
+            if len(self._reasons) >= MAX_REMEMBERED_REASONS:
+                self._reasons.clear()
+            self._reasons[reason] = found
+        return found
+
+    async def _merged_thought(
+        self, found: Contradiction, content: str | None, actor: Actor
+    ) -> Thought:
+        pair = await self._store.get_thoughts(
+            found.namespace, [found.thought_a_id, found.thought_b_id]
+        )
+        older, newer = pair.get(found.thought_a_id), pair.get(found.thought_b_id)
+        if older is None or newer is None:
+            raise InvalidStateError("a thought of this contradiction is gone", field="id")
+        text = content or f"{newer.content} (earlier: {older.content})"
+        contribution = await self._thoughts.write_derived(
+            ThoughtType.CONSOLIDATION,
+            ThoughtInput(
+                content=text,
+                agent_id=actor.id,
+                agent_name=actor.name,
+                namespace=found.namespace,
+                key_id=actor.key_id,
+            ),
+            [older.id, newer.id],
+            reason=f"merged to resolve contradiction {found.id}",
+            thought_id=stable_thought_id("merged", found.id),
+        )
+        return contribution.thought

@@ -1,0 +1,60 @@
+"""Superseding: a newer thought retires an older one, which stays stored and traceable."""
+
+from __future__ import annotations
+
+from thoughtgraph.domain import validation as check
+from thoughtgraph.domain.changes import Actor
+from thoughtgraph.domain.errors import InvalidInputError, InvalidStateError, ThoughtNotFoundError
+from thoughtgraph.domain.models import Thought
+from thoughtgraph.ports.clock import Clock
+from thoughtgraph.ports.services import Embeddings
+from thoughtgraph.store.cypher_store import CypherGraphStore
+
+
+class SupersessionService:
+    def __init__(self, store: CypherGraphStore, embedder: Embeddings, clock: Clock) -> None:
+        self._store = store
+        self._embedder = embedder
+        self._clock = clock
+
+    async def supersede(
+        self,
+        namespace: str,
+        newer_id: str,
+        older_id: str,
+        *,
+        reason: str,
+        actor: Actor,
+        detector: str = "api",
+        confidence: float = 1.0,
+    ) -> Thought:
+        """The older thought, now superseded by the newer. Superseding again by the same
+        thought is a no-op; reversing a decision already taken is INVALID_STATE."""
+        check.require_namespace(namespace)
+        newer = check.require_thought_id("newerId", newer_id)
+        older = check.require_thought_id("olderId", older_id)
+        text = check.require_text("reason", reason, check.MAX_REASON_CHARS)
+        if newer == older:
+            raise InvalidInputError("a thought cannot supersede itself", field="olderId")
+        found = await self._store.get_thoughts(namespace, [newer, older])
+        missing = [tid for tid in (newer, older) if tid not in found]
+        if missing:
+            raise ThoughtNotFoundError(missing)
+        if found[newer].superseded_by == older:
+            raise InvalidStateError(
+                f"{older} already supersedes {newer}; resolve the other way round first",
+                field="newerId",
+            )
+        embedding = await self._embedder.async_embed_query(text)
+        await self._store.supersession.supersede(
+            namespace,
+            newer,
+            older,
+            reason=text,
+            reason_embedding=embedding,
+            detector=detector,
+            confidence=confidence,
+            actor=actor,
+            at_ms=self._clock.now_ms(),
+        )
+        return (await self._store.get_thoughts(namespace, [older]))[older]

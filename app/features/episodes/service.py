@@ -1,0 +1,170 @@
+"""Episodes (seed 002's episodic memory, seed 004's extraction): a transcript is kept as
+an Episode (narrative, summary, one-line compression, index label, artifacts) and the
+thoughts worth remembering are extracted from it, each PART_OF the episode.
+
+With an LLM the extraction is typed and salient; without one, seed 004's fallback: turns
+(or sentences) become ``fact`` thoughts with salience 0.5. Ids come from the transcript,
+so ingesting the same transcript again returns the same episode and writes nothing new.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import structlog
+
+from thoughtgraph.domain import validation as check
+from thoughtgraph.domain.changes import Actor
+from thoughtgraph.domain.errors import InvalidInputError
+from thoughtgraph.domain.judgement import ExtractedThought, UsageMeter
+from thoughtgraph.domain.knowledge import Artifact, Episode, stable_id, stable_thought_id
+from thoughtgraph.domain.models import ThoughtKind
+from thoughtgraph.domain.ops import NO_OPS_EVENTS, OpsEvents, OpsNode, OpsStatus
+from thoughtgraph.features.thoughts.service import ThoughtInput, ThoughtService
+from thoughtgraph.llm.client import LLMClient, LLMError
+from thoughtgraph.ports.clock import Clock
+from thoughtgraph.ports.services import Embeddings
+from thoughtgraph.settings import Settings
+from thoughtgraph.store.cypher_store import CypherGraphStore
+
+log = structlog.get_logger(__name__)
+MAX_TRANSCRIPT_CHARS = 100_000
+MAX_EXTRACTED = 50
+MAX_ARTIFACTS = 50
+ARTIFACT_KINDS = ("commit", "pr", "adr", "file")
+OFFLINE_EXTRACTOR = "offline"
+
+
+class EpisodeService:
+    def __init__(
+        self,
+        store: CypherGraphStore,
+        embedder: Embeddings,
+        thoughts: ThoughtService,
+        llm: LLMClient | None,
+        settings: Settings,
+        clock: Clock,
+        events: OpsEvents = NO_OPS_EVENTS,
+    ) -> None:
+        self._store = store
+        self._embedder = embedder
+        self._events = events
+        self._thoughts = thoughts
+        self._llm = llm
+        self._settings = settings
+        self._clock = clock
+
+    async def recent(self, namespace: str, limit: int) -> list[Episode]:
+        check.require_namespace(namespace)
+        check.require_int_range("first", limit, 1, check.MAX_PAGE_SIZE)
+        return await self._store.episodes.recent(namespace, limit)
+
+    async def get(self, namespace: str, episode_id: str) -> Episode | None:
+        check.require_namespace(namespace)
+        eid = check.require_identifier("id", episode_id)
+        return (await self._store.episodes.get_many(namespace, [eid])).get(eid)
+
+    async def ingest(
+        self,
+        namespace: str,
+        transcript: str,
+        *,
+        title: str | None,
+        artifacts: Sequence[Artifact],
+        actor: Actor,
+    ) -> Episode:
+        check.require_namespace(namespace)
+        text = check.require_text("transcript", transcript, MAX_TRANSCRIPT_CHARS)
+        title = check.require_name("title", title) if title is not None else None
+        checked = _artifacts(artifacts)
+        episode_id = stable_id("episode", namespace, text)
+        existing = await self.get(namespace, episode_id)
+        if existing is not None:
+            self._record(namespace, episode_id, OpsStatus.SKIPPED)
+            return existing
+        usage = UsageMeter(max_calls=self._settings.llm_max_calls_per_run, namespace=namespace)
+        extracted, llm_title, summary, line, extractor = await self._extract(text, usage)
+        thought_ids = tuple(
+            stable_thought_id("thought", episode_id, str(i)) for i in range(len(extracted))
+        )
+        episode = Episode(
+            id=episode_id,
+            namespace=namespace,
+            title=title or llm_title or line[:80],
+            narrative=text,
+            summary=summary,
+            compressed=line,
+            index_label=_index_label(title or llm_title or line),
+            artifacts=checked,
+            thought_ids=thought_ids,
+            created_at_ms=self._clock.now_ms(),
+            extractor=extractor,
+        )
+        embedding = await self._embedder.async_embed_query(summary)
+        await self._store.episodes.create(episode, embedding, actor=actor)
+        self._record(namespace, episode_id, OpsStatus.OK)
+        for thought_id, item in zip(thought_ids, extracted, strict=True):
+            await self._thoughts.write_original(
+                ThoughtInput(
+                    content=item.content,
+                    agent_id=actor.id,
+                    agent_name=actor.name,
+                    namespace=namespace,
+                    key_id=actor.key_id,
+                    kind=ThoughtKind(item.kind),
+                    salience=item.salience,
+                    episode_id=episode_id,
+                ),
+                thought_id=thought_id,
+            )
+        return (await self.get(namespace, episode_id)) or episode
+
+    def _record(self, namespace: str, episode_id: str, status: OpsStatus) -> None:
+        # The extracted thoughts record their own (episodic) events: write_original.
+        self._events.record(
+            namespace, "create", status, memory_id=episode_id, node=OpsNode.EPISODIC
+        )
+
+    async def _extract(
+        self, transcript: str, usage: UsageMeter
+    ) -> tuple[list[ExtractedThought], str, str, str, str]:
+        """(thoughts, title, summary, one line, extractor)."""
+        from thoughtgraph.domain.language.extractive import compress, extract_offline
+
+        if self._llm is not None:
+            try:
+                from thoughtgraph.llm.prompts import compression, episode_extraction
+
+                answer = await self._llm.complete(
+                    episode_extraction.PROMPT, usage, transcript, MAX_EXTRACTED
+                )
+                levels = await self._llm.complete(compression.PROMPT, usage, transcript)
+                return (
+                    answer.thoughts[:MAX_EXTRACTED],
+                    answer.title,
+                    answer.summary or levels.summary,
+                    levels.line,
+                    self._llm.model,
+                )
+            except LLMError as exc:
+                log.warning("episode.llm_failed", error=str(exc))
+        summary, line = compress(transcript)
+        return extract_offline(transcript)[:MAX_EXTRACTED], "", summary, line, OFFLINE_EXTRACTOR
+
+
+def _artifacts(artifacts: Sequence[Artifact]) -> tuple[Artifact, ...]:
+    if len(artifacts) > MAX_ARTIFACTS:
+        raise InvalidInputError(f"at most {MAX_ARTIFACTS} artifacts", field="artifacts")
+    for artifact in artifacts:
+        if artifact.kind not in ARTIFACT_KINDS:
+            raise InvalidInputError(
+                f"artifact kind must be one of {', '.join(ARTIFACT_KINDS)}", field="artifacts"
+            )
+        check.require_text("artifacts.ref", artifact.ref, check.MAX_NAME_CHARS)
+    return tuple(artifacts)
+
+
+def _index_label(text: str) -> str:
+    """A short label an index can list episodes by: the first words, lower-case."""
+    words = [w.strip(".,:;!?\"'()").lower() for w in text.split()]
+    return "-".join(w for w in words if w)[:60] or "episode"

@@ -1,0 +1,136 @@
+"""Usage tracking, forgetting, restoring and pinning (seed 002's usage tracker and active
+forgetting; seed 001's TTL and soft delete)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import structlog
+
+from thoughtgraph.domain import validation as check
+from thoughtgraph.domain.changes import Actor
+from thoughtgraph.domain.errors import ThoughtNotFoundError
+from thoughtgraph.domain.models import Thought, ThoughtState
+from thoughtgraph.features.write_behind import WriteBehind
+from thoughtgraph.ports.clock import Clock
+from thoughtgraph.settings import Settings
+from thoughtgraph.store.cypher_store import CypherGraphStore
+
+log = structlog.get_logger(__name__)
+DAY_MS = 24 * 3600 * 1000
+FORGET_BATCH = 500
+
+
+class AccessRecorder(WriteBehind[Counter[str]]):
+    """Counts what callers were given (lastAccessedAt, accessCount) without a write per
+    read: ids are buffered and written once a second, one statement per namespace."""
+
+    not_recorded = "usage.not_recorded"  # usage counts are best effort; never fail a read
+
+    def __init__(self, store: CypherGraphStore, clock: Clock, interval_s: float = 1.0) -> None:
+        super().__init__(interval_s)
+        self._store = store
+        self._clock = clock
+
+    def record(self, namespace: str, ids: list[str]) -> None:
+        if ids:
+            self._batch(namespace).update(ids)
+
+    def _empty(self) -> Counter[str]:
+        return Counter()
+
+    async def _write(self, namespace: str, batch: Counter[str]) -> None:
+        await self._store.retention.touch(namespace, batch, self._clock.now_ms())
+
+
+class RetentionService:
+    def __init__(self, store: CypherGraphStore, settings: Settings, clock: Clock) -> None:
+        self._store = store
+        self._settings = settings
+        self._clock = clock
+
+    async def _thought(self, namespace: str, thought_id: str) -> Thought:
+        found = await self._store.get_thoughts(namespace, [thought_id])
+        if thought_id not in found:
+            raise ThoughtNotFoundError([thought_id])
+        return found[thought_id]
+
+    async def forget(self, namespace: str, thought_id: str, actor: Actor) -> Thought:
+        """Soft-delete: out of every read until restored; purged after purge_after_days."""
+        check.require_namespace(namespace)
+        tid = check.require_thought_id("id", thought_id)
+        await self._thought(namespace, tid)
+        now = self._clock.now_ms()
+        await self._store.retention.set_state(
+            namespace,
+            tid,
+            ThoughtState.SOFT_DELETED,
+            purge_at_ms=now + self._settings.purge_after_days * DAY_MS,
+            actor=actor,
+            at_ms=now,
+        )
+        return await self._thought(namespace, tid)
+
+    async def restore(self, namespace: str, thought_id: str, actor: Actor) -> Thought:
+        """Bring a forgotten thought back (a purged one is gone: THOUGHT_NOT_FOUND)."""
+        check.require_namespace(namespace)
+        tid = check.require_thought_id("id", thought_id)
+        await self._thought(namespace, tid)
+        await self._store.retention.set_state(
+            namespace,
+            tid,
+            ThoughtState.ACTIVE,
+            purge_at_ms=None,
+            actor=actor,
+            at_ms=self._clock.now_ms(),
+        )
+        return await self._thought(namespace, tid)
+
+    async def pin(self, namespace: str, thought_id: str, pinned: bool, actor: Actor) -> Thought:
+        check.require_namespace(namespace)
+        tid = check.require_thought_id("id", thought_id)
+        await self._thought(namespace, tid)
+        await self._store.retention.pin(
+            namespace, tid, pinned, actor=actor, at_ms=self._clock.now_ms()
+        )
+        return await self._thought(namespace, tid)
+
+    async def forget_due(self, namespace: str, *, dry_run: bool = False) -> int:
+        """Soft-delete what was not accessed for forget_after_days, is below the
+        importance threshold or superseded (outdated, whatever its importance), and is
+        not pinned."""
+        now = self._clock.now_ms()
+        cutoff = now - self._settings.forget_after_days * DAY_MS
+        if dry_run:
+            return await self._store.retention.count_forget_due(
+                namespace,
+                accessed_before_ms=cutoff,
+                below_importance=self._settings.forget_below_importance,
+            )
+        total = 0
+        while True:
+            forgotten = await self._store.retention.forget_due(
+                namespace,
+                accessed_before_ms=cutoff,
+                below_importance=self._settings.forget_below_importance,
+                purge_at_ms=now + self._settings.purge_after_days * DAY_MS,
+                actor=Actor.maintenance("forgetting"),
+                at_ms=now,
+                limit=FORGET_BATCH,
+            )
+            total += forgotten
+            if forgotten < FORGET_BATCH:
+                return total
+
+    async def purge_due(self, namespace: str) -> int:
+        total = 0
+        while True:
+            purged = await self._store.retention.purge_due(
+                namespace,
+                actor=Actor.maintenance("purge"),
+                at_ms=self._clock.now_ms(),
+                limit=FORGET_BATCH,
+            )
+            total += purged
+            if purged < FORGET_BATCH:
+                return total

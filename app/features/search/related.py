@@ -1,0 +1,27 @@
+"""Related thoughts: a thought's RELATED_TO neighbours, which consolidation links."""
+
+from __future__ import annotations
+
+from thoughtgraph.domain import validation as check
+from thoughtgraph.domain.errors import ThoughtNotFoundError
+from thoughtgraph.domain.knowledge import RelatedThought
+from thoughtgraph.domain.models import TimeView
+from thoughtgraph.store.cypher_store import CypherGraphStore
+
+
+class RelatedService:
+    def __init__(self, store: CypherGraphStore) -> None:
+        self._store = store
+
+    async def of(
+        self, namespace: str, thought_id: str, limit: int, view: TimeView | None = None
+    ) -> list[RelatedThought]:
+        """Neighbours visible in the view, strongest first; THOUGHT_NOT_FOUND for an id the
+        namespace lacks (an unlinked thought has none, which is not the same answer)."""
+        check.require_namespace(namespace)
+        tid = check.require_thought_id("id", thought_id)
+        check.require_int_range("first", limit, 1, check.MAX_PAGE_SIZE)
+        related = await self._store.related.of(namespace, tid, limit, view)
+        if not related and tid not in await self._store.get_thoughts(namespace, [tid]):
+            raise ThoughtNotFoundError([tid])
+        return related

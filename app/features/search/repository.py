@@ -1,0 +1,236 @@
+"""The store side of hybrid search (cypher/search): filtered vector and full-text
+candidates, RELATED_TO links among them, topic summaries, and usage (cite, ignore).
+
+Over-fetching the vector side: an HNSW index answers its nearest ``candidates`` before a
+filter can apply, so a selective filter (a rare tag, a cold tier) may leave fewer than
+the search needs. The first query asks for ``max(need x OVERSAMPLE, MIN_CANDIDATES)``
+(x8 and 200 when the search narrows, x4 and 40 otherwise); when fewer than ``need``
+passed and the index was saturated (it answered every candidate asked for, or nothing
+passed at all), the query is repeated with four times the candidates, up to
+MAX_CANDIDATES. A filter that selects one thought in a million-thought namespace is
+therefore answered from the full-text side and the widest vector beam only, which is the
+honest limit of a post-filtered ANN index. The full-text side is taken the same way (its
+best matches by text score, x8 and at least 200, widened), because a common word matches
+most of a namespace and every filter reads properties node by node.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from thoughtgraph.domain.knowledge import Topic
+from thoughtgraph.domain.models import Thought, TimeView
+from thoughtgraph.domain.ranking.scoring import Candidate
+from thoughtgraph.domain.retrieval import SearchFilter, UsagePolicy
+from thoughtgraph.features.search.term_counts import TermCounts
+from thoughtgraph.store.beam import MIN_CANDIDATES, OVERSAMPLE
+from thoughtgraph.store.executor import Executor
+from thoughtgraph.store.fulltext import UNION_BUDGET, escaped_terms, planned_query
+from thoughtgraph.store.model_rows import topic_from_row
+from thoughtgraph.store.params import view_params
+from thoughtgraph.store.rows import thought_from_row
+
+NARROW_OVERSAMPLE = 8
+NARROW_MIN_CANDIDATES = 200
+WIDEN = 4
+MAX_CANDIDATES = 4096
+TEXT_OVERSAMPLE = 8
+TEXT_MIN_CANDIDATES = 200
+TOPIC_CANDIDATES = 100  # Neo4j's topic index spans namespaces
+
+
+def filter_params(
+    search_filter: SearchFilter, min_retention: float | None, policy: UsagePolicy
+) -> dict[str, Any]:
+    """The parameters of the search_filter and retention macros."""
+    f = search_filter
+    return {
+        "kinds": [k.value for k in f.kinds] or None,
+        "categories": list(f.categories) or None,
+        "tags": list(f.tags) or None,
+        "agentId": f.agent_id,
+        "importanceMin": f.importance_min,
+        "importanceMax": f.importance_max,
+        "pinned": f.pinned,
+        "updatedAfter": f.updated_after_ms,
+        "updatedBefore": f.updated_before_ms,
+        "states": [s.value for s in f.states] or None,
+        "minRetention": min_retention,
+        "halfLifeDays": policy.half_life_days,
+        "activationBoost": policy.activation_boost,
+        "citeWeight": policy.cite_weight,
+        "ignorePenalty": policy.ignore_penalty,
+    }
+
+
+class RetrievalRepository:
+    def __init__(self, executor: Executor, term_counts: TermCounts | None = None) -> None:
+        self._x = executor
+        self._term_counts = term_counts or TermCounts()
+
+    async def vector_candidates(
+        self,
+        namespace: str,
+        embedding: Sequence[float],
+        need: int,
+        view: TimeView,
+        params: dict[str, Any],
+        *,
+        narrows: bool,
+    ) -> list[Candidate]:
+        oversample, floor = (
+            (NARROW_OVERSAMPLE, NARROW_MIN_CANDIDATES) if narrows else (OVERSAMPLE, MIN_CANDIDATES)
+        )
+        rows = await self._widening_read(
+            "search.vector_candidates",
+            namespace,
+            {**view_params(view), **params, "embedding": list(embedding)},
+            "candidates",
+            max(need * oversample, floor),
+            need,
+        )
+        return [
+            Candidate(
+                thought=thought_from_row(r),
+                similarity=self._x.similarity(float(r["rawScore"])),
+                retention=float(r["retention"]),
+            )
+            for r in rows
+        ]
+
+    async def text_candidates(
+        self,
+        namespace: str,
+        text: str,
+        embedding: Sequence[float],
+        need: int,
+        view: TimeView,
+        params: dict[str, Any],
+    ) -> list[Candidate]:
+        """Full-text matches for the words of ``text`` (escaped for this engine; none
+        when no word is left or none matches), common words only ranking when a union
+        would read too many (planned_query), widened like the vector side: the best
+        TEXT_CANDIDATES matches (per result asked for) are filtered, more when too few
+        passed."""
+        text_query = planned_query(await self._term_matches(namespace, text), self._x.engine)
+        if text_query is None:
+            return []
+        rows = await self._widening_read(
+            "search.text_candidates",
+            namespace,
+            {
+                **view_params(view),
+                **params,
+                "textQuery": text_query,
+                "embedding": list(embedding),
+            },
+            "textCandidates",
+            max(need * TEXT_OVERSAMPLE, TEXT_MIN_CANDIDATES),
+            need,
+        )
+        return [
+            Candidate(
+                thought=thought_from_row(r),
+                similarity=max(-1.0, min(1.0, float(r["similarity"]))),
+                retention=float(r["retention"]),
+                text_score=float(r["textScore"]),
+            )
+            for r in rows
+        ]
+
+    async def _term_matches(self, namespace: str, text: str) -> dict[str, int]:
+        """Each escaped word of ``text`` and how many thoughts it matches, up to
+        UNION_BUDGET + 1 (past that it is common, however common); counted in the engine
+        unless remembered (app/retrieval/term_counts.py)."""
+        terms = escaped_terms(text)
+        known = self._term_counts.known(namespace, terms)
+        missing = [term for term in terms if term not in known]
+        if missing:
+            rows = await self._x.read(
+                "search.term_matches",
+                {"namespace": namespace, "terms": missing, "cap": UNION_BUDGET + 1},
+                namespace=namespace,
+            )
+            counted = {row["term"]: int(row["matches"]) for row in rows}
+            self._term_counts.remember(namespace, counted)
+            known.update(counted)
+        return {term: known.get(term, 0) for term in terms}
+
+    async def _widening_read(
+        self,
+        statement: str,
+        namespace: str,
+        params: dict[str, Any],
+        beam_param: str,
+        beam: int,
+        need: int,
+    ) -> list[dict[str, Any]]:
+        """Run a candidates statement, its beam (``beam_param``) widened by WIDEN up to
+        MAX_CANDIDATES while fewer than ``need`` rows passed the filters and the beam was
+        saturated (the statement's ``seen``: how many it took before filtering)."""
+        beam = min(MAX_CANDIDATES, beam)
+        while True:
+            rows = await self._x.read(
+                statement,
+                {"namespace": namespace, **params, beam_param: beam, "k": need},
+                namespace=namespace,
+            )
+            saturated = not rows or int(rows[0]["seen"]) >= beam
+            if len(rows) >= need or not saturated or beam >= MAX_CANDIDATES:
+                return rows
+            beam = min(MAX_CANDIDATES, beam * WIDEN)
+
+    async def admitted(
+        self, namespace: str, ids: Sequence[str], view: TimeView, params: dict[str, Any]
+    ) -> dict[str, float]:
+        """Which of ``ids`` the search's filters and view admit, with their retention."""
+        if not ids:
+            return {}
+        rows = await self._x.read(
+            "search.admitted",
+            {"namespace": namespace, **view_params(view), **params, "ids": list(ids)},
+            namespace=namespace,
+        )
+        return {r["id"]: float(r["retention"]) for r in rows}
+
+    async def related_among(
+        self, namespace: str, ids: Sequence[str]
+    ) -> list[tuple[str, str, float]]:
+        if len(ids) < 2:
+            return []
+        rows = await self._x.read(
+            "search.related_among", {"namespace": namespace, "ids": list(ids)}, namespace=namespace
+        )
+        return [(r["a"], r["b"], float(r["strength"] or 0.0)) for r in rows]
+
+    async def topics(
+        self, namespace: str, embedding: Sequence[float], k: int
+    ) -> list[tuple[Topic, float]]:
+        rows = await self._x.read(
+            "search.topics",
+            {
+                "namespace": namespace,
+                "embedding": list(embedding),
+                "candidates": max(TOPIC_CANDIDATES, k * OVERSAMPLE),
+                "k": k,
+            },
+            namespace=namespace,
+        )
+        return [(topic_from_row(r), self._x.similarity(float(r["rawScore"]))) for r in rows]
+
+    async def cite(
+        self, namespace: str, thought_id: str, action: str, at_ms: int
+    ) -> Thought | None:
+        rows = await self._x.write(
+            "search.cite",
+            {"namespace": namespace, "id": thought_id, "action": action, "at": at_ms},
+            namespace=namespace,
+        )
+        return thought_from_row(rows[0]) if rows else None
+
+    async def ignore(self, namespace: str, thought_id: str) -> Thought | None:
+        rows = await self._x.write(
+            "search.ignore", {"namespace": namespace, "id": thought_id}, namespace=namespace
+        )
+        return thought_from_row(rows[0]) if rows else None

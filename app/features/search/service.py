@@ -1,0 +1,402 @@
+"""Hybrid search over thoughts (full-text and vector candidates fused, then weighted by
+salience, age, usage, links, lineage and supersession), two-tier search with topic
+summaries first, usage signals (cite, ignore), and search over the reasons of changes.
+
+The pieces are pure and live in app/retrieval (fusion, retention, scoring); the store work
+in app/store/repositories/retrieval.py (each engine's full-text syntax in
+app/store/fulltext.py). Every filter runs inside the store, on both candidate lists.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from dataclasses import replace
+
+from thoughtgraph.domain import validation as check
+from thoughtgraph.domain.errors import ThoughtNotFoundError
+from thoughtgraph.domain.models import LineageEdgeHit, ScoredThought, Thought, TimeView
+from thoughtgraph.domain.ops import NO_OPS_EVENTS, OpsEvents, OpsNode, current_node
+from thoughtgraph.domain.ranking import scoring
+from thoughtgraph.domain.ranking.fusion import reciprocal_rank_fusion
+from thoughtgraph.domain.ranking.retention import includes_forgotten, min_retention, tier_of
+from thoughtgraph.domain.retrieval import (
+    DEFAULT_TOPIC_LIMIT,
+    DetailLevel,
+    RankedHit,
+    RetrievalOptions,
+    TieredResult,
+    TopicHit,
+)
+from thoughtgraph.domain.rules import rank_with_lineage, rank_with_supersession
+from thoughtgraph.features.retention.service import AccessRecorder
+from thoughtgraph.features.search.expanded import EXPANSION_POOL, ExpandedSearch
+from thoughtgraph.features.search.options import checked_options, usage_policy
+from thoughtgraph.features.search.repository import RetrievalRepository, filter_params
+from thoughtgraph.ports.clock import Clock, SystemClock
+from thoughtgraph.ports.services import Embeddings
+from thoughtgraph.settings import Settings
+from thoughtgraph.store.cypher_store import CypherGraphStore
+
+MAX_ACTION_CHARS = 500
+# Each list brings this many candidates per result asked for (at least MIN_POOL), so
+# fusion and the priors have something to reorder.
+POOL_FACTOR = 3
+MIN_POOL = 30
+MAX_POOL = 150
+MAX_CONTEXT_K = 100  # what one context assembly may ask for (app/context/gathering.py)
+
+
+class SearchService:
+    def __init__(
+        self,
+        store: CypherGraphStore,
+        embedder: Embeddings,
+        *,
+        clock: Clock | None = None,
+        access: AccessRecorder | None = None,
+        settings: Settings | None = None,
+        events: OpsEvents = NO_OPS_EVENTS,
+    ) -> None:
+        self._store = store
+        self._embedder = embedder
+        self._events = events
+        self._clock = clock or SystemClock()
+        self._access = access
+        self._superseded_factor = settings.superseded_rank_factor if settings else 0.5
+        self.policy = usage_policy(settings)
+        self._retrieval = RetrievalRepository(store)
+        self._expansion = ExpandedSearch(
+            store,
+            embedder,
+            self._retrieval,
+            policy=self.policy,
+            superseded_factor=self._superseded_factor,
+        )
+
+    def view(
+        self,
+        *,
+        current_only: bool = False,
+        valid_at_ms: int | None = None,
+        known_at_ms: int | None = None,
+    ) -> TimeView:
+        return TimeView(
+            now_ms=self._clock.now_ms(),
+            current_only=current_only,
+            valid_at_ms=valid_at_ms,
+            known_at_ms=known_at_ms,
+        )
+
+    # --- search ---------------------------------------------------------------------------
+    async def search(
+        self,
+        namespace: str,
+        query: str,
+        *,
+        k: int = 10,
+        threshold: float = 0.0,
+        view: TimeView | None = None,
+        options: RetrievalOptions | None = None,
+    ) -> list[RankedHit]:
+        """The k best thoughts for the query (hybrid unless ``options.hybrid`` is off, the
+        graph expansion when ``options.expand``), in the retrieval mode's tiers, filtered
+        in the store; refined and superseded ones are marked and ranked below their
+        successors (left out when current only).
+        ``threshold`` drops hits less similar (cosine) than it."""
+        text = _checked_query(namespace, query, k, threshold)
+        options = checked_options(options)
+        embedding = await self._embedder.async_embed_query(text)
+        hits = await self._search(namespace, text, embedding, k, threshold, view, options)
+        self._record_search(namespace, hits)
+        return hits
+
+    async def search_for_context(
+        self, namespace: str, query: str, *, k: int = 10, view: TimeView | None = None
+    ) -> list[RankedHit]:
+        """``search`` for context assembly, which packs by tokens rather than by count: up
+        to MAX_CONTEXT_K hits (a caller's search stops at MAX_K)."""
+        text = _checked_query(namespace, query, 1, 0.0)
+        check.require_int_range("k", k, 1, MAX_CONTEXT_K)
+        # Vector search: on LoCoMo's questions hybrid search put fewer evidence turns in
+        # the context at 2,000 and 4,000 tokens (22.7 and 25.8 against 24.5 and 26.6,
+        # `thoughtgraph eval context`), the same at 8,000.
+        options = RetrievalOptions(hybrid=False)
+        embedding = await self._embedder.async_embed_query(text)
+        return await self._search(namespace, text, embedding, k, 0.0, view, options)
+
+    async def search_embedded(
+        self,
+        namespace: str,
+        query: str,
+        embedding: Sequence[float],
+        *,
+        k: int = 10,
+        threshold: float = 0.0,
+        view: TimeView | None = None,
+        options: RetrievalOptions | None = None,
+    ) -> list[RankedHit]:
+        """``search`` with the query's embedding already made (a caller searching several
+        times for one text embeds it once; the benchmark times search without it)."""
+        text = _checked_query(namespace, query, k, threshold)
+        return await self._search(
+            namespace, text, embedding, k, threshold, view, checked_options(options)
+        )
+
+    async def search_tiered(
+        self,
+        namespace: str,
+        query: str,
+        *,
+        k: int = 7,
+        topic_k: int = DEFAULT_TOPIC_LIMIT,
+        detail_level: DetailLevel = DetailLevel.FULL,
+        threshold: float = 0.0,
+        view: TimeView | None = None,
+        options: RetrievalOptions | None = None,
+    ) -> TieredResult:
+        """Seed 004's two tiers: the topic summaries nearest the query first, then (at
+        ``full``) the thoughts of a search. One query embedding serves both."""
+        text = _checked_query(namespace, query, k, threshold)
+        check.require_int_range("topicLimit", topic_k, 0, check.MAX_K)
+        options = checked_options(options)
+        if not await self._store.searchable(namespace):  # never written to: nothing to find
+            return TieredResult(topics=(), thoughts=(), detail_level=detail_level)
+        embedding = await self._embedder.async_embed_query(text)
+        topics: list[TopicHit] = []
+        if topic_k:
+            found = await self._retrieval.topics(namespace, embedding, topic_k)
+            topics = [
+                TopicHit(topic=topic, similarity=max(0.0, sim))
+                for topic, sim in found
+                if sim >= threshold
+            ]
+        thoughts: list[RankedHit] = []
+        if detail_level is DetailLevel.FULL:
+            thoughts = await self._search(namespace, text, embedding, k, threshold, view, options)
+        self._record_search(namespace, thoughts)
+        return TieredResult(
+            topics=tuple(topics), thoughts=tuple(thoughts), detail_level=detail_level
+        )
+
+    def _record_search(self, namespace: str, hits: Sequence[RankedHit]) -> None:
+        """Seed 001's search event: the best hit and its similarity. A search that found
+        nothing leaves none: its namespace may never have been written, and an event would
+        create it. The context assembler's searches are its own one event."""
+        if not hits or current_node() is OpsNode.CONTEXT:
+            return
+        best = hits[0]
+        self._events.record(
+            namespace,
+            "search",
+            memory_id=best.thought.id,
+            category=best.thought.category,
+            similarity=best.similarity,
+        )
+
+    async def _search(
+        self,
+        namespace: str,
+        text: str,
+        embedding: Sequence[float],
+        k: int,
+        threshold: float,
+        view: TimeView | None,
+        options: RetrievalOptions,
+    ) -> list[RankedHit]:
+        view = self._view_for(view, options)
+        if not await self._store.searchable(namespace):
+            return []
+        pool = max(k, EXPANSION_POOL) if options.expand else k
+        if options.hybrid:
+            hits = await self._hybrid(namespace, text, embedding, pool, threshold, view, options)
+        else:
+            hits = await self._plain(namespace, embedding, pool, threshold, view, options)
+        if options.expand:
+            hits = await self._expansion.rerank(
+                namespace,
+                text,
+                embedding,
+                hits,
+                k,
+                threshold=threshold,
+                view=view,
+                params=self._params(options),
+                lineage=self._lineage,
+            )
+        if self._access is not None and options.record_access:
+            self._access.record(namespace, [hit.thought.id for hit in hits])
+        return hits
+
+    def _view_for(self, view: TimeView | None, options: RetrievalOptions) -> TimeView:
+        view = view or self.view()
+        return view.model_copy(
+            update={
+                "current_only": view.current_only or options.filter.current_only,
+                "include_forgotten": view.include_forgotten or includes_forgotten(options.mode),
+            }
+        )
+
+    def _params(self, options: RetrievalOptions) -> dict[str, object]:
+        return filter_params(options.filter, min_retention(options.mode, self.policy), self.policy)
+
+    async def _plain(
+        self,
+        namespace: str,
+        embedding: Sequence[float],
+        k: int,
+        threshold: float,
+        view: TimeView,
+        options: RetrievalOptions,
+    ) -> list[RankedHit]:
+        """Vector search with seed 000's lineage and the supersession adjustments only:
+        the baseline hybrid search is measured against."""
+        rows = await self._retrieval.vector_candidates(
+            namespace, embedding, k, view, self._params(options), narrows=options.filter.narrows
+        )
+        rows = [row for row in rows if row.similarity >= threshold]
+        by_id = {row.thought.id: row for row in rows}
+        scored = [ScoredThought(thought=r.thought, similarity=r.similarity) for r in rows]
+        newest, superseders = await self._lineage(namespace, list(by_id))
+        if view.current_only:
+            scored = [s for s in scored if s.thought.id not in newest]
+        ranked = rank_with_supersession(
+            rank_with_lineage(scored, newest), superseders, self._superseded_factor
+        )
+        return [
+            RankedHit(
+                **hit.model_dump(),
+                retention=min(1.0, by_id[hit.thought.id].retention),
+                tier=tier_of(by_id[hit.thought.id].retention, self.policy),
+            )
+            for hit in ranked
+        ]
+
+    async def _lineage(
+        self, namespace: str, ids: list[str]
+    ) -> tuple[dict[str, str], dict[str, str]]:
+        """Newest refiner of each refined id, and the superseder of each superseded one:
+        one batched lookup each, never one per hit."""
+        refiners = await self._store.refiners(namespace, ids)
+        newest = {tid: found[0] for tid, found in refiners.items() if found}
+        superseders = await self._store.supersession.superseders(namespace, ids)
+        return newest, superseders
+
+    async def _hybrid(
+        self,
+        namespace: str,
+        text: str,
+        embedding: Sequence[float],
+        k: int,
+        threshold: float,
+        view: TimeView,
+        options: RetrievalOptions,
+    ) -> list[RankedHit]:
+        pool = min(MAX_POOL, max(k * POOL_FACTOR, MIN_POOL))
+        params = self._params(options)
+        vector_rows, text_rows = await asyncio.gather(
+            self._retrieval.vector_candidates(
+                namespace, embedding, pool, view, params, narrows=options.filter.narrows
+            ),
+            self._retrieval.text_candidates(namespace, text, embedding, pool, view, params),
+        )
+        # One similarity scale, 0..1: a full-text match the embedding finds unrelated
+        # (negative cosine) is similarity 0, kept by the default threshold of 0; a vector
+        # candidate is held to the threshold as in plain search.
+        vector_rows = [row for row in vector_rows if row.similarity >= threshold]
+        text_rows = [row for row in text_rows if max(0.0, row.similarity) >= threshold]
+        candidates = _candidates(vector_rows, text_rows)
+        fused = reciprocal_rank_fusion(
+            [[r.thought.id for r in vector_rows], [r.thought.id for r in text_rows]]
+        )
+        ids = [f.id for f in fused]
+        (newest, superseders), links = await asyncio.gather(
+            self._lineage(namespace, ids), self._retrieval.related_among(namespace, ids)
+        )
+        if view.current_only:  # a refined thought is not current either
+            fused = [f for f in fused if f.id not in newest]
+        in_result = {f.id for f in fused}
+        related = scoring.strongest_links(links, in_result)
+        refined = set(newest) & in_result
+        hits: list[RankedHit] = []
+        for f in fused:
+            candidate = candidates[f.id]
+            thought = candidate.thought
+            supersession, superseded_by = scoring.supersession_factor(
+                thought, superseders, self._superseded_factor
+            )
+            explanation = scoring.explain(
+                candidate,
+                f,
+                now_ms=view.now_ms,
+                policy=self.policy,
+                related=related.get(f.id, 0.0),
+                lineage=scoring.lineage_factor(thought, refined, in_result),
+                supersession=supersession,
+            )
+            hits.append(
+                RankedHit(
+                    thought=thought,
+                    similarity=max(0.0, candidate.similarity),
+                    score=explanation.score,
+                    refined_by=newest.get(f.id),
+                    superseded=f.id in newest or superseded_by is not None,
+                    superseded_by=superseded_by,
+                    retention=min(1.0, candidate.retention),
+                    tier=tier_of(candidate.retention, self.policy),
+                    explanation=explanation,
+                )
+            )
+        hits.sort(key=lambda h: h.score, reverse=True)  # stable: ties keep the fused order
+        return hits[:k]
+
+    # --- usage ----------------------------------------------------------------------------
+    async def cite(self, namespace: str, thought_id: str, action: str) -> Thought:
+        """An agent acted on this thought: its retention rises (seed 002's usage tracker)."""
+        check.require_namespace(namespace)
+        tid = check.require_thought_id("thoughtId", thought_id)
+        what = check.require_text("action", action, MAX_ACTION_CHARS)
+        found = await self._retrieval.cite(namespace, tid, what, self._clock.now_ms())
+        if found is None:
+            raise ThoughtNotFoundError([tid])
+        return found
+
+    async def ignore(self, namespace: str, thought_id: str) -> Thought:
+        """An agent was given this thought and did not use it: it sinks toward cold."""
+        check.require_namespace(namespace)
+        tid = check.require_thought_id("thoughtId", thought_id)
+        found = await self._retrieval.ignore(namespace, tid)
+        if found is None:
+            raise ThoughtNotFoundError([tid])
+        return found
+
+    # --- reasons of changes ---------------------------------------------------------------
+    async def search_changes(
+        self, namespace: str, query: str, *, k: int = 10
+    ) -> list[LineageEdgeHit]:
+        """REFINES/CONSOLIDATES/SUPERSEDES edges whose reason is closest to the query."""
+        check.require_namespace(namespace)
+        text = check.require_text("query", query, check.MAX_QUERY_CHARS)
+        check.require_int_range("k", k, 1, check.MAX_K)
+        embedding = await self._embedder.async_embed_query(text)
+        return await self._store.search_lineage_edges(namespace, embedding, k)
+
+
+def _checked_query(namespace: str, query: str, k: int, threshold: float) -> str:
+    """The query text, once namespace, query, k and threshold are valid."""
+    check.require_namespace(namespace)
+    text = check.require_text("query", query, check.MAX_QUERY_CHARS)
+    check.require_int_range("k", k, 1, check.MAX_K)
+    check.require_float_range("threshold", threshold, -1.0, 1.0)
+    return text
+
+
+def _candidates(
+    vector_rows: list[scoring.Candidate], text_rows: list[scoring.Candidate]
+) -> dict[str, scoring.Candidate]:
+    """One candidate per thought: the vector side's, with its full-text score joined."""
+    found = {row.thought.id: row for row in text_rows}
+    for row in vector_rows:
+        text = found.get(row.thought.id)
+        found[row.thought.id] = row if text is None else replace(row, text_score=text.text_score)
+    return found

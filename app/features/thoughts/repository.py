@@ -1,0 +1,140 @@
+"""Reading thoughts (cypher/thought): by id, a page of a listing, nearest by vector, by
+full-text, and with their embeddings. Writes stay with the store, which prepares a
+namespace's schema before its first write."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from thoughtgraph.domain.models import (
+    PageCursor,
+    ScoredThought,
+    Thought,
+    ThoughtFilter,
+    ThoughtKind,
+    ThoughtPage,
+    TimeView,
+)
+from thoughtgraph.store.executor import Executor, vector_list
+from thoughtgraph.store.params import view_params
+from thoughtgraph.store.rows import thought_from_row
+
+
+class ThoughtRepository:
+    def __init__(self, executor: Executor, *, oversample: int, min_candidates: int) -> None:
+        self._x = executor
+        self._oversample = oversample
+        self._min_candidates = min_candidates
+
+    async def get_many(self, namespace: str, ids: Sequence[str]) -> dict[str, Thought]:
+        if not ids:
+            return {}
+        rows = await self._x.read(
+            "thought.get_many", {"namespace": namespace, "ids": list(ids)}, namespace=namespace
+        )
+        return {row["id"]: thought_from_row(row) for row in rows}
+
+    async def page(
+        self,
+        namespace: str,
+        filter: ThoughtFilter,
+        after: PageCursor | None,
+        limit: int,
+        view: TimeView | None = None,
+    ) -> ThoughtPage:
+        """Newest first after the cursor, through the statement an index narrows best."""
+        rows = await self._x.read(
+            _listing_statement(filter),
+            {
+                "namespace": namespace,
+                **view_params(view),
+                "type": filter.type.value if filter.type else None,
+                "kind": filter.kind.value if filter.kind else None,
+                "topicId": filter.topic_id,
+                "tag": filter.tag,
+                "agentId": filter.agent_id,
+                "afterCreatedAt": after.created_at_ms if after else None,
+                "afterId": after.thought_id if after else None,
+                "limit": limit + 1,  # one extra row tells whether another page exists
+            },
+            namespace=namespace,
+        )
+        thoughts = tuple(thought_from_row(row) for row in rows[:limit])
+        return ThoughtPage(thoughts=thoughts, has_next_page=len(rows) > limit)
+
+    async def nearest(
+        self,
+        namespace: str,
+        embedding: Sequence[float],
+        k: int,
+        min_similarity: float,
+        view: TimeView | None = None,
+    ) -> list[ScoredThought]:
+        if not await self._x.searchable(namespace):
+            return []
+        rows = await self._x.read(
+            "thought.vector_search",
+            {
+                "namespace": namespace,
+                **view_params(view),
+                "embedding": list(embedding),
+                "candidates": max(k * self._oversample, self._min_candidates),
+                "k": k,
+            },
+            namespace=namespace,
+        )
+        hits = [
+            ScoredThought(
+                thought=thought_from_row(row), similarity=self._x.similarity(float(row["rawScore"]))
+            )
+            for row in rows
+        ]
+        return [hit for hit in hits if hit.similarity >= min_similarity]
+
+    async def raw_nearest_ids(
+        self, namespace: str, embedding: Sequence[float], k: int
+    ) -> list[str]:
+        """The engine's index query alone, no filter, no projection (the benchmark's
+        baseline)."""
+        if not await self._x.searchable(namespace):
+            return []
+        rows = await self._x.read(
+            "thought.raw_vector_query",
+            {"embedding": list(embedding), "candidates": k},
+            namespace=namespace,
+        )
+        return [row["id"] for row in rows]
+
+    async def fulltext(
+        self, namespace: str, query: str, k: int, view: TimeView | None = None
+    ) -> list[ScoredThought]:
+        rows = await self._x.read(
+            "thought.fulltext_search",
+            {"namespace": namespace, "query": query, "limit": k, **view_params(view)},
+            namespace=namespace,
+        )
+        return [
+            ScoredThought(thought=thought_from_row(row), similarity=float(row["rawScore"]))
+            for row in rows
+        ]
+
+    async def with_embeddings(
+        self, namespace: str, ids: Sequence[str]
+    ) -> list[tuple[Thought, list[float]]]:
+        if not ids:
+            return []
+        rows = await self._x.read(
+            "thought.with_embeddings",
+            {"namespace": namespace, "ids": list(ids)},
+            namespace=namespace,
+        )
+        return [(thought_from_row(r), vector_list(r["embedding"])) for r in rows]
+
+
+def _listing_statement(filter: ThoughtFilter) -> str:
+    """The list statement an index narrows best for ``filter`` (cypher/thought/list*)."""
+    if filter.kind is not None and filter.kind is not ThoughtKind.FACT:
+        return "thought.list_of_kind"
+    if filter.tag is not None:
+        return "thought.list_tagged"
+    return "thought.list"

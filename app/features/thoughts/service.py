@@ -1,0 +1,433 @@
+"""Contributing thoughts: originals, refinements and consolidations (seed 000)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import structlog
+
+from thoughtgraph.domain import validation as check
+from thoughtgraph.domain.errors import (
+    InvalidInputError,
+    MutualExclusionError,
+    StoreError,
+    ThoughtNotFoundError,
+)
+from thoughtgraph.domain.models import (
+    CHANGE_FOR_TYPE,
+    Contribution,
+    Guidance,
+    Thought,
+    ThoughtKind,
+    ThoughtRecord,
+    ThoughtType,
+    new_thought_id,
+)
+from thoughtgraph.domain.ops import NO_OPS_EVENTS, OpsEvents, OpsNode, OpsStatus, acting_as
+from thoughtgraph.domain.rules import GUIDANCE_SIMILARITY, guidance_message, inherited_pheromone
+from thoughtgraph.features.transfer.repository import TransferRepository
+from thoughtgraph.ports.clock import Clock, SystemClock
+from thoughtgraph.ports.jobs import JobQueue, NoJobQueue
+from thoughtgraph.ports.services import Embeddings
+from thoughtgraph.store.interface import GraphStore
+
+log = structlog.get_logger(__name__)
+
+# Originals one contributeMany call may carry; the CLI import writes batches this size too.
+MAX_BATCH = 100
+# Seed 001's operational vocabulary for each kind of write.
+OPS_FOR_TYPE = {
+    ThoughtType.ORIGINAL: "create",
+    ThoughtType.REFINEMENT: "update",
+    ThoughtType.CONSOLIDATION: "merge",
+}
+
+
+@dataclass(frozen=True)
+class ThoughtInput:
+    """What an agent sends with every contribution."""
+
+    content: str
+    agent_id: str
+    agent_name: str
+    namespace: str = "default"
+    context: str | None = None
+    session_id: str | None = None
+    tags: Sequence[str] = ()
+    key_id: str | None = None  # the API key that wrote it, for the change log
+    kind: ThoughtKind = ThoughtKind.FACT
+    salience: float = 0.5
+    importance: int = 3
+    pinned: bool = False
+    category: str | None = None
+    valid_from_ms: int | None = None
+    valid_to_ms: int | None = None
+    episode_id: str | None = None
+
+
+@dataclass(frozen=True)
+class BatchWrite:
+    """A batch's contributions in input order, and how many of them were new (a retried
+    batch finds the rest stored)."""
+
+    contributions: list[Contribution]
+    written: int
+
+
+@dataclass(frozen=True)
+class _Validated:
+    content: str
+    agent_id: str
+    agent_name: str
+    namespace: str
+    context: str | None
+    session_id: str | None
+    tags: tuple[str, ...]
+    reason: str | None
+    key_id: str | None
+    kind: ThoughtKind
+    salience: float
+    importance: int
+    pinned: bool
+    category: str | None
+    valid_from_ms: int | None
+    valid_to_ms: int | None
+    episode_id: str | None
+
+
+def _validate(data: ThoughtInput, reason: str | None) -> _Validated:
+    check.require_float_range("salience", data.salience, 0.0, 1.0)
+    check.require_int_range("importance", data.importance, 1, 5)
+    if (
+        data.valid_from_ms is not None
+        and data.valid_to_ms is not None
+        and data.valid_to_ms <= data.valid_from_ms
+    ):
+        raise InvalidInputError("validTo must be after validFrom", field="validTo")
+    return _Validated(
+        content=check.require_text("content", data.content, check.MAX_CONTENT_CHARS),
+        agent_id=check.require_identifier("agentId", data.agent_id.strip()),
+        agent_name=check.require_name("agentName", data.agent_name),
+        namespace=check.require_namespace(data.namespace),
+        context=check.optional_text("context", data.context, check.MAX_CONTEXT_CHARS),
+        session_id=check.optional_identifier("sessionId", data.session_id),
+        tags=check.require_tags(data.tags),
+        reason=check.optional_text("reason", reason, check.MAX_REASON_CHARS),
+        key_id=data.key_id,
+        kind=data.kind,
+        salience=data.salience,
+        importance=data.importance,
+        pinned=data.pinned,
+        category=(
+            check.require_name("category", data.category) if data.category is not None else None
+        ),
+        valid_from_ms=data.valid_from_ms,
+        valid_to_ms=data.valid_to_ms,
+        episode_id=data.episode_id,
+    )
+
+
+class ThoughtService:
+    def __init__(
+        self,
+        store: GraphStore,
+        embedder: Embeddings,
+        *,
+        clock: Clock | None = None,
+        queue: JobQueue | None = None,
+        scan_on_write: bool = False,
+        batches: TransferRepository | None = None,
+        events: OpsEvents = NO_OPS_EVENTS,
+    ) -> None:
+        self._store = store
+        self._batches = batches
+        self._embedder = embedder
+        self._events = events
+        self._clock = clock or SystemClock()
+        self._queue = queue or NoJobQueue()
+        self._scan_on_write = scan_on_write
+
+    async def contribute(
+        self,
+        data: ThoughtInput,
+        *,
+        refines: str | None = None,
+        consolidates: Sequence[str] | None = None,
+        reason: str | None = None,
+    ) -> Contribution:
+        """Store an original, or route to refine/consolidate when their ids are given."""
+        if refines is not None and consolidates is not None:
+            raise MutualExclusionError(
+                "give either refines or consolidates, not both", field="refines"
+            )
+        if refines is not None:
+            return await self._derive(
+                ThoughtType.REFINEMENT, data, [refines], reason, field="refines"
+            )
+        if consolidates is not None:
+            return await self._derive(
+                ThoughtType.CONSOLIDATION, data, consolidates, reason, field="consolidates"
+            )
+        return await self._write(ThoughtType.ORIGINAL, _validate(data, reason), ())
+
+    async def refine(
+        self, data: ThoughtInput, source_id: str, *, reason: str | None = None
+    ) -> Contribution:
+        return await self._derive(
+            ThoughtType.REFINEMENT, data, [source_id], reason, field="sourceId"
+        )
+
+    async def consolidate(
+        self, data: ThoughtInput, source_ids: Sequence[str], *, reason: str | None = None
+    ) -> Contribution:
+        return await self._derive(
+            ThoughtType.CONSOLIDATION, data, source_ids, reason, field="sourceIds"
+        )
+
+    async def _derive(
+        self,
+        kind: ThoughtType,
+        data: ThoughtInput,
+        source_ids: Sequence[str],
+        reason: str | None,
+        *,
+        field: str,
+        thought_id: str | None = None,
+    ) -> Contribution:
+        """A refinement or consolidation; ``field`` names the ids in errors."""
+        minimum = check.MIN_CONSOLIDATION_SOURCES if kind is ThoughtType.CONSOLIDATION else 1
+        sources = check.require_source_ids(source_ids, minimum=minimum, field=field)
+        return await self._write(kind, _validate(data, reason), sources, thought_id=thought_id)
+
+    async def write_derived(
+        self,
+        kind: ThoughtType,
+        data: ThoughtInput,
+        source_ids: Sequence[str],
+        *,
+        reason: str,
+        thought_id: str,
+    ) -> Contribution:
+        """A refinement or consolidation with a deterministic id (maintenance retries
+        find what their first attempt wrote)."""
+        return await self._derive(
+            kind, data, source_ids, reason, field="sourceIds", thought_id=thought_id
+        )
+
+    async def write_original(self, data: ThoughtInput, *, thought_id: str) -> Contribution:
+        """An original with a deterministic id (episode extraction)."""
+        with acting_as(OpsNode.EPISODIC):
+            return await self._write(
+                ThoughtType.ORIGINAL, _validate(data, None), (), thought_id=thought_id
+            )
+
+    async def _write(
+        self,
+        kind: ThoughtType,
+        data: _Validated,
+        source_ids: tuple[str, ...],
+        *,
+        thought_id: str | None = None,
+    ) -> Contribution:
+        sources = await self._existing_sources(data.namespace, source_ids)
+        texts = [data.content] if data.reason is None else [data.content, data.reason]
+        vectors = await self._embedder.async_embed_documents(texts)
+        embedding = vectors[0]
+        guidance = None
+        if kind is ThoughtType.ORIGINAL:
+            guidance = await self._guidance(data.namespace, embedding)
+        thought = _thought(
+            data,
+            kind,
+            thought_id or new_thought_id(),
+            self._clock.now_ms(),
+            source_ids=source_ids,
+            pheromone_weight=inherited_pheromone(
+                kind, [sources[sid].pheromone_weight for sid in source_ids]
+            ),
+            episode_id=data.episode_id,
+        )
+        record = ThoughtRecord(
+            thought=thought,
+            embedding=tuple(embedding),
+            reason=data.reason,
+            reason_embedding=tuple(vectors[1]) if data.reason is not None else None,
+            actor_key_id=data.key_id,
+        )
+        change = CHANGE_FOR_TYPE[kind]
+        revision = await self._store.create_thought(
+            record, event_id=f"{thought.id}:{change.value}", event_kind=change.value
+        )
+        status = OpsStatus.SKIPPED if revision is None else OpsStatus.OK
+        if revision is None:
+            revision = await self._after_unwritten(thought)
+        elif self._scan_on_write:
+            # After the write is acknowledged by the store; never blocks or fails it.
+            self._queue.scan_after_write(thought.namespace, [thought.id])
+        log.info(
+            "thought.written",
+            id=thought.id,
+            type=kind.value,
+            namespace=thought.namespace,
+            sources=len(source_ids),
+            revision=revision,
+        )
+        self._events.record(
+            thought.namespace,
+            OPS_FOR_TYPE[kind],
+            status,
+            memory_id=thought.id,
+            category=thought.category,
+            similarity=guidance.similarity if guidance is not None else None,
+        )
+        return Contribution(
+            thought=thought.model_copy(update={"revision": revision}),
+            guidance=guidance,
+        )
+
+    async def _existing_sources(
+        self, namespace: str, source_ids: tuple[str, ...]
+    ) -> dict[str, Thought]:
+        found = await self._store.get_thoughts(namespace, source_ids)
+        missing = [sid for sid in source_ids if sid not in found]
+        if missing:
+            raise ThoughtNotFoundError(missing)
+        return found
+
+    async def _guidance(self, namespace: str, embedding: Sequence[float]) -> Guidance | None:
+        hits = await self._store.vector_search(namespace, embedding, 1, GUIDANCE_SIMILARITY)
+        # The threshold is "more than 0.85"; the store's filter is inclusive.
+        if not hits or hits[0].similarity <= GUIDANCE_SIMILARITY:
+            return None
+        similar = hits[0]
+        return Guidance(
+            similar_thought_id=similar.thought.id,
+            similarity=similar.similarity,
+            message=guidance_message(similar.thought.id, similar.thought.preview),
+        )
+
+    async def _after_unwritten(self, thought: Thought) -> int:
+        """The guarded create wrote nothing: a retry that already landed, or a lost source."""
+        stored = await self._store.get_thoughts(thought.namespace, [thought.id])
+        if thought.id in stored:
+            return stored[thought.id].revision
+        await self._existing_sources(thought.namespace, thought.source_ids)
+        raise StoreError("the thought was not written; nothing was changed")
+
+    # --- batches -----------------------------------------------------------------------
+    async def contribute_many(
+        self,
+        items: Sequence[ThoughtInput],
+        *,
+        thought_ids: Sequence[str] | None = None,
+        limit: int = MAX_BATCH,
+    ) -> BatchWrite:
+        """Store many originals: every item is validated before anything is written (one
+        bad item writes nothing), all are embedded in one batch call and written with one
+        statement per namespace. ``thought_ids`` (deterministic ids, e.g. an import's) make
+        a retried batch safe: an id already stored is not written again. Guidance is not
+        computed (a search per item would cost more than the batch's write); RELATED_TO
+        edges, topics and contradictions come from the scan, queued as after a contribute.
+        """
+        if self._batches is None:
+            raise StoreError("this service was built without batch writes")
+        if not items:
+            raise InvalidInputError("give at least one thought", field="inputs")
+        if len(items) > limit:
+            raise InvalidInputError(
+                f"at most {limit} thoughts per call, {len(items)} given", field="inputs"
+            )
+        if thought_ids is not None and len(thought_ids) != len(items):
+            raise InvalidInputError("one id per thought", field="ids")
+        validated = [_validate(item, None) for item in items]
+        ids = list(thought_ids) if thought_ids is not None else [new_thought_id() for _ in items]
+        if len(set(ids)) != len(ids):
+            raise InvalidInputError("the same id twice in one batch", field="ids")
+        vectors = await self._embedder.async_embed_documents([v.content for v in validated])
+        now = self._clock.now_ms()
+        records = [
+            ThoughtRecord(
+                thought=_thought(v, ThoughtType.ORIGINAL, tid, now),
+                embedding=tuple(vector),
+                actor_key_id=v.key_id,
+            )
+            for v, tid, vector in zip(validated, ids, vectors, strict=True)
+        ]
+        return await self._write_batch(self._batches, records)
+
+    async def _write_batch(
+        self, batches: TransferRepository, records: Sequence[ThoughtRecord]
+    ) -> BatchWrite:
+        by_namespace: dict[str, list[ThoughtRecord]] = {}
+        for record in records:
+            by_namespace.setdefault(record.thought.namespace, []).append(record)
+        outcome: dict[str, Thought] = {}
+        written_count = 0
+        for namespace, group in by_namespace.items():
+            written = await batches.ingest_originals(namespace, group)
+            for r in group:
+                if r.thought.id in written:
+                    outcome[r.thought.id] = r.thought.model_copy(
+                        update={"revision": written[r.thought.id]}
+                    )
+            # Ids a retry finds already stored: what the store holds is the answer.
+            skipped = [r.thought.id for r in group if r.thought.id not in written]
+            for r in group:
+                status = OpsStatus.OK if r.thought.id in written else OpsStatus.SKIPPED
+                self._events.record(
+                    namespace, "create", status, memory_id=r.thought.id, category=r.thought.category
+                )
+            outcome |= await self._store.get_thoughts(namespace, skipped) if skipped else {}
+            written_count += len(written)
+            if written and self._scan_on_write:
+                self._queue.scan_after_write(namespace, list(written))
+            log.info("thoughts.batch_written", namespace=namespace, written=len(written))
+        missing = [r.thought.id for r in records if r.thought.id not in outcome]
+        if missing:
+            raise StoreError(f"{len(missing)} thought(s) of the batch were not written")
+        contributions = [Contribution(thought=outcome[r.thought.id]) for r in records]
+        return BatchWrite(contributions=contributions, written=written_count)
+
+    # --- reads -------------------------------------------------------------------------
+    async def get(self, namespace: str, thought_id: str) -> Thought | None:
+        check.require_namespace(namespace)
+        tid = check.require_thought_id("id", thought_id)
+        return (await self._store.get_thoughts(namespace, [tid])).get(tid)
+
+
+def _thought(
+    data: _Validated,
+    kind: ThoughtType,
+    thought_id: str,
+    now_ms: int,
+    *,
+    source_ids: tuple[str, ...] = (),
+    pheromone_weight: float | None = None,
+    episode_id: str | None = None,
+) -> Thought:
+    """The thought a write stores: the validated input, its type, id, time and lineage."""
+    return Thought(
+        id=thought_id,
+        namespace=data.namespace,
+        type=kind,
+        content=data.content,
+        agent_id=data.agent_id,
+        agent_name=data.agent_name,
+        context=data.context,
+        session_id=data.session_id,
+        tags=data.tags,
+        pheromone_weight=(
+            inherited_pheromone(kind, []) if pheromone_weight is None else pheromone_weight
+        ),
+        created_at_ms=now_ms,
+        source_ids=source_ids,
+        kind=data.kind,
+        salience=data.salience,
+        importance=data.importance,
+        pinned=data.pinned,
+        category=data.category,
+        valid_from_ms=data.valid_from_ms,
+        valid_to_ms=data.valid_to_ms,
+        episode_id=episode_id,
+    )

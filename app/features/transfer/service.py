@@ -1,0 +1,154 @@
+"""Export and import: the JSON Lines format both sides share.
+
+A file starts with a header line (format, version, the embedder and dimension its vectors
+come from, the engine, when it was written), then for each namespace every node, then
+every relationship, then its change-log counter. Each record carries the properties as
+the store holds them, with the one vector property of its kind set apart as ``vector``
+(an import keeps it when its embedder is the same, and embeds the text again when not).
+Nodes are written in id order and relationships in (from, type, to) order, so exporting
+the same graph twice gives the same lines.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import numpy as np
+
+from thoughtgraph.domain.errors import InvalidInputError
+
+FORMAT = "thoughtgraph-export"
+VERSION = 1
+
+
+@dataclass(frozen=True)
+class NodeKind:
+    label: str
+    key: str  # the statement suffix: transfer.page_<key>, out_<key>, merge_<key>
+    vector: str | None = None  # the property holding its embedding
+    text: str | None = None  # what that embedding is made from, when it can be made again
+    outgoing: bool = False  # relationships leave it (transfer.out_<key>)
+
+
+NODE_KINDS = (
+    NodeKind("Thought", "thoughts", vector="embedding", text="content", outgoing=True),
+    # A topic's embedding is the mean of its members' (features.topics): made again
+    # from them after an import that re-embeds.
+    NodeKind("Topic", "topics", vector="embedding"),
+    NodeKind("Contradiction", "contradictions", outgoing=True),
+    NodeKind("Episode", "episodes", vector="embedding", text="summary"),
+    NodeKind("ConsolidationRun", "runs"),
+    NodeKind("PairCheck", "pair_checks"),
+    NodeKind("ChangeEvent", "events", outgoing=True),
+)
+NODE_BY_LABEL = {kind.label: kind for kind in NODE_KINDS}
+
+
+@dataclass(frozen=True)
+class EdgeKind:
+    type: str
+    source: str
+    target: str
+    statement: str  # transfer.link_<statement>
+    vector: str | None = None
+    text: str | None = None
+
+
+def _reasoned(rel_type: str) -> EdgeKind:
+    return EdgeKind(
+        rel_type, "Thought", "Thought", rel_type.lower(), vector="reasonEmbedding", text="reason"
+    )
+
+
+EDGE_KINDS = (
+    _reasoned("REFINES"),
+    _reasoned("CONSOLIDATES"),
+    _reasoned("SUPERSEDES"),
+    EdgeKind("RELATED_TO", "Thought", "Thought", "related_to"),
+    EdgeKind("BELONGS_TO", "Thought", "Topic", "belongs_to"),
+    EdgeKind("PART_OF", "Thought", "Episode", "part_of"),
+    EdgeKind("INVOLVES", "Contradiction", "Thought", "involves"),
+    EdgeKind("CONCERNS", "ChangeEvent", "Thought", "concerns_thought"),
+    EdgeKind("CONCERNS", "ChangeEvent", "Topic", "concerns_topic"),
+    EdgeKind("CONCERNS", "ChangeEvent", "Contradiction", "concerns_contradiction"),
+    EdgeKind("CONCERNS", "ChangeEvent", "Episode", "concerns_episode"),
+    EdgeKind("CONCERNS", "ChangeEvent", "ConsolidationRun", "concerns_run"),
+)
+EDGE_BY_ENDS = {(e.type, e.source, e.target): e for e in EDGE_KINDS}
+
+
+@dataclass(frozen=True)
+class Header:
+    embedder: str
+    dimension: int
+    engine: str
+    exported_at: str
+    namespaces: tuple[str, ...]
+
+    @classmethod
+    def now(cls, *, embedder: str, dimension: int, engine: str, namespaces: list[str]) -> Header:
+        stamp = datetime.now(UTC).isoformat(timespec="seconds")
+        return cls(embedder, dimension, engine, stamp, tuple(namespaces))
+
+    def line(self) -> str:
+        return dumps(
+            {
+                "format": FORMAT,
+                "version": VERSION,
+                "embedder": self.embedder,
+                "dimension": self.dimension,
+                "engine": self.engine,
+                "exportedAt": self.exported_at,
+                "namespaces": list(self.namespaces),
+            }
+        )
+
+    @classmethod
+    def parse(cls, line: str) -> Header:
+        try:
+            data = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InvalidInputError("the first line is not a JSON header", field="file") from exc
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise InvalidInputError(f"not a {FORMAT} file (no header line)", field="file")
+        if data.get("version") != VERSION:
+            raise InvalidInputError(
+                f"format version {data.get('version')!r}; this release reads {VERSION}",
+                field="file",
+            )
+        return cls(
+            embedder=str(data["embedder"]),
+            dimension=int(data["dimension"]),
+            engine=str(data["engine"]),
+            exported_at=str(data["exportedAt"]),
+            namespaces=tuple(str(ns) for ns in data.get("namespaces", [])),
+        )
+
+
+def dumps(record: dict[str, Any]) -> str:
+    """One line, keys sorted: the same record always gives the same text."""
+    return json.dumps(record, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+def split_vector(properties: dict[str, Any], name: str | None) -> tuple[dict[str, Any], Any]:
+    """The properties without the vector one, and that vector (or None) at float32
+    precision: FalkorDB keeps vectors as float32 and Neo4j as float64 (a merge's mean
+    vector has float64 digits), so an export reads the same from either engine."""
+    props = {k: _portable(v) for k, v in properties.items() if k != name}
+    raw = properties.get(name) if name else None
+    if raw is None:
+        return props, None
+    return props, np.asarray([float(x) for x in raw], dtype=np.float32).tolist()
+
+
+def _portable(value: Any) -> Any:
+    """A float at the 15 significant digits FalkorDB answers with (Neo4j answers with 17):
+    the same stored value exports the same text from either engine."""
+    if isinstance(value, float):
+        return float(f"{value:.15g}")
+    if isinstance(value, list):
+        return [_portable(item) for item in value]
+    return value

@@ -1,1 +1,0 @@
-"""Recall: a question answered from memory, with relative dates resolved."""

@@ -1,9 +1,0 @@
-"""Which namespaces scheduled maintenance visits."""
-
-from __future__ import annotations
-
-from app.runtime import Runtime
-
-
-async def active_namespaces(runtime: Runtime) -> list[str]:
-    return await runtime.store.namespaces()

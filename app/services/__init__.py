@@ -1,1 +1,0 @@
-"""Capabilities of the service, one module each, over the store and embedder interfaces."""
