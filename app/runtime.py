@@ -11,7 +11,9 @@ from dataclasses import dataclass
 
 import structlog
 
-from thoughtgraph.container import Services
+from thoughtgraph.container import build_services
+from thoughtgraph.features.repositories import Repositories
+from thoughtgraph.features.services import Services
 from thoughtgraph.llm.embedders import TextEmbedder, build_embedder
 from thoughtgraph.observability.embedder import MeasuredEmbedder
 from thoughtgraph.observability.telemetry import Telemetry
@@ -32,6 +34,10 @@ class Runtime:
     clock: Clock
     queue: JobQueue
     services: Services
+
+    @property
+    def repos(self) -> Repositories:
+        return self.services.repos
 
     @property
     def telemetry(self) -> Telemetry:
@@ -59,7 +65,7 @@ async def open_runtime(
         async with open_store(settings, attach=attach) as store:
             store.observer = measured
             await store.bootstrap(embedding_dimension=chosen.dimension, embedder=chosen.name)
-            services = Services.build(
+            services = build_services(
                 store,
                 MeasuredEmbedder(chosen, measured.metrics),
                 settings=settings,

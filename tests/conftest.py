@@ -121,7 +121,7 @@ def api(
 ) -> Iterator[GraphQLClient]:
     """The whole service (an engine, the local embedder, GraphQL) on a loopback port, once
     per engine: every API test runs against the embedded engine and against Neo4j."""
-    from thoughtgraph.api.http.app import create_app
+    from thoughtgraph.server import create_app
 
     engine = str(request.param)
     target = request.getfixturevalue("neo4j_target") if engine == "neo4j" else None

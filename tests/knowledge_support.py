@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.support import LoopThread
-from thoughtgraph.container import Services
+from thoughtgraph.container import build_services
 from thoughtgraph.features.thoughts.service import ThoughtInput
 from thoughtgraph.llm.embedders import TextEmbedder
 from thoughtgraph.ports.clock import OffsetFileClock
@@ -30,7 +30,7 @@ def make_runtime(
     )
     clock = OffsetFileClock(tmp_path / "clock")
     queue = NoJobQueue()
-    services = Services.build(store, embedder, settings=settings, clock=clock, queue=queue)
+    services = build_services(store, embedder, settings=settings, clock=clock, queue=queue)
     return Runtime(
         settings=settings,
         store=store,

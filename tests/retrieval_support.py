@@ -8,7 +8,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from tests.support import LoopThread
+from tests.support import LoopThread, repos
 from thoughtgraph.domain.models import (
     Thought,
     ThoughtKind,
@@ -93,7 +93,7 @@ class Writer:
         vector = tuple(embedding if embedding is not None else self.embed(content))
         record = ThoughtRecord(thought=thought, embedding=vector)
         self.loop.run(
-            self.store.create_thought(
+            repos(self.store).thoughts.create(
                 record, event_id=f"{thought.id}:created", event_kind="created"
             )
         )
@@ -103,4 +103,6 @@ class Writer:
 def search_service(
     store: CypherGraphStore, embedder: TextEmbedder, clock: SetClock, **settings: Any
 ) -> SearchService:
-    return SearchService(store, embedder, clock=clock, access=None, settings=Settings(**settings))
+    return SearchService(
+        repos(store), embedder, clock=clock, access=None, settings=Settings(**settings)
+    )

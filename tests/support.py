@@ -23,6 +23,8 @@ from starlette.applications import Starlette
 
 from thoughtgraph.child_process import free_port as free_port  # tests import it from here
 from thoughtgraph.child_process import wait_until_ready
+from thoughtgraph.features.repositories import Repositories
+from thoughtgraph.store.executor import Executor
 from thoughtgraph.tools.bench.service import ServiceThread
 
 T = TypeVar("T")
@@ -270,3 +272,15 @@ def wait_for_event(
         if time.monotonic() > deadline:
             raise AssertionError(f"no {event} {fields} within {timeout} s:\n{log.read_text()}")
         time.sleep(0.05)
+
+
+_REPOSITORIES: dict[int, tuple[Executor, Repositories]] = {}
+
+
+def repos(store: Executor) -> Repositories:
+    """The repositories over a test's store (built once per store), as the container builds
+    them for the services."""
+    held = _REPOSITORIES.get(id(store))
+    if held is None or held[0] is not store:
+        held = _REPOSITORIES[id(store)] = (store, Repositories.over(store))
+    return held[1]

@@ -17,9 +17,8 @@ from tests.knowledge_support import contribute, make_runtime
 from tests.support import GraphQLClient, LoopThread, serve_in_thread
 from tests.test_api_keys import codes
 from tests.test_api_lineage import CONTRIBUTE, agent
-from thoughtgraph.api.http.app import create_app
 from thoughtgraph.api.keyfile import KeyFile
-from thoughtgraph.container import Services
+from thoughtgraph.container import build_services
 from thoughtgraph.domain.access import Role
 from thoughtgraph.domain.allowlist import (
     AllowlistPolicy,
@@ -35,6 +34,7 @@ from thoughtgraph.domain.errors import (
 )
 from thoughtgraph.llm.embedders import TextEmbedder
 from thoughtgraph.runtime import Runtime
+from thoughtgraph.server import create_app
 from thoughtgraph.settings import EmbedderKind, Settings
 from thoughtgraph.store.cypher_store import CypherGraphStore
 
@@ -172,7 +172,7 @@ def test_a_bad_or_missing_file_stops_the_start(
     for path in (write(tmp_path, "allowlists: {}\n"), tmp_path / "missing.yaml"):
         settings = Settings(data_dir=tmp_path / "data", allowlist_file=path)
         with pytest.raises(ConfigurationError, match="allowlist file"):
-            Services.build(falkordb_store, local_embedder, settings=settings)
+            build_services(falkordb_store, local_embedder, settings=settings)
 
 
 # --- recall under an allowlist, both engines ------------------------------------------------

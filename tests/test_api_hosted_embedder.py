@@ -8,7 +8,7 @@ from collections.abc import Callable
 from tests.fakes.openai_server import FakeOpenAIServer, openai_server_fixture
 from tests.support import GraphQLClient, serve_in_thread
 from tests.test_api_lineage import CONTRIBUTE, REFINE, SEARCH, agent
-from thoughtgraph.api.http.app import create_app
+from thoughtgraph.server import create_app
 from thoughtgraph.settings import EmbedderKind, Settings
 
 # The contract suite's dimension: on Neo4j the session shares one database.

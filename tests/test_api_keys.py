@@ -20,10 +20,10 @@ from tests.test_api_lineage import CONTRIBUTE, SEARCH, agent
 from tests.test_serve_process import THOUGHTGRAPH, service_env
 from thoughtgraph.api.graphql.auth import CanRead, CanWrite
 from thoughtgraph.api.graphql.schema import build_schema
-from thoughtgraph.api.http.app import create_app
 from thoughtgraph.api.keyfile import KeyFile
 from thoughtgraph.domain.access import Role
 from thoughtgraph.llm.embedders.base import TextEmbedder
+from thoughtgraph.server import create_app
 from thoughtgraph.settings import EmbedderKind, Settings
 
 HISTORY = """

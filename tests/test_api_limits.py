@@ -21,10 +21,10 @@ from starlette.routing import Route
 from tests.store_backends import Neo4jTestTarget, open_neo4j_store
 from tests.support import GraphQLClient, LoopThread, serve_in_thread
 from tests.test_api_lineage import CONSOLIDATE, LINEAGE, contribute, refine
-from thoughtgraph.api.http.app import create_app
 from thoughtgraph.api.http.limits import CancelOnDisconnect
 from thoughtgraph.domain.errors import StoreTimeoutError
 from thoughtgraph.llm.embedders.base import TextEmbedder
+from thoughtgraph.server import create_app
 from thoughtgraph.settings import EmbedderKind, Settings
 from thoughtgraph.store.cypher import Statement, StatementLibrary
 from thoughtgraph.store.cypher_store import CypherGraphStore

@@ -206,7 +206,10 @@ def test_a_bad_macro_in_a_file_fails_the_load(library_root: Path) -> None:
 def test_every_statement_the_store_runs_exists_for_each_engine(engine: str) -> None:
     library = StatementLibrary.load(CYPHER_DIR, engine)
     used: set[str] = set()
-    for source in (ROOT / "app" / "store").rglob("*.py"):
+    for source in [
+        *(ROOT / "app" / "store").rglob("*.py"),
+        *(ROOT / "app" / "features").rglob("*.py"),
+    ]:
         text = source.read_text(encoding="utf-8")
         used |= set(re.findall(r"\b_?(?:read|write)\(\s*\"([a-z_]+\.[a-z_]+)\"", text))
     assert {"thought.create", "topic.assign_many", "contradiction.resolve", "run.start"} <= used

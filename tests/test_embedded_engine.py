@@ -13,7 +13,7 @@ import pytest
 import redis
 from falkordb import FalkorDB
 
-from tests.support import LoopThread, unit_vector
+from tests.support import LoopThread, repos, unit_vector
 from tests.test_store_contract import make_thought
 from thoughtgraph.domain.errors import DataDirLockedError, EngineStartError, SchemaMismatchError
 from thoughtgraph.domain.models import ThoughtRecord
@@ -114,16 +114,18 @@ def test_store_recovers_when_the_engine_is_killed(data_dir: Path) -> None:
             thought = make_thought("default", f"durable {i}")
             record = ThoughtRecord(thought=thought, embedding=tuple(unit_vector(8, seed=i)))
             assert loop.run(
-                store.create_thought(record, event_id=f"{thought.id}:created", event_kind="created")
+                repos(store).thoughts.create(
+                    record, event_id=f"{thought.id}:created", event_kind="created"
+                )
             )
             written.append(thought.id)
         engine_pid = int((data_dir / "falkordb" / "engine.pid").read_text())
         os.kill(engine_pid, signal.SIGKILL)
-        found = loop.run(store.get_thoughts("default", written))
+        found = loop.run(repos(store).thoughts.get_many("default", written))
         assert set(found) == set(written)
         new_pid = int((data_dir / "falkordb" / "engine.pid").read_text())
         assert new_pid != engine_pid
-        assert loop.run(store.current_revision("default")) == 30
+        assert loop.run(repos(store).changes.revision("default")) == 30
     finally:
         loop.run(stack.aclose())
         loop.close()

@@ -7,7 +7,7 @@ near-copies of the question. The pure ranking is checked on its own too."""
 from __future__ import annotations
 
 from tests.conftest import CONTRACT_DIMENSION
-from tests.support import LoopThread
+from tests.support import LoopThread, repos
 from thoughtgraph.domain.models import SearchHit, Thought, ThoughtType, TimeView
 from thoughtgraph.features.search.expansion import (
     ExpansionWeights,
@@ -61,7 +61,7 @@ def test_second_evidence_only_reachable_through_the_session(
 ) -> None:
     embedder = HashEmbedder(dimension=CONTRACT_DIMENSION)
     clock = EvalClock()
-    thoughts = ThoughtService(store, embedder, clock=clock)
+    thoughts = ThoughtService(repos(store), embedder, clock=clock)
     question = _write(
         loop,
         thoughts,
@@ -101,7 +101,7 @@ def test_second_evidence_only_reachable_through_the_session(
     view = TimeView(now_ms=T0 + 2 * 3600_000)
     query = "what did Bob paint?"
     pool = [SearchHit(thought=question, similarity=0.9, score=0.9)]  # what the base found
-    reader = StoreExpansionReader(store)
+    reader = StoreExpansionReader(repos(store))
     links_only = ExpansionWeights(subquery=0.0)  # the session link alone
 
     expanded = loop.run(expand(reader, embedder, ns, query, pool, 5, weights=links_only, view=view))
@@ -142,7 +142,7 @@ def test_named_persons_turns_from_two_sessions_both_reach_the_top(
     named person's keyword match and the question penalty together bring both of Bob's
     turns to the top 2; without them, a question of Ann's sits in the top 2."""
     clock = EvalClock()
-    thoughts = ThoughtService(store, local_embedder, clock=clock)
+    thoughts = ThoughtService(repos(store), local_embedder, clock=clock)
     said = [
         ("Ann", "Ann: What have you been painting lately, Bob?"),
         ("Bob", "Bob: I painted a sunset over the lake on Sunday."),
@@ -158,11 +158,13 @@ def test_named_persons_turns_from_two_sessions_both_reach_the_top(
     bobs = {t.id for t in written if t.agent_name == "Bob"}
     query = "What has Bob painted?"
     view = TimeView(now_ms=T0 + 24 * 60 * MINUTE)
-    found = loop.run(store.vector_search(ns, local_embedder.embed_query(query), 50, -1.0, view))
+    found = loop.run(
+        repos(store).thoughts.nearest(ns, local_embedder.embed_query(query), 50, -1.0, view)
+    )
     pool = [
         SearchHit(thought=h.thought, similarity=h.similarity, score=h.similarity) for h in found
     ]
-    reader = StoreExpansionReader(store)
+    reader = StoreExpansionReader(repos(store))
 
     def top(weights: ExpansionWeights) -> list[str]:
         ranked = loop.run(

@@ -32,8 +32,8 @@ from tests.support import GraphQLClient, run_node, serve_in_thread, skip_or_fail
 from tests.test_readme_examples import readme_operations
 from thoughtgraph.api.graphiql.examples import EXAMPLES, WELCOME, default_tabs
 from thoughtgraph.api.graphiql.page import ASSETS_DIR, ASSETS_PATH
-from thoughtgraph.api.http.app import create_app
 from thoughtgraph.llm.embedders.base import TextEmbedder
+from thoughtgraph.server import create_app
 from thoughtgraph.settings import EmbedderKind, Settings
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -109,7 +109,7 @@ def test_resolving_a_contradiction_supersedes_the_loser(
         )
     )
     assert decided.status is ContradictionStatus.RESOLVED and decided.resolved_by == "Reviewer"
-    stored = loop.run(runtime.store.get_thoughts(ns, [older, newer]))
+    stored = loop.run(runtime.repos.thoughts.get_many(ns, [older, newer]))
     assert stored[newer].superseded_by == older and stored[older].superseded_by is None
     hits = loop.run(runtime.services.search.search(ns, "staging database PostgreSQL version"))
     ids = [h.thought.id for h in hits]
@@ -127,17 +127,17 @@ def test_near_duplicates_merge_and_the_merge_undoes(
     )
     run = _consolidate(loop, runtime, ns)
     assert run.counts.deduped == 2
-    sources = loop.run(runtime.store.get_thoughts(ns, [first, second]))
+    sources = loop.run(runtime.repos.thoughts.get_many(ns, [first, second]))
     merged_id = sources[first].superseded_by
     assert merged_id is not None and sources[second].superseded_by == merged_id
-    merged = loop.run(runtime.store.get_thoughts(ns, [merged_id]))[merged_id]
+    merged = loop.run(runtime.repos.thoughts.get_many(ns, [merged_id]))[merged_id]
     assert merged.type is ThoughtType.CONSOLIDATION
     assert set(merged.source_ids) == {first, second}
 
     restored = loop.run(runtime.services.merging.undo(ns, merged_id, PERSON))
     assert {t.id for t in restored} == {first, second}
     assert all(t.is_current for t in restored)
-    retired = loop.run(runtime.store.get_thoughts(ns, [merged_id]))[merged_id]
+    retired = loop.run(runtime.repos.thoughts.get_many(ns, [merged_id]))[merged_id]
     assert retired.state is ThoughtState.SOFT_DELETED
     kinds = [e.kind for e in loop.run(runtime.services.history.history(ns, merged_id))]
     assert kinds == [ChangeKind.MERGED, ChangeKind.UNMERGED]
@@ -150,9 +150,9 @@ def test_a_dry_run_reports_the_same_counts_and_changes_nothing(
     contribute(loop, runtime, ns, "The cache layer now uses Valkey 8 instead of Redis.")
     contribute(loop, runtime, ns, "Deploys happen on Tuesdays.")
     contribute(loop, runtime, ns, "Deploys happen on Tuesdays!")
-    before = loop.run(runtime.store.current_revision(ns))
+    before = loop.run(runtime.repos.changes.revision(ns))
     dry = _consolidate(loop, runtime, ns, dry_run=True)
-    assert loop.run(runtime.store.current_revision(ns)) == before
+    assert loop.run(runtime.repos.changes.revision(ns)) == before
     assert loop.run(runtime.services.contradictions.by_status(ns, None, 10)) == []
     assert loop.run(runtime.services.topics.recent(ns, 10)) == []
     real = _consolidate(loop, runtime, ns)
@@ -199,7 +199,7 @@ def test_forgetting_and_purge_follow_the_clock(loop: LoopThread, runtime: Runtim
     assert loop.run(forget_and_purge(runtime, ns)).forgotten == 0
     advance_days(runtime, 2)
     assert loop.run(forget_and_purge(runtime, ns)).forgotten == 2  # stale, and outdated
-    stored = loop.run(runtime.store.get_thoughts(ns, [stale, pinned, important, outdated]))
+    stored = loop.run(runtime.repos.thoughts.get_many(ns, [stale, pinned, important, outdated]))
     assert stored[stale].state is ThoughtState.SOFT_DELETED
     assert stored[outdated].state is ThoughtState.SOFT_DELETED
     assert stored[pinned].is_current and stored[important].is_current
@@ -212,8 +212,8 @@ def test_forgetting_and_purge_follow_the_clock(loop: LoopThread, runtime: Runtim
     assert loop.run(forget_and_purge(runtime, ns)).purged == 0
     advance_days(runtime, 2)
     assert loop.run(forget_and_purge(runtime, ns)).purged == 2  # stale, and outdated
-    assert stale not in loop.run(runtime.store.get_thoughts(ns, [stale]))
-    kinds = [e.kind for e in loop.run(runtime.store.changes_since(ns, 0, 100))]
+    assert stale not in loop.run(runtime.repos.thoughts.get_many(ns, [stale]))
+    kinds = [e.kind for e in loop.run(runtime.repos.changes.since(ns, 0, 100))]
     assert ChangeKind.PURGED in kinds and ChangeKind.RESTORED in kinds
 
 
@@ -223,12 +223,12 @@ def test_running_again_duplicates_nothing(loop: LoopThread, runtime: Runtime, ns
     contribute(loop, runtime, ns, "Backups run nightly at 02:00 UTC.")
     contribute(loop, runtime, ns, "Backups run nightly at 02:00 UTC!")
     first = _consolidate(loop, runtime, ns)
-    revision = loop.run(runtime.store.current_revision(ns))
+    revision = loop.run(runtime.repos.changes.revision(ns))
     second = _consolidate(loop, runtime, ns)
     assert first.counts.deduped == 2 and second.counts.deduped == 0
     assert second.counts.contradictions_found == 0 and second.counts.superseded == 0
     # The merged thought is new in the window: the second run may only assign it a topic.
-    events = loop.run(runtime.store.changes_since(ns, revision, 100))
+    events = loop.run(runtime.repos.changes.since(ns, revision, 100))
     assert {e.kind for e in events} <= {
         ChangeKind.ASSIGNED,
         ChangeKind.TOPIC_CREATED,

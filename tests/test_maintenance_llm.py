@@ -153,7 +153,7 @@ def test_the_model_summarises_a_topic_and_what_it_supersedes_is_superseded(
     assert done.usage.prompt_tokens > 0 and done.usage.completion_tokens > 0
     (topic,) = [t for t in loop.run(llm_runtime.services.topics.recent(ns, 10)) if t.summary]
     assert (topic.summary or "").startswith("Payments API: 100 requests/s")
-    stored = loop.run(llm_runtime.store.get_thoughts(ns, [old]))[old]
+    stored = loop.run(llm_runtime.repos.thoughts.get_many(ns, [old]))[old]
     assert stored.superseded_by is not None and stored.superseded_by != old
 
 
@@ -169,7 +169,7 @@ def test_the_model_extracts_typed_thoughts_from_an_episode(
     assert episode.compressed == "Job queue: RabbitMQ -> Redis streams"
     assert episode.extractor == "openai/test-model"
     assert episode.artifacts == (Artifact(kind="adr", ref="ADR-012"),)
-    thoughts = loop.run(llm_runtime.store.get_thoughts(ns, list(episode.thought_ids)))
+    thoughts = loop.run(llm_runtime.repos.thoughts.get_many(ns, list(episode.thought_ids)))
     kinds = sorted(thoughts[t].kind for t in episode.thought_ids)
     assert kinds == [ThoughtKind.DECISION, ThoughtKind.RISK]
     assert all(t.episode_id == episode.id for t in thoughts.values())
@@ -189,7 +189,7 @@ def test_without_a_model_turns_become_facts(
                 ns, TRANSCRIPT, title="Queue talk", artifacts=[], actor=AGENT
             )
         )
-        thoughts = loop.run(runtime.store.get_thoughts(ns, list(episode.thought_ids)))
+        thoughts = loop.run(runtime.repos.thoughts.get_many(ns, list(episode.thought_ids)))
     finally:
         loop.run(runtime.services.close())
     assert episode.title == "Queue talk" and episode.extractor == "offline"
@@ -207,7 +207,7 @@ def test_search_records_usage(
         loop.run(runtime.services.search.search(ns, "vpn gateway address"))
         loop.run(runtime.services.search.search(ns, "where is the vpn"))
         loop.run(runtime.services.access.flush())
-        thought = loop.run(runtime.store.get_thoughts(ns, [found]))[found]
+        thought = loop.run(runtime.repos.thoughts.get_many(ns, [found]))[found]
     finally:
         loop.run(runtime.services.close())
     assert thought.access_count == 2  # buffered, and each retrieval counted

@@ -24,10 +24,10 @@ from tests.support import (
     wait_for_event,
     worker_process,
 )
-from thoughtgraph.api.http.app import create_app
 from thoughtgraph.domain.knowledge import pair_fingerprint
 from thoughtgraph.llm.embedders import TextEmbedder
 from thoughtgraph.ports.clock import OffsetFileClock
+from thoughtgraph.server import create_app
 from thoughtgraph.settings import EmbedderKind, Settings
 from thoughtgraph.workers.app import create_celery
 from thoughtgraph.workers.broker import redis_client

@@ -11,10 +11,10 @@ import httpx
 from tests.fakes.openai_server import FakeOpenAIServer
 from tests.observability_support import label_values, scrape, value
 from tests.support import GraphQLClient, serve_in_thread
-from thoughtgraph.api.http.app import create_app
 from thoughtgraph.api.keyfile import KeyFile
 from thoughtgraph.domain.access import Role
 from thoughtgraph.llm.embedders import TextEmbedder
+from thoughtgraph.server import create_app
 from thoughtgraph.settings import EmbedderKind, Settings
 
 CONTRIBUTE = """

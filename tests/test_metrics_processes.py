@@ -26,8 +26,8 @@ from tests.support import (
     serve_process,
     worker_process,
 )
-from thoughtgraph.api.http.app import create_app
 from thoughtgraph.llm.embedders import TextEmbedder
+from thoughtgraph.server import create_app
 from thoughtgraph.settings import EmbedderKind, Settings
 from thoughtgraph.workers.app import create_celery
 from thoughtgraph.workers.broker import redis_client

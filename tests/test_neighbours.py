@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support import LoopThread, mix, unit_vector
+from tests.support import LoopThread, mix, repos, unit_vector
 from tests.test_store_contract import D, make_thought, next_ms, write
 from thoughtgraph.domain.changes import Actor
 from thoughtgraph.domain.models import ScoredThought, Thought, ThoughtType, TimeView
@@ -58,7 +58,7 @@ def merge(
         source_ids=tuple(sorted((a.id, b.id))),
     )
     revision = loop.run(
-        store.merges.merge(
+        repos(store).merges.merge(
             a.namespace,
             merged,
             embedding,
@@ -82,7 +82,7 @@ def _one_by_one(
 ) -> dict[str, list[ScoredThought]]:
     found = {}
     for thought, vector in subjects:
-        hits = loop.run(store.vector_search(ns, vector, k, floor, view))
+        hits = loop.run(repos(store).thoughts.nearest(ns, vector, k, floor, view))
         found[thought.id] = [h for h in hits if h.thought.id != thought.id]
     return found
 

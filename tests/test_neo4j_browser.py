@@ -35,8 +35,8 @@ from tests.store_backends import Neo4jTestTarget, service_settings
 from tests.support import GraphQLClient, run_node, serve_in_thread, skip_or_fail
 from tests.test_api_lineage import contribute, refine
 from tests.test_cypher_lint import BROWSER_DIR, guide_blocks
-from thoughtgraph.api.http.app import create_app
 from thoughtgraph.llm.embedders.base import TextEmbedder
+from thoughtgraph.server import create_app
 from thoughtgraph.settings import EmbedderKind, Settings
 from thoughtgraph.store.neo4j.namespaces import namespace_label
 

@@ -9,8 +9,8 @@ from collections.abc import Callable
 from typing import Any
 
 from tests.support import GraphQLClient, eventually, serve_in_thread
-from thoughtgraph.api.http.app import create_app
 from thoughtgraph.llm.embedders import TextEmbedder
+from thoughtgraph.server import create_app
 from thoughtgraph.settings import EmbedderKind, Settings
 
 CONTRIBUTE = """

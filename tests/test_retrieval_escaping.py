@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.retrieval_support import SetClock, Writer, search_service
-from tests.support import LoopThread
+from tests.support import LoopThread, repos
 from thoughtgraph.domain.errors import InvalidInputError
 from thoughtgraph.domain.models import TimeView, new_thought_id, now_ms
 from thoughtgraph.domain.retrieval import SearchFilter, UsagePolicy
@@ -131,7 +131,7 @@ def crowded(
         BenchThought(new_thought_id(), text, "agent-1", "Agent", (), now_ms(), vector)
         for text in contents
     ]
-    loop.run(store.bulk_create_originals(ns, rows), 120)
+    loop.run(repos(store).thoughts.bulk_create_originals(ns, rows), 120)
     return {
         "both": {r.id for r in rows if "deploy" in r.content and "release" in r.content},
         "canary": {r.id for r in rows if "canary" in r.content},

@@ -17,7 +17,7 @@ from tests.retrieval_support import (
     near,
     search_service,
 )
-from tests.support import LoopThread
+from tests.support import LoopThread, repos
 from thoughtgraph.domain.changes import Actor
 from thoughtgraph.domain.models import ThoughtKind, ThoughtState, new_thought_id
 from thoughtgraph.domain.ranking.retention import retention_score
@@ -126,7 +126,7 @@ def test_time_and_state_filters(
     new = writer.thought("pipelines monitored by alerts", created_at_ms=clock.now - DAY_MS)
     gone = writer.thought("pipelines monitored by people", created_at_ms=clock.now - DAY_MS)
     loop.run(
-        store.retention.set_state(
+        repos(store).retention.set_state(
             ns, gone.id, ThoughtState.SOFT_DELETED, purge_at_ms=None, actor=ACTOR, at_ms=clock.now
         )
     )
@@ -158,7 +158,7 @@ def test_current_only_leaves_superseded_out_and_threshold_drops_weak_hits(
     weak = writer.thought("a recipe for tomato soup", created_at_ms=clock.now - 3)
     vector = writer.embed("monitored by alerts now")
     loop.run(
-        store.supersession.supersede(
+        repos(store).supersession.supersede(
             ns,
             newer.id,
             older.id,
@@ -276,7 +276,7 @@ def test_modes_reach_their_tiers(
     }
     forgotten = writer.thought("deployment pipelines monitored, forgotten", created_at_ms=clock.now)
     loop.run(
-        store.retention.set_state(
+        repos(store).retention.set_state(
             ns,
             forgotten.id,
             ThoughtState.SOFT_DELETED,
@@ -402,7 +402,7 @@ def test_two_tier_results_put_topic_summaries_first(
     member = writer.thought("deployment pipelines are monitored by alerts", created_at_ms=clock.now)
     topic_id = f"topic-{new_thought_id()}"
     loop.run(
-        store.topics.create(
+        repos(store).topics.create(
             ns,
             topic_id,
             "deployment monitoring",
@@ -414,7 +414,7 @@ def test_two_tier_results_put_topic_summaries_first(
     )
     unsummarised = f"topic-{new_thought_id()}"
     loop.run(
-        store.topics.create(
+        repos(store).topics.create(
             ns,
             unsummarised,
             "deployment pipelines",
@@ -425,7 +425,7 @@ def test_two_tier_results_put_topic_summaries_first(
         )
     )
     loop.run(
-        store.topics.summarise(
+        repos(store).topics.summarise(
             ns,
             topic_id,
             "Pipelines are monitored by alerts.",

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import pytest
 
 from tests.conftest import CONTRACT_DIMENSION
-from tests.support import LoopThread, axis, mix, unit_vector
+from tests.support import LoopThread, axis, mix, repos, unit_vector
 from thoughtgraph.domain.errors import SchemaMismatchError
 from thoughtgraph.domain.models import (
     ChangeKind,
@@ -77,7 +77,7 @@ def write(
     )
     kind = {"original": "created", "refinement": "refined", "consolidation": "consolidated"}
     return loop.run(
-        store.create_thought(
+        repos(store).thoughts.create(
             record,
             event_id=f"{thought.id}:{kind[thought.type.value]}",
             event_kind=kind[thought.type.value],
@@ -106,7 +106,7 @@ def test_thought_round_trips_every_field(
     )
     revision = write(loop, store, thought)
     assert revision == 1
-    stored = loop.run(store.get_thoughts(ns, [thought.id]))[thought.id]
+    stored = loop.run(repos(store).thoughts.get_many(ns, [thought.id]))[thought.id]
     assert stored.model_copy(update={"revision": 0}) == thought
     assert stored.revision == 1
 
@@ -121,9 +121,9 @@ def test_create_with_missing_source_writes_nothing(
         ns, "refines a ghost", kind=ThoughtType.CONSOLIDATION, sources=[source.id, ghost]
     )
     assert write(loop, store, refinement) is None
-    assert loop.run(store.get_thoughts(ns, [refinement.id])) == {}
-    assert loop.run(store.current_revision(ns)) == 1
-    assert loop.run(store.refiners(ns, [source.id])) == {}
+    assert loop.run(repos(store).thoughts.get_many(ns, [refinement.id])) == {}
+    assert loop.run(repos(store).changes.revision(ns)) == 1
+    assert loop.run(repos(store).lineage.refiners(ns, [source.id])) == {}
 
 
 def test_source_in_another_namespace_counts_as_missing(
@@ -133,7 +133,7 @@ def test_source_in_another_namespace_counts_as_missing(
     write(loop, store, elsewhere)
     refinement = make_thought(ns, "cross", kind=ThoughtType.REFINEMENT, sources=[elsewhere.id])
     assert write(loop, store, refinement) is None
-    assert loop.run(store.current_revision(ns)) == 0
+    assert loop.run(repos(store).changes.revision(ns)) == 0
 
 
 def test_retrying_a_create_never_duplicates(
@@ -142,8 +142,8 @@ def test_retrying_a_create_never_duplicates(
     thought = make_thought(ns)
     assert write(loop, store, thought) == 1
     assert write(loop, store, thought) is None
-    assert loop.run(store.current_revision(ns)) == 1
-    assert len(loop.run(store.history(ns, thought.id, 500))) == 1
+    assert loop.run(repos(store).changes.revision(ns)) == 1
+    assert len(loop.run(repos(store).changes.history(ns, thought.id, 500))) == 1
 
 
 def test_vector_similarity_is_cosine_on_every_engine(
@@ -153,7 +153,7 @@ def test_vector_similarity_is_cosine_on_every_engine(
     write(loop, store, same, axis(D, 0))
     write(loop, store, orthogonal, axis(D, 1))
     write(loop, store, opposite, axis(D, 0, -1.0))
-    hits = loop.run(store.vector_search(ns, axis(D, 0), 3, -1.0))
+    hits = loop.run(repos(store).thoughts.nearest(ns, axis(D, 0), 3, -1.0))
     by_content = {hit.thought.content: hit.similarity for hit in hits}
     assert by_content["same"] == pytest.approx(1.0, abs=1e-4)
     assert by_content["ortho"] == pytest.approx(0.0, abs=1e-4)
@@ -167,9 +167,9 @@ def test_vector_search_applies_threshold_and_k(
     base = axis(D, 2)
     for weight in (0.0, 0.2, 0.4, 0.9):
         write(loop, store, make_thought(ns, f"w{weight}"), mix(base, axis(D, 3), weight))
-    top2 = loop.run(store.vector_search(ns, base, 2, -1.0))
+    top2 = loop.run(repos(store).thoughts.nearest(ns, base, 2, -1.0))
     assert [hit.thought.content for hit in top2] == ["w0.0", "w0.2"]
-    close = loop.run(store.vector_search(ns, base, 10, 0.8))
+    close = loop.run(repos(store).thoughts.nearest(ns, base, 10, 0.8))
     assert {hit.thought.content for hit in close} == {"w0.0", "w0.2", "w0.4"}
     assert all(hit.similarity >= 0.8 for hit in close)
 
@@ -184,16 +184,20 @@ def test_namespaces_never_leak(loop: LoopThread, store: CypherGraphStore, ns: st
         other, "their refinement", kind=ThoughtType.REFINEMENT, sources=[theirs.id]
     )
     write(loop, store, refinement, vector, reason="because", reason_embedding=vector)
-    assert [h.thought.id for h in loop.run(store.vector_search(ns, vector, 10, -1.0))] == [mine.id]
-    assert loop.run(store.get_thoughts(ns, [theirs.id])) == {}
-    page = loop.run(store.list_thoughts(ns, ThoughtFilter(), None, 50))
+    assert [
+        h.thought.id for h in loop.run(repos(store).thoughts.nearest(ns, vector, 10, -1.0))
+    ] == [mine.id]
+    assert loop.run(repos(store).thoughts.get_many(ns, [theirs.id])) == {}
+    page = loop.run(repos(store).thoughts.page(ns, ThoughtFilter(), None, 50))
     assert [t.id for t in page.thoughts] == [mine.id]
-    assert loop.run(store.history(ns, theirs.id, 500)) == []
-    assert loop.run(store.lineage_walk(ns, theirs.id, max_depth=10, max_nodes=10)).depths == {}
-    assert loop.run(store.refiners(ns, [theirs.id])) == {}
-    assert loop.run(store.search_lineage_edges(ns, vector, 10)) == []
-    assert loop.run(store.fulltext_search(ns, "theirs", 10)) == []
-    assert loop.run(store.current_revision(ns)) == 1
+    assert loop.run(repos(store).changes.history(ns, theirs.id, 500)) == []
+    assert (
+        loop.run(repos(store).lineage.walk(ns, theirs.id, max_depth=10, max_nodes=10)).depths == {}
+    )
+    assert loop.run(repos(store).lineage.refiners(ns, [theirs.id])) == {}
+    assert loop.run(repos(store).lineage.search_reasons(ns, vector, 10)) == []
+    assert loop.run(repos(store).thoughts.fulltext(ns, "theirs", 10)) == []
+    assert loop.run(repos(store).changes.revision(ns)) == 1
 
 
 def test_refiners_are_batched_and_newest_first(
@@ -207,7 +211,7 @@ def test_refiners_are_batched_and_newest_first(
     merged = make_thought(ns, "a+b", kind=ThoughtType.CONSOLIDATION, sources=[a.id, b.id])
     for thought in (first, second, merged):
         write(loop, store, thought)
-    found = loop.run(store.refiners(ns, [a.id, b.id, merged.id]))
+    found = loop.run(repos(store).lineage.refiners(ns, [a.id, b.id, merged.id]))
     assert found == {a.id: [merged.id, second.id, first.id], b.id: [merged.id]}
 
 
@@ -220,13 +224,13 @@ def test_lineage_walk_is_signed_and_bounded_by_depth(
         step = make_thought(ns, f"c{i}", kind=ThoughtType.REFINEMENT, sources=[chain[-1].id])
         write(loop, store, step)
         chain.append(step)
-    from_middle = loop.run(store.lineage_walk(ns, chain[3].id, max_depth=10, max_nodes=200))
+    from_middle = loop.run(repos(store).lineage.walk(ns, chain[3].id, max_depth=10, max_nodes=200))
     assert from_middle.depths[chain[0].id] == -3
     assert from_middle.depths[chain[2].id] == -1
     assert from_middle.depths[chain[4].id] == 1
     assert from_middle.depths[chain[13].id] == 10
     assert from_middle.truncated is False  # exactly 10 refinements follow c3
-    from_root = loop.run(store.lineage_walk(ns, chain[0].id, max_depth=10, max_nodes=200))
+    from_root = loop.run(repos(store).lineage.walk(ns, chain[0].id, max_depth=10, max_nodes=200))
     assert max(from_root.depths.values()) == 10
     assert chain[11].id not in from_root.depths
     assert from_root.truncated is True  # c11.. lie beyond
@@ -249,14 +253,14 @@ def test_lineage_walk_visits_thoughts_not_paths(
         for thought in layer:
             write(loop, store, thought)
     top = layer[0].id
-    whole = loop.run(store.lineage_walk(ns, top, max_depth=11, max_nodes=200))
+    whole = loop.run(repos(store).lineage.walk(ns, top, max_depth=11, max_nodes=200))
     assert len(whole.depths) == 55  # the other 55 thoughts of 60, each once
     assert sorted(set(whole.depths.values())) == list(range(-11, 0))
     assert whole.truncated is False
-    shallow = loop.run(store.lineage_walk(ns, top, max_depth=1, max_nodes=200))
+    shallow = loop.run(repos(store).lineage.walk(ns, top, max_depth=1, max_nodes=200))
     assert set(shallow.depths.values()) == {-1} and len(shallow.depths) == 5
     assert shallow.truncated is True
-    budgeted = loop.run(store.lineage_walk(ns, top, max_depth=11, max_nodes=12))
+    budgeted = loop.run(repos(store).lineage.walk(ns, top, max_depth=11, max_nodes=12))
     assert len(budgeted.depths) == 12 and budgeted.truncated is True
 
 
@@ -272,7 +276,7 @@ def test_lineage_edges_are_found_by_reason(
     write(loop, store, merge, reason="dedupe", reason_embedding=axis(D, 7))
     silent = make_thought(ns, "b'", kind=ThoughtType.REFINEMENT, sources=[b.id])
     write(loop, store, silent)  # no reason: never a hit
-    hits = loop.run(store.search_lineage_edges(ns, axis(D, 7), 10))
+    hits = loop.run(repos(store).lineage.search_reasons(ns, axis(D, 7), 10))
     assert hits[0].relation.value == "CONSOLIDATES"
     assert hits[0].from_id == merge.id
     assert hits[0].reason == "dedupe"
@@ -304,7 +308,7 @@ def test_list_pages_newest_first_with_filters(
     seen: list[str] = []
     cursor: PageCursor | None = None
     while True:
-        page = loop.run(store.list_thoughts(ns, ThoughtFilter(), cursor, 2))
+        page = loop.run(repos(store).thoughts.page(ns, ThoughtFilter(), cursor, 2))
         seen += [t.content for t in page.thoughts]
         if not page.has_next_page:
             break
@@ -313,7 +317,7 @@ def test_list_pages_newest_first_with_filters(
     assert seen == ["r", "o4", "o3", "o2", "o1", "o0"]
 
     def contents(flt: ThoughtFilter) -> list[str]:
-        return [t.content for t in loop.run(store.list_thoughts(ns, flt, None, 50)).thoughts]
+        return [t.content for t in loop.run(repos(store).thoughts.page(ns, flt, None, 50)).thoughts]
 
     assert contents(ThoughtFilter(type=ThoughtType.REFINEMENT)) == ["r"]
     assert contents(ThoughtFilter(tag="even")) == ["o4", "o2", "o0"]
@@ -328,10 +332,10 @@ def test_list_pages_newest_first_with_filters(
     assert contents(ThoughtFilter(kind=ThoughtKind.TASK)) == []
     assert contents(ThoughtFilter(tag="odd", agent_id="agent-1")) == ["o3", "o1"]
     for listing in (decisions, ThoughtFilter(tag="even")):
-        first = loop.run(store.list_thoughts(ns, listing, None, 2))
+        first = loop.run(repos(store).thoughts.page(ns, listing, None, 2))
         last = first.thoughts[-1]
         cursor = PageCursor(created_at_ms=last.created_at_ms, thought_id=last.id)
-        rest = loop.run(store.list_thoughts(ns, listing, cursor, 2))
+        rest = loop.run(repos(store).thoughts.page(ns, listing, cursor, 2))
         assert first.has_next_page and not rest.has_next_page
         assert [t.content for t in (*first.thoughts, *rest.thoughts)] == contents(listing)
 
@@ -343,14 +347,14 @@ def test_change_log_revisions_and_history(
     write(loop, store, a)
     r = make_thought(ns, "r", kind=ThoughtType.REFINEMENT, sources=[a.id], agent="agent-9")
     write(loop, store, r)
-    history = loop.run(store.history(ns, a.id, 500))
+    history = loop.run(repos(store).changes.history(ns, a.id, 500))
     assert [(e.revision, e.kind, e.thought_id) for e in history] == [
         (1, ChangeKind.CREATED, a.id),
         (2, ChangeKind.REFINED, r.id),
     ]
     assert history[1].actor_id == "agent-9"
     assert history[1].source_ids == (a.id,)
-    assert [e.revision for e in loop.run(store.changes_since(ns, 1, 10))] == [2]
+    assert [e.revision for e in loop.run(repos(store).changes.since(ns, 1, 10))] == [2]
 
 
 def test_concurrent_writes_get_distinct_revisions(
@@ -361,7 +365,7 @@ def test_concurrent_writes_get_distinct_revisions(
     async def write_all() -> list[int | None]:
         return await asyncio.gather(
             *(
-                store.create_thought(
+                repos(store).thoughts.create(
                     ThoughtRecord(thought=t, embedding=tuple(unit_vector(D))),
                     event_id=f"{t.id}:created",
                     event_kind="created",
@@ -372,13 +376,13 @@ def test_concurrent_writes_get_distinct_revisions(
 
     revisions = loop.run(write_all())
     assert sorted(r for r in revisions if r is not None) == list(range(1, 21))
-    assert loop.run(store.current_revision(ns)) == 20
+    assert loop.run(repos(store).changes.revision(ns)) == 20
 
 
 def test_fulltext_search_matches_words(loop: LoopThread, store: CypherGraphStore, ns: str) -> None:
     write(loop, store, make_thought(ns, "the monitoring uses roles only"))
     write(loop, store, make_thought(ns, "pasta recipes"))
-    hits = loop.run(store.fulltext_search(ns, "monitoring", 5))
+    hits = loop.run(repos(store).thoughts.fulltext(ns, "monitoring", 5))
     assert [hit.thought.content for hit in hits] == ["the monitoring uses roles only"]
 
 
@@ -409,9 +413,9 @@ def test_bulk_load_creates_thoughts_with_events(
         )
         for i in range(25)
     ]
-    assert loop.run(store.bulk_create_originals(ns, rows)) == 25
-    assert loop.run(store.current_revision(ns)) == 26
-    stored = loop.run(store.get_thoughts(ns, [r.id for r in rows]))
+    assert loop.run(repos(store).thoughts.bulk_create_originals(ns, rows)) == 25
+    assert loop.run(repos(store).changes.revision(ns)) == 26
+    stored = loop.run(repos(store).thoughts.get_many(ns, [r.id for r in rows]))
     assert sorted(t.revision for t in stored.values()) == list(range(2, 27))
-    hits = loop.run(store.vector_search(ns, rows[3].embedding, 1, -1.0))
+    hits = loop.run(repos(store).thoughts.nearest(ns, rows[3].embedding, 1, -1.0))
     assert hits[0].thought.id == rows[3].id

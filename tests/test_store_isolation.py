@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from tests.conftest import CONTRACT_DIMENSION
-from tests.support import LoopThread
+from tests.support import LoopThread, repos
 from tests.test_store_contract import next_ms
 from thoughtgraph.domain.models import new_thought_id
 from thoughtgraph.store.cypher_store import CypherGraphStore
@@ -38,19 +38,23 @@ def test_small_namespace_beside_a_much_larger_one_gets_its_exact_top_k(
     crowd = synthetic(crowd_vectors)
     for start in range(0, CROWD_SIZE, 2_000):
         batch = crowd[start : start + 2_000]
-        assert loop.run(store.bulk_create_originals(ns + "-crowd", batch), 300) == len(batch)
+        assert loop.run(
+            repos(store).thoughts.bulk_create_originals(ns + "-crowd", batch), 300
+        ) == len(batch)
     small_vectors = unit_vectors(rng, SMALL_SIZE)
     small = synthetic(small_vectors)
-    assert loop.run(store.bulk_create_originals(ns, small)) == SMALL_SIZE
+    assert loop.run(repos(store).thoughts.bulk_create_originals(ns, small)) == SMALL_SIZE
     for query in queries:
         similarities = small_vectors @ query
         expected = [small[int(i)].id for i in np.argsort(-similarities)[:10]]
-        hits = loop.run(store.vector_search(ns, query.tolist(), 10, -1.0))
+        hits = loop.run(repos(store).thoughts.nearest(ns, query.tolist(), 10, -1.0))
         assert [hit.thought.id for hit in hits] == expected
         for hit in hits:
             index = next(i for i, t in enumerate(small) if t.id == hit.thought.id)
             assert hit.similarity == pytest.approx(float(similarities[index]), abs=1e-4)
-    crowd_hits = loop.run(store.vector_search(ns + "-crowd", queries[0].tolist(), 10, -1.0))
+    crowd_hits = loop.run(
+        repos(store).thoughts.nearest(ns + "-crowd", queries[0].tolist(), 10, -1.0)
+    )
     assert len(crowd_hits) == 10 and all(hit.similarity > 0.8 for hit in crowd_hits)
 
 

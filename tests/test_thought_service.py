@@ -10,9 +10,10 @@ import pytest
 
 from tests.support import LoopThread
 from tests.test_store_contract import make_thought
-from thoughtgraph.container import Services
+from thoughtgraph.container import build_services
 from thoughtgraph.domain.errors import ThoughtNotFoundError
 from thoughtgraph.domain.models import ThoughtRecord, ThoughtType
+from thoughtgraph.features.services import Services
 from thoughtgraph.features.thoughts.service import ThoughtInput
 from thoughtgraph.llm.embedders.hashing import HashEmbedder
 from thoughtgraph.settings import Settings
@@ -29,7 +30,7 @@ def services(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LoopThr
     store = loop.run(stack.enter_async_context(open_store(settings)))
     embedder = HashEmbedder(dimension=DIMENSION)
     loop.run(store.bootstrap(embedding_dimension=DIMENSION, embedder=embedder.name))
-    yield loop, Services.build(store, embedder)
+    yield loop, build_services(store, embedder)
     loop.run(stack.aclose())
     loop.close()
 
@@ -38,7 +39,7 @@ def _seed(loop: LoopThread, services: Services, ns: str, weight: float) -> str:
     thought = make_thought(ns, f"seeded with weight {weight}", weight=weight)
     record = ThoughtRecord(thought=thought, embedding=tuple([1.0] + [0.0] * (DIMENSION - 1)))
     assert loop.run(
-        services.store.create_thought(
+        services.repos.thoughts.create(
             record, event_id=f"{thought.id}:created", event_kind="created"
         )
     )
@@ -57,7 +58,7 @@ def test_pheromone_is_inherited_from_stored_weights(
     merged = loop.run(svc.thoughts.consolidate(data, [heavy, light])).thought
     assert merged.pheromone_weight == 2.0
     assert loop.run(svc.thoughts.refine(data, light)).thought.pheromone_weight == 1.0
-    stored = loop.run(svc.store.get_thoughts(ns, [refinement.id, merged.id]))
+    stored = loop.run(svc.repos.thoughts.get_many(ns, [refinement.id, merged.id]))
     assert stored[refinement.id].pheromone_weight == 3.0
     assert stored[merged.id].source_ids == (heavy, light)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tests.support import LoopThread, mix, unit_vector
+from tests.support import LoopThread, mix, repos, unit_vector
 from tests.test_store_contract import D, make_thought, write
 from thoughtgraph.domain.changes import ChangeKind
 from thoughtgraph.domain.models import Thought
@@ -38,8 +38,8 @@ def _topics(
 ) -> dict[str, tuple[int, list[float], set[str]]]:
     """Each topic by name: its size, centroid and members' contents."""
     found = {}
-    for topic in loop.run(store.topics.vectors(ns)):
-        members = loop.run(store.topics.members(ns, topic.id, 100))
+    for topic in loop.run(repos(store).topics.vectors(ns)):
+        members = loop.run(repos(store).topics.members(ns, topic.id, 100))
         found[topic.name] = (topic.count, topic.embedding, {t.content for t, _ in members})
     return found
 
@@ -47,7 +47,7 @@ def _topics(
 def test_topics_kept_in_memory_assign_as_reading_them_each_page(
     loop: LoopThread, store: CypherGraphStore, ns: str
 ) -> None:
-    service = TopicService(store, TopicSummariser(None, 120), Settings(), SystemClock())
+    service = TopicService(repos(store), TopicSummariser(None, 120), Settings(), SystemClock())
     kept_ns, read_ns = ns, ns + "-read"
     kept_pages, read_pages = _pages(loop, store, kept_ns), _pages(loop, store, read_ns)
     known = loop.run(service.known_topics(kept_ns))
@@ -60,7 +60,7 @@ def test_topics_kept_in_memory_assign_as_reading_them_each_page(
         joined_topics += sum(1 for n in with_memory.added.values() if n)
     # One event per topic that gained thoughts on a page, each thought named once, in
     # revision order with no gaps.
-    events = loop.run(store.changes_since(kept_ns, 0, 500))
+    events = loop.run(repos(store).changes.since(kept_ns, 0, 500))
     assert [e.revision for e in events] == list(range(1, len(events) + 1))
     assigned = [e for e in events if e.kind is ChangeKind.ASSIGNED]
     assert len(assigned) == joined_topics

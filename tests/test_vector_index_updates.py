@@ -16,7 +16,7 @@ from pathlib import Path
 from falkordb import FalkorDB
 
 from tests.conftest import CONTRACT_DIMENSION
-from tests.support import LoopThread, unit_vector
+from tests.support import LoopThread, repos, unit_vector
 from tests.test_store_contract import make_thought, write
 from thoughtgraph.domain.changes import Actor
 from thoughtgraph.domain.models import ThoughtState, TimeView, now_ms
@@ -32,7 +32,7 @@ K = 20
 
 
 def distinct_hits(loop: LoopThread, store: CypherGraphStore, ns: str, k: int) -> list[str]:
-    ids = loop.run(store.raw_vector_query(ns, unit_vector(D, seed=4242), k))
+    ids = loop.run(repos(store).thoughts.raw_nearest_ids(ns, unit_vector(D, seed=4242), k))
     assert len(ids) == len(set(ids)), "the index answered one thought twice"
     return ids
 
@@ -46,10 +46,10 @@ def test_k_distinct_thoughts_after_many_updates(
     assert len(distinct_hits(loop, store, ns, K)) == K
     counts = {t.id: 1 for t in thoughts}
     for round_ in range(5):  # each search that returns a thought counts it: a SET each
-        loop.run(store.retention.touch(ns, counts, now_ms() + round_))
+        loop.run(repos(store).retention.touch(ns, counts, now_ms() + round_))
     assert len(distinct_hits(loop, store, ns, K)) == K
     # The filtered search the service runs still fills its k as well.
-    hits = loop.run(store.vector_search(ns, unit_vector(D, seed=4242), K, -1.0))
+    hits = loop.run(repos(store).thoughts.nearest(ns, unit_vector(D, seed=4242), K, -1.0))
     assert len({hit.thought.id for hit in hits}) == K
     assert all(hit.thought.access_count == 5 for hit in hits)
 
@@ -65,7 +65,7 @@ def test_a_purged_thought_leaves_no_vector_behind(
     actor = Actor(id="test", name="Test")
     for thought in doomed:
         assert loop.run(
-            store.retention.set_state(
+            repos(store).retention.set_state(
                 ns,
                 thought.id,
                 ThoughtState.SOFT_DELETED,
@@ -74,11 +74,11 @@ def test_a_purged_thought_leaves_no_vector_behind(
                 at_ms=at - 10,
             )
         )
-    assert loop.run(store.retention.purge_due(ns, actor=actor, at_ms=at, limit=100)) == 4
+    assert loop.run(repos(store).retention.purge_due(ns, actor=actor, at_ms=at, limit=100)) == 4
     left = distinct_hits(loop, store, ns, 10)
     assert set(left) == {t.id for t in thoughts[4:]}
     view = TimeView(now_ms=at, include_forgotten=True)
-    hits = loop.run(store.vector_search(ns, unit_vector(D, seed=1), 10, -1.0, view))
+    hits = loop.run(repos(store).thoughts.nearest(ns, unit_vector(D, seed=1), 10, -1.0, view))
     assert {hit.thought.id for hit in hits} == {t.id for t in thoughts[4:]}
 
 
@@ -95,7 +95,7 @@ def test_topic_search_follows_every_centroid_change(
     for i in range(12):
         topic_id = f"topic-{i}"
         assert loop.run(
-            store.topics.create(
+            repos(store).topics.create(
                 ns,
                 topic_id,
                 f"topic {i}",
@@ -106,7 +106,7 @@ def test_topic_search_follows_every_centroid_change(
             )
         )
         assert loop.run(
-            store.topics.summarise(
+            repos(store).topics.summarise(
                 ns, topic_id, f"summary {i}", summariser="test", actor=actor, at_ms=at
             )
         )
@@ -114,7 +114,7 @@ def test_topic_search_follows_every_centroid_change(
     for i, member in enumerate(members):  # each topic is written to again: a SET each
         centroid = moved if i == 0 else unit_vector(D, seed=i)
         assignment = [(f"topic-{i}", [member.id], centroid)]
-        assert loop.run(store.topics.assign_many(ns, assignment, actor=actor, at_ms=at + 1))
+        assert loop.run(repos(store).topics.assign_many(ns, assignment, actor=actor, at_ms=at + 1))
     topics = RetrievalRepository(store)
     found = loop.run(topics.topics(ns, unit_vector(D, seed=4242), 12))
     assert len({topic.id for topic, _ in found}) == 12

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from tests.support import LoopThread
+from tests.support import LoopThread, repos
 from thoughtgraph.domain.changes import Actor
 from thoughtgraph.domain.knowledge import Artifact
 from thoughtgraph.features.thoughts.service import ThoughtInput
@@ -109,7 +109,7 @@ def export_records(
 
     async def run() -> None:
         with path.open("w", encoding="utf-8") as out:
-            await Exporter(store, embedder, page_size=7).export(out, [ns], _Quiet())
+            await Exporter(repos(store), embedder, page_size=7).export(out, [ns], _Quiet())
 
     loop.run(run(), timeout=SLOW_S)
     return records(path)
@@ -130,7 +130,7 @@ def import_file(
 ) -> ImportCounts:
     async def run() -> ImportCounts:
         with path.open(encoding="utf-8") as lines:
-            return await Importer(store, embedder, batch_size=5).restore(
+            return await Importer(repos(store), embedder, batch_size=5).restore(
                 lines, only=None, shown=_Quiet()
             )
 
@@ -152,7 +152,7 @@ def nearest_ids(
         found = []
         for query in QUERIES:
             vector = await embedder.async_embed_query(query)
-            hits = await store.vector_search(ns, vector, EVERY, 0.0)
+            hits = await repos(store).thoughts.nearest(ns, vector, EVERY, 0.0)
             ranked = [(-round(hit.similarity, 4), hit.thought.id) for hit in hits]
             found.append(sorted(ranked))
         return found

@@ -21,7 +21,7 @@ def _serve(settings: Settings, args: argparse.Namespace) -> int:
     import uvicorn
 
     from thoughtgraph.api.access import AccessPolicy
-    from thoughtgraph.api.http.app import create_app
+    from thoughtgraph.server import create_app
     from thoughtgraph.store.factory import check_store_available
     from thoughtgraph.workers.processes import WorkerAlongside, WorkerChild, serve_runs_worker
 
@@ -69,7 +69,7 @@ def _serve(settings: Settings, args: argparse.Namespace) -> int:
 
 def _mcp(args: argparse.Namespace) -> int:
     from thoughtgraph.api.mcp.settings import McpSettings
-    from thoughtgraph.api.mcp.transport import run_mcp
+    from thoughtgraph.cli.mcp import run_mcp
 
     flags = {"mcp_host": args.host, "mcp_port": args.port, "data_dir": args.data_dir}
     settings = McpSettings(**{name: value for name, value in flags.items() if value is not None})

@@ -52,7 +52,7 @@ async def _export(settings: Settings, args: argparse.Namespace) -> int:
     from thoughtgraph.runtime import open_runtime
 
     async with open_runtime(settings) as runtime:
-        exporter = Exporter(runtime.store, runtime.embedder)
+        exporter = Exporter(runtime.repos, runtime.embedder)
         namespaces = await exporter.namespaces(args.namespace)
         to_stdout = str(args.file) == "-"
         out = sys.stdout if to_stdout else args.file.open("w", encoding="utf-8")
@@ -86,7 +86,7 @@ async def _import(settings: Settings, args: argparse.Namespace) -> int:
             else:
                 from thoughtgraph.features.transfer.importing import Importer
 
-                counts = await Importer(runtime.store, runtime.embedder).restore(
+                counts = await Importer(runtime.repos, runtime.embedder).restore(
                     lines, only=only, shown=shown
                 )
                 summary = counts.summary()

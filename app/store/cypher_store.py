@@ -14,41 +14,17 @@ from __future__ import annotations
 
 import abc
 import asyncio
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from thoughtgraph.domain.errors import SchemaMismatchError, StoreError
 from thoughtgraph.domain.models import (
-    ChangeEvent,
-    LineageEdgeHit,
-    LineageWalk,
-    PageCursor,
     SchemaState,
-    ScoredThought,
     StoreHealth,
-    Thought,
-    ThoughtFilter,
-    ThoughtPage,
-    ThoughtRecord,
-    TimeView,
     now_ms,
 )
-from thoughtgraph.features.changes.repository import ChangeRepository
-from thoughtgraph.features.consolidation.repository import MergeRepository
-from thoughtgraph.features.consolidation.runs_repository import RunRepository
-from thoughtgraph.features.contradictions.repository import ContradictionRepository
-from thoughtgraph.features.contradictions.supersession_repository import SupersessionRepository
-from thoughtgraph.features.episodes.repository import EpisodeRepository
-from thoughtgraph.features.lineage.repository import LineageRepository
-from thoughtgraph.features.retention.repository import RetentionRepository
-from thoughtgraph.features.search.related_repository import RelatedRepository
-from thoughtgraph.features.thoughts.repository import ThoughtRepository
-from thoughtgraph.features.topics.repository import TopicRepository
 from thoughtgraph.observability.statements import UNOBSERVED, StatementObserver
-from thoughtgraph.store.beam import MIN_CANDIDATES, OVERSAMPLE
 from thoughtgraph.store.cypher import StatementLibrary
-from thoughtgraph.store.interface import SyntheticThought
-from thoughtgraph.store.params import thought_create_params
 
 Row = dict[str, Any]
 
@@ -69,20 +45,6 @@ class CypherGraphStore(abc.ABC):
         self._schema: SchemaState | None = None
         self._prepared_namespaces: set[str] = set()
         self._namespace_locks: dict[str, asyncio.Lock] = {}
-        # One repository per aggregate, all over this store's executor.
-        self.lineage = LineageRepository(self, oversample=OVERSAMPLE, min_candidates=MIN_CANDIDATES)
-        self.changes = ChangeRepository(self)
-        self.topics = TopicRepository(self)
-        self.contradictions = ContradictionRepository(self)
-        self.supersession = SupersessionRepository(self)
-        self.related = RelatedRepository(self)
-        self.retention = RetentionRepository(self)
-        self.merges = MergeRepository(self)
-        self.episodes = EpisodeRepository(self)
-        self.runs = RunRepository(self)
-        self.thoughts = ThoughtRepository(
-            self, oversample=OVERSAMPLE, min_candidates=MIN_CANDIDATES
-        )
 
     # --- what an adapter supplies ------------------------------------------------------
     @abc.abstractmethod
@@ -255,109 +217,3 @@ class CypherGraphStore(abc.ABC):
     def _write_refusal(self) -> str | None:
         """Why writes are refused right now, if they are."""
         return None
-
-    # --- writes ------------------------------------------------------------------------
-    async def create_thought(
-        self, record: ThoughtRecord, *, event_id: str, event_kind: str
-    ) -> int | None:
-        t = record.thought
-        rows = await self.write(
-            "thought.create",
-            thought_create_params(record, event_id=event_id, event_kind=event_kind),
-            namespace=t.namespace,
-        )
-        return int(rows[0]["revision"]) if rows else None
-
-    async def bulk_create_originals(
-        self, namespace: str, thoughts: Sequence[SyntheticThought]
-    ) -> int:
-        if not thoughts:
-            return 0
-        rows = [
-            {
-                "id": t.id,
-                "content": t.content,
-                "agentId": t.agent_id,
-                "agentName": t.agent_name,
-                "tags": list(t.tags),
-                "createdAt": t.created_at_ms,
-                "embedding": list(t.embedding),
-            }
-            for t in thoughts
-        ]
-        await self._prepare_namespace(namespace)
-        result = await self._write(
-            "thought.bulk_create_originals",
-            {"namespace": namespace, "rows": rows},
-            namespace=namespace,
-        )
-        return int(result[0]["created"]) if result else 0
-
-    # --- reads (app/store/repositories/thoughts.py) ------------------------------------
-    async def get_thoughts(self, namespace: str, ids: Sequence[str]) -> dict[str, Thought]:
-        return await self.thoughts.get_many(namespace, ids)
-
-    async def list_thoughts(
-        self,
-        namespace: str,
-        filter: ThoughtFilter,
-        after: PageCursor | None,
-        limit: int,
-        view: TimeView | None = None,
-    ) -> ThoughtPage:
-        return await self.thoughts.page(namespace, filter, after, limit, view)
-
-    async def vector_search(
-        self,
-        namespace: str,
-        embedding: Sequence[float],
-        k: int,
-        min_similarity: float,
-        view: TimeView | None = None,
-    ) -> list[ScoredThought]:
-        return await self.thoughts.nearest(namespace, embedding, k, min_similarity, view)
-
-    async def raw_vector_query(
-        self, namespace: str, embedding: Sequence[float], k: int
-    ) -> list[str]:
-        return await self.thoughts.raw_nearest_ids(namespace, embedding, k)
-
-    async def fulltext_search(
-        self, namespace: str, query: str, k: int, view: TimeView | None = None
-    ) -> list[ScoredThought]:
-        return await self.thoughts.fulltext(namespace, query, k, view)
-
-    async def thoughts_with_embeddings(
-        self, namespace: str, ids: Sequence[str]
-    ) -> list[tuple[Thought, list[float]]]:
-        """Current thoughts among ``ids`` with their embeddings."""
-        return await self.thoughts.with_embeddings(namespace, ids)
-
-    # --- lineage and the change log (app/store/repositories/{lineage,changes}.py) --------
-    async def refiners(self, namespace: str, ids: Sequence[str]) -> dict[str, list[str]]:
-        return await self.lineage.refiners(namespace, ids)
-
-    async def lineage_walk(
-        self, namespace: str, thought_id: str, *, max_depth: int, max_nodes: int
-    ) -> LineageWalk:
-        return await self.lineage.walk(
-            namespace, thought_id, max_depth=max_depth, max_nodes=max_nodes
-        )
-
-    async def search_lineage_edges(
-        self, namespace: str, embedding: Sequence[float], k: int
-    ) -> list[LineageEdgeHit]:
-        if not await self._namespace_searchable(namespace):
-            return []
-        return await self.lineage.search_reasons(namespace, embedding, k)
-
-    async def history(self, namespace: str, thought_id: str, limit: int) -> list[ChangeEvent]:
-        return await self.changes.history(namespace, thought_id, limit)
-
-    async def changes_since(
-        self, namespace: str, after_revision: int, limit: int
-    ) -> list[ChangeEvent]:
-        return await self.changes.since(namespace, after_revision, limit)
-
-    async def current_revision(self, namespace: str) -> int:
-        return await self.changes.revision(namespace)

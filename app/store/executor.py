@@ -23,6 +23,10 @@ class Executor(Protocol):
         """False when the namespace has no vector index yet (never written to)."""
         ...
 
+    async def namespaces(self) -> list[str]:
+        """Every namespace written to, sorted."""
+        ...
+
 
 def vector_list(value: Any) -> list[float]:
     """An embedding read back from either engine, as plain floats."""

@@ -25,7 +25,7 @@ from thoughtgraph.api.graphiql.page import GraphiQLPage
 from thoughtgraph.api.graphql.request_context import GraphQLContext
 from thoughtgraph.api.graphql.schema import build_schema
 from thoughtgraph.api.http.errors import error_body
-from thoughtgraph.container import Services
+from thoughtgraph.features.services import Services
 from thoughtgraph.settings import Settings
 
 log = structlog.get_logger(__name__)

@@ -1,8 +1,8 @@
-"""Per-request DataLoaders over the store's batch reads, keyed by (namespace, id).
+"""Per-request DataLoaders over the services' batch reads, keyed by (namespace, id).
 
 A new ``Loaders`` is built for every request, so cached values never outlive one
 operation and never leak between callers. Keys carry the namespace because ids are only
-looked up within one: a batch is split per namespace, one store call each.
+looked up within one: a batch is split per namespace, one service call each.
 """
 
 from __future__ import annotations
@@ -15,13 +15,13 @@ from strawberry.dataloader import DataLoader
 
 from thoughtgraph.domain.knowledge import Topic
 from thoughtgraph.domain.models import Thought
-from thoughtgraph.store.cypher_store import CypherGraphStore
-from thoughtgraph.store.interface import GraphStore
+from thoughtgraph.features.thoughts.browse import BrowseService
+from thoughtgraph.features.topics.service import TopicService
 
 ThoughtKey = tuple[str, str]  # (namespace, thought id)
 TopicKey = tuple[str, str]  # (namespace, topic id)
 
-#: Largest batch handed to one store call; bigger batches are split by the loader.
+#: Largest batch handed to one service call; bigger batches are split by the loader.
 MAX_BATCH = 500
 
 
@@ -32,30 +32,30 @@ def _by_namespace(keys: Sequence[tuple[str, str]]) -> dict[str, list[str]]:
     return grouped
 
 
-async def load_thoughts(store: GraphStore, keys: Sequence[ThoughtKey]) -> list[Thought | None]:
-    """One ``get_thoughts`` call per namespace; a missing thought loads as None."""
+async def load_thoughts(browse: BrowseService, keys: Sequence[ThoughtKey]) -> list[Thought | None]:
+    """One ``get_many`` call per namespace; a missing thought loads as None."""
     found: dict[ThoughtKey, Thought] = {}
     for namespace, ids in _by_namespace(keys).items():
-        for thought_id, thought in (await store.get_thoughts(namespace, ids)).items():
+        for thought_id, thought in (await browse.get_many(namespace, ids)).items():
             found[(namespace, thought_id)] = thought
     return [found.get(key) for key in keys]
 
 
-async def load_refiners(store: GraphStore, keys: Sequence[ThoughtKey]) -> list[list[str]]:
+async def load_refiners(browse: BrowseService, keys: Sequence[ThoughtKey]) -> list[list[str]]:
     """Ids of the thoughts refining or consolidating each key's thought, newest first."""
     found: dict[ThoughtKey, list[str]] = {}
     for namespace, ids in _by_namespace(keys).items():
-        for thought_id, refiner_ids in (await store.refiners(namespace, ids)).items():
+        for thought_id, refiner_ids in (await browse.refiners(namespace, ids)).items():
             found[(namespace, thought_id)] = list(refiner_ids)
     return [found.get(key, []) for key in keys]
 
 
-async def load_topics(store: CypherGraphStore, keys: Sequence[TopicKey]) -> list[Topic | None]:
-    """One ``topics.get_many`` call per namespace: every thought of a page shares a few
+async def load_topics(topics: TopicService, keys: Sequence[TopicKey]) -> list[Topic | None]:
+    """One ``get_many`` call per namespace: every thought of a page shares a few
     topics, which this reads once each."""
     found: dict[TopicKey, Topic] = {}
     for namespace, ids in _by_namespace(keys).items():
-        for topic_id, topic in (await store.topics.get_many(namespace, ids)).items():
+        for topic_id, topic in (await topics.get_many(namespace, ids)).items():
             found[(namespace, topic_id)] = topic
     return [found.get(key) for key in keys]
 
@@ -67,15 +67,15 @@ class Loaders:
     topics: DataLoader[TopicKey, Topic | None]
 
     @classmethod
-    def build(cls, store: CypherGraphStore) -> Loaders:
+    def build(cls, browse: BrowseService, topics_service: TopicService) -> Loaders:
         async def thoughts(keys: list[ThoughtKey]) -> list[Thought | None]:
-            return await load_thoughts(store, keys)
+            return await load_thoughts(browse, keys)
 
         async def refiners(keys: list[ThoughtKey]) -> list[list[str]]:
-            return await load_refiners(store, keys)
+            return await load_refiners(browse, keys)
 
         async def topics(keys: list[TopicKey]) -> list[Topic | None]:
-            return await load_topics(store, keys)
+            return await load_topics(topics_service, keys)
 
         return cls(
             thoughts=DataLoader(load_fn=thoughts, max_batch_size=MAX_BATCH),

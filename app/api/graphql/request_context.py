@@ -11,8 +11,8 @@ from starlette.responses import Response
 from starlette.websockets import WebSocket
 
 from thoughtgraph.api.graphql.dataloaders import Loaders
-from thoughtgraph.container import Services
 from thoughtgraph.domain.access import Principal
+from thoughtgraph.features.services import Services
 
 
 @dataclass
@@ -37,7 +37,7 @@ class GraphQLContext:
         """A context with new, empty loaders: never share one between requests."""
         return cls(
             services=services,
-            loaders=Loaders.build(services.store),
+            loaders=Loaders.build(services.browse, services.topics),
             request=request,
             response=response,
             principal=principal or Principal.anyone(),

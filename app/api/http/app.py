@@ -1,13 +1,12 @@
-"""The ASGI application: ``create_app(settings)`` wires store, embedder, services and GraphQL.
-
-Everything with I/O (engine process, driver, model) is opened in the lifespan and closed
-after it, never at import time.
+"""The HTTP application: its routes (GraphQL, GraphiQL, probes, metrics, the Browser guide)
+over services that ``open_services`` opens in the lifespan and closes after it; nothing
+with I/O is opened at import time (``thoughtgraph.server`` passes the runtime's).
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 
 import structlog
 from starlette.applications import Starlette
@@ -23,12 +22,9 @@ from thoughtgraph.api.graphiql.page import GraphiQLPage
 from thoughtgraph.api.graphql.app import create_graphql_app
 from thoughtgraph.api.http.limits import BodySizeLimit, CancelOnDisconnect
 from thoughtgraph.api.http.neo4j_browser import neo4j_browser_files
-from thoughtgraph.container import Services
 from thoughtgraph.domain.errors import ThoughtgraphError
-from thoughtgraph.llm.embedders import TextEmbedder
+from thoughtgraph.features.services import Services
 from thoughtgraph.observability.http import metrics_endpoint
-from thoughtgraph.ports.jobs import JobQueue
-from thoughtgraph.runtime import open_runtime
 from thoughtgraph.settings import Settings
 
 log = structlog.get_logger(__name__)
@@ -40,11 +36,11 @@ async def healthz(request: Request) -> Response:
     services: Services | None = getattr(request.app.state, "services", None)
     if services is None:
         return JSONResponse({"status": "starting"}, status_code=503)
-    schema = services.store.schema
+    schema = services.ops.store.schema
     return JSONResponse(
         {
             "status": "ok",
-            "engine": services.store.engine,
+            "engine": services.ops.store.engine,
             "schema": {
                 "ready": schema is not None,
                 "embeddingDimension": schema.embedding_dimension if schema else None,
@@ -61,7 +57,7 @@ async def readyz(request: Request) -> Response:
     services: Services | None = getattr(request.app.state, "services", None)
     if services is None:
         return JSONResponse({"status": "starting", "ready": False}, status_code=503)
-    health = await services.store.health()
+    health = await services.ops.store.health()
     if not health.ready:
         log.info("service.not_ready", reason=health.reason, detail=health.detail)
     body = {
@@ -113,14 +109,11 @@ def request_middleware(settings: Settings) -> list[Middleware]:
     return middleware
 
 
-def create_app(
-    settings: Settings,
-    *,
-    embedder: TextEmbedder | None = None,
-    job_queue: JobQueue | None = None,
-) -> Starlette:
-    """Build the service. ``embedder`` lets a caller share an already loaded model;
-    ``job_queue`` carries background work to the workers (none: nothing is queued)."""
+ServicesOpener = Callable[[], AbstractAsyncContextManager[Services]]
+
+
+def create_http_app(settings: Settings, open_services: ServicesOpener) -> Starlette:
+    """The service's routes; the services are opened when the application starts."""
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -136,9 +129,9 @@ def create_app(
 
     @asynccontextmanager
     async def _running_services(app: Starlette) -> AsyncIterator[None]:
-        async with open_runtime(settings, embedder=embedder, queue=job_queue) as runtime:
-            store = runtime.store
-            app.state.services = runtime.services
+        async with open_services() as services:
+            store = services.ops.store
+            app.state.services = services
             if not access.keys_required:
                 log.warning(
                     "service.open",
@@ -150,8 +143,8 @@ def create_app(
                 "service.ready",
                 engine=store.engine,
                 **store.describe(),
-                embedder=runtime.embedder.name,
-                dimension=runtime.embedder.dimension,
+                embedder=services.embedder.name,
+                dimension=services.embedder.dimension,
                 schema_created=schema.created_now if schema else None,
             )
             try:

@@ -23,7 +23,7 @@ from pydantic import ValidationError
 from thoughtgraph.api.mcp.access import Callers
 from thoughtgraph.api.mcp.tools import ToolEnv, tool_groups
 from thoughtgraph.domain.errors import InvalidInputError, ThoughtgraphError
-from thoughtgraph.runtime import Runtime
+from thoughtgraph.features.services import Services
 
 log = structlog.get_logger(__name__)
 
@@ -102,15 +102,17 @@ class ThoughtgraphMCP(MCPServer[Any]):
         return error_result("BAD_REQUEST", str(exc))  # an unknown tool name
 
 
-def build_server(runtime: Runtime, callers: Callers) -> ThoughtgraphMCP:
-    """The server with every tool group over this runtime's services."""
+def build_server(
+    services: Services, callers: Callers, *, max_response_bytes: int
+) -> ThoughtgraphMCP:
+    """The server with every tool group over these services."""
     server = ThoughtgraphMCP(
         SERVER_NAME,
         instructions=INSTRUCTIONS,
         version=_version(),
-        max_response_bytes=runtime.settings.max_response_bytes,
+        max_response_bytes=max_response_bytes,
     )
-    env = ToolEnv(services=runtime.services, callers=callers)
+    env = ToolEnv(services=services, callers=callers)
     for register in tool_groups():
         register(server, env)
     return server

@@ -5,19 +5,19 @@ from __future__ import annotations
 from thoughtgraph.domain import validation as check
 from thoughtgraph.domain.errors import ThoughtNotFoundError
 from thoughtgraph.domain.models import ChangeEvent
-from thoughtgraph.store.interface import GraphStore
+from thoughtgraph.features.repositories import Repositories
 
 
 class HistoryService:
-    def __init__(self, store: GraphStore) -> None:
-        self._store = store
+    def __init__(self, repos: Repositories) -> None:
+        self._repos = repos
 
     async def history(self, namespace: str, thought_id: str) -> list[ChangeEvent]:
         """Creation of the thought and every refinement or consolidation of it, in order
         (the first ``MAX_HISTORY``)."""
         check.require_namespace(namespace)
         tid = check.require_thought_id("thoughtId", thought_id)
-        events = await self._store.history(namespace, tid, check.MAX_HISTORY)
+        events = await self._repos.changes.history(namespace, tid, check.MAX_HISTORY)
         # Every thought's creation event concerns it, so no events means no such thought:
         # one query answers both questions.
         if not events:
@@ -30,8 +30,8 @@ class HistoryService:
         check.require_namespace(namespace)
         check.require_int_range("afterRevision", after_revision, 0, 2**53)
         check.require_int_range("limit", limit, 1, check.MAX_CHANGES)
-        return await self._store.changes_since(namespace, after_revision, limit)
+        return await self._repos.changes.since(namespace, after_revision, limit)
 
     async def revision(self, namespace: str) -> int:
         check.require_namespace(namespace)
-        return await self._store.current_revision(namespace)
+        return await self._repos.changes.revision(namespace)

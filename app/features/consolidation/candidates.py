@@ -27,7 +27,7 @@ async def candidate_pages(
     between listing and reading is left out."""
     after: tuple[int, str] | None = None
     while True:
-        ids = await runtime.store.merges.candidate_ids(namespace, window, after, page_size)
+        ids = await runtime.repos.merges.candidate_ids(namespace, window, after, page_size)
         if not ids:
             return
         after = (ids[-1][1], ids[-1][0])
@@ -35,7 +35,7 @@ async def candidate_pages(
             tid: vectors.entry(tid) if vectors is not None else None for tid, _ in ids
         }
         missing = [tid for tid, entry in held.items() if entry is None]
-        for thought, vector in await runtime.store.thoughts_with_embeddings(namespace, missing):
+        for thought, vector in await runtime.repos.thoughts.with_embeddings(namespace, missing):
             held[thought.id] = (thought, vector)
             if vectors is not None:
                 vectors.add(thought, vector)

@@ -45,7 +45,7 @@ async def start_scheduled_consolidation(runtime: Runtime, namespace: str) -> str
     now = runtime.clock.now_ms()
     period_ms = max(1, int(runtime.settings.consolidation_every_s * 1000))
     run_id = stable_id("run", namespace, "schedule", str(now // period_ms))
-    run = await runtime.store.runs.create(
+    run = await runtime.repos.runs.create(
         namespace, run_id, dry_run=False, trigger="schedule", at_ms=now
     )
     return run.id
@@ -54,16 +54,16 @@ async def start_scheduled_consolidation(runtime: Runtime, namespace: str) -> str
 async def run_consolidation(
     runtime: Runtime, namespace: str, run_id: str, *, dry_run: bool
 ) -> ConsolidationRun:
-    store, clock = runtime.store, runtime.clock
-    run = await store.runs.start(namespace, run_id, clock.now_ms())
+    runs, clock = runtime.repos.runs, runtime.clock
+    run = await runs.start(namespace, run_id, clock.now_ms())
     if run is None:  # finished already: a redelivered task
-        found = await store.runs.get_many(namespace, [run_id])
+        found = await runs.get_many(namespace, [run_id])
         if run_id in found:
             return found[run_id]
-        run = await store.runs.create(
+        run = await runs.create(
             namespace, run_id, dry_run=dry_run, trigger="worker", at_ms=clock.now_ms()
         )
-        run = await store.runs.start(namespace, run_id, clock.now_ms()) or run
+        run = await runs.start(namespace, run_id, clock.now_ms()) or run
     usage = UsageMeter(max_calls=runtime.settings.llm_max_calls_per_run)
     started = time.monotonic()
     log.info("consolidation.started", namespace=namespace, run=run_id, attempt=run.attempts)
@@ -71,7 +71,7 @@ async def run_consolidation(
         counts = await Consolidation(runtime, namespace, usage, dry_run=run.dry_run).execute()
     except Exception as exc:
         log.exception("consolidation.failed", namespace=namespace, run=run_id)
-        await store.runs.finish(
+        await runs.finish(
             namespace,
             run_id,
             status=RunStatus.FAILED,
@@ -81,7 +81,7 @@ async def run_consolidation(
             at_ms=clock.now_ms(),
         )
         raise
-    finished = await store.runs.finish(
+    finished = await runs.finish(
         namespace,
         run_id,
         status=RunStatus.SUCCEEDED,
@@ -132,7 +132,7 @@ class Consolidation:
 
     async def execute(self) -> RunCounts:
         settings = self._rt.settings
-        open_now = await self._rt.store.contradictions.by_status(
+        open_now = await self._rt.repos.contradictions.by_status(
             self._ns, ContradictionStatus.OPEN, 10_000
         )
         self._contested = {t for c in open_now for t in (c.thought_a_id, c.thought_b_id)}
@@ -143,7 +143,7 @@ class Consolidation:
             min_importance=settings.consolidation_min_importance,
             min_access_count=settings.consolidation_min_access_count,
         )
-        candidates, current = await self._rt.store.merges.count_candidates(self._ns, window)
+        candidates, current = await self._rt.repos.merges.count_candidates(self._ns, window)
         self._vectors = await self._rt.services.scanner.snapshot(
             self._ns, candidates=candidates, current=current
         )
@@ -218,7 +218,7 @@ class Consolidation:
         """Supersession detection: an open contradiction the judge saw as an update (the
         newer statement replaces the older, with confidence) is resolved for the newer."""
         contradictions = self._rt.services.contradictions
-        open_ones = await self._rt.store.contradictions.by_status(
+        open_ones = await self._rt.repos.contradictions.by_status(
             self._ns, ContradictionStatus.OPEN, 1_000
         )
         due = [

@@ -18,10 +18,10 @@ from thoughtgraph.domain.errors import InvalidStateError, ThoughtNotFoundError
 from thoughtgraph.domain.knowledge import pair_fingerprint, stable_thought_id
 from thoughtgraph.domain.models import ScoredThought, Thought, ThoughtType
 from thoughtgraph.domain.rules import inherited_pheromone, near_duplicate_text
+from thoughtgraph.features.repositories import Repositories
 from thoughtgraph.ports.clock import Clock
 from thoughtgraph.ports.services import Embeddings
 from thoughtgraph.settings import Settings
-from thoughtgraph.store.cypher_store import CypherGraphStore
 
 MAX_CLUSTER = 20
 MERGE_REASON = "near-duplicates merged by consolidation"
@@ -61,9 +61,9 @@ def _fullest(members: Sequence[Thought]) -> Thought:
 
 class MergeService:
     def __init__(
-        self, store: CypherGraphStore, embedder: Embeddings, settings: Settings, clock: Clock
+        self, repos: Repositories, embedder: Embeddings, settings: Settings, clock: Clock
     ) -> None:
-        self._store = store
+        self._repos = repos
         self._embedder = embedder
         self._settings = settings
         self._clock = clock
@@ -100,11 +100,11 @@ class MergeService:
                 if tid in other.source_ids or other.id in thoughts.get(tid, other).source_ids:
                     continue
                 pairs[pair_fingerprint(namespace, tid, other.id)] = (tid, other.id)
-        flagged = set(await self._store.contradictions.get_many(namespace, list(pairs)))
+        flagged = set(await self._repos.contradictions.get_many(namespace, list(pairs)))
         clean = [pair for pid, pair in pairs.items() if pid not in flagged]
         missing = {tid for pair in clean for tid in pair} - set(thoughts)
         if missing:
-            thoughts.update(await self._store.get_thoughts(namespace, sorted(missing)))
+            thoughts.update(await self._repos.thoughts.get_many(namespace, sorted(missing)))
         clusters = []
         for ids in _clusters(clean):
             members = [thoughts[i] for i in ids if i in thoughts and thoughts[i].is_current]
@@ -122,7 +122,7 @@ class MergeService:
         read in one statement: what ``merge`` needs to embed nothing."""
         found: dict[str, Sequence[float]] = dict(known)
         missing = sorted({_fullest(members).id for members in clusters} - set(known))
-        for thought, embedding in await self._store.thoughts_with_embeddings(namespace, missing):
+        for thought, embedding in await self._repos.thoughts.with_embeddings(namespace, missing):
             found[thought.id] = embedding
         return found
 
@@ -167,7 +167,7 @@ class MergeService:
         )
         if self._reason_embedding is None:
             self._reason_embedding = await self._embedder.async_embed_query(MERGE_REASON)
-        revision = await self._store.merges.merge(
+        revision = await self._repos.merges.merge(
             namespace,
             merged,
             embedding,
@@ -181,11 +181,11 @@ class MergeService:
         """Restore the sources of a merge and retire the merged thought; the sources."""
         check.require_namespace(namespace)
         mid = check.require_thought_id("thoughtId", merged_id)
-        found = await self._store.get_thoughts(namespace, [mid])
+        found = await self._repos.thoughts.get_many(namespace, [mid])
         if mid not in found:
             raise ThoughtNotFoundError([mid])
         now = self._clock.now_ms()
-        restored = await self._store.merges.unmerge(
+        restored = await self._repos.merges.unmerge(
             namespace,
             mid,
             purge_at_ms=now + self._settings.purge_after_days * DAY_MS,
@@ -196,5 +196,5 @@ class MergeService:
             raise InvalidStateError(
                 f"{mid} is not an active merge made by consolidation", field="thoughtId"
             )
-        thoughts = await self._store.get_thoughts(namespace, restored)
+        thoughts = await self._repos.thoughts.get_many(namespace, restored)
         return [thoughts[i] for i in restored if i in thoughts]

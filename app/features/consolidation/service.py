@@ -4,21 +4,21 @@ from __future__ import annotations
 
 from thoughtgraph.domain import validation as check
 from thoughtgraph.domain.knowledge import ConsolidationRun, new_run_id
+from thoughtgraph.features.repositories import Repositories
 from thoughtgraph.ports.clock import Clock
 from thoughtgraph.ports.jobs import JobQueue
-from thoughtgraph.store.cypher_store import CypherGraphStore
 
 
 class ConsolidationService:
-    def __init__(self, store: CypherGraphStore, queue: JobQueue, clock: Clock) -> None:
-        self._store = store
+    def __init__(self, repos: Repositories, queue: JobQueue, clock: Clock) -> None:
+        self._repos = repos
         self._queue = queue
         self._clock = clock
 
     async def request(self, namespace: str, *, dry_run: bool, trigger: str) -> ConsolidationRun:
         """A queued run: the worker that takes it reports through its node."""
         check.require_namespace(namespace)
-        run = await self._store.runs.create(
+        run = await self._repos.runs.create(
             namespace, new_run_id(), dry_run=dry_run, trigger=trigger, at_ms=self._clock.now_ms()
         )
         await self._queue.enqueue_consolidation(namespace, run.id, dry_run)
@@ -31,9 +31,9 @@ class ConsolidationService:
     async def runs(self, namespace: str, limit: int) -> list[ConsolidationRun]:
         check.require_namespace(namespace)
         check.require_int_range("first", limit, 1, check.MAX_PAGE_SIZE)
-        return await self._store.runs.recent(namespace, limit)
+        return await self._repos.runs.recent(namespace, limit)
 
     async def run(self, namespace: str, run_id: str) -> ConsolidationRun | None:
         check.require_namespace(namespace)
         rid = check.require_identifier("id", run_id)
-        return (await self._store.runs.get_many(namespace, [rid])).get(rid)
+        return (await self._repos.runs.get_many(namespace, [rid])).get(rid)

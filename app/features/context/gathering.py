@@ -37,7 +37,7 @@ from thoughtgraph.domain.context.signals import (
 )
 from thoughtgraph.domain.knowledge import ContradictionStatus, Topic
 from thoughtgraph.domain.models import Thought, ThoughtFilter, ThoughtKind, TimeView
-from thoughtgraph.store.cypher_store import CypherGraphStore
+from thoughtgraph.features.repositories import Repositories
 
 Visible = Callable[[Thought], bool]
 
@@ -98,7 +98,7 @@ def visibility(allowed_categories: Collection[str] | None) -> Visible:
 
 @dataclass(frozen=True)
 class Gathering:
-    store: CypherGraphStore
+    repos: Repositories
     search: ThoughtSearch
     namespace: str
     signals: Signals
@@ -126,11 +126,11 @@ class Gathering:
 
     # --- tier 1 ------------------------------------------------------------------------
     async def _contradictions(self) -> list[Candidate]:
-        found = await self.store.contradictions.by_status(
+        found = await self.repos.contradictions.by_status(
             self.namespace, ContradictionStatus.OPEN, CONTRADICTIONS
         )
         ids = [tid for c in found for tid in (c.thought_a_id, c.thought_b_id)]
-        thoughts = await self.store.get_thoughts(self.namespace, ids)
+        thoughts = await self.repos.thoughts.get_many(self.namespace, ids)
         items = []
         for contradiction in found:
             older = thoughts.get(contradiction.thought_a_id)
@@ -154,7 +154,7 @@ class Gathering:
             if hit.similarity >= ERROR_MIN_SIMILARITY and self.visible(hit.thought)
         ]
         fix_ids = [fid for hit in hits for fid in (hit.refined_by, hit.superseded_by) if fid]
-        fixes = await self.store.get_thoughts(self.namespace, fix_ids)
+        fixes = await self.repos.thoughts.get_many(self.namespace, fix_ids)
         items = []
         for hit in hits:
             fix = fixes.get(hit.refined_by or "") or fixes.get(hit.superseded_by or "")
@@ -248,7 +248,7 @@ class Gathering:
         the change log's last events, whose revision bounds the read, rather than by
         sorting every thought of the namespace by time."""
         async with self._slots:
-            events = await self.store.changes_since(
+            events = await self.repos.changes.since(
                 self.namespace, max(0, self.revision - RECENT_EVENTS), RECENT_EVENTS
             )
             ids = list(
@@ -258,7 +258,7 @@ class Gathering:
                     if e.kind in WRITTEN and e.subject_kind is SubjectKind.THOUGHT
                 )
             )
-            found = await self.store.get_thoughts(self.namespace, ids)
+            found = await self.repos.thoughts.get_many(self.namespace, ids)
             # Decisions, preferences, procedures, tasks and conventions have places of
             # their own; refined thoughts are not current (as in search).
             recent = [
@@ -267,7 +267,7 @@ class Gathering:
                 if (thought := found.get(tid)) is not None and self._current(thought)
                 if thought.kind not in PLACED_KINDS and "convention" not in thought.tags
             ]
-            refiners = await self.store.refiners(self.namespace, [t.id for t in recent])
+            refiners = await self.repos.lineage.refiners(self.namespace, [t.id for t in recent])
         items = []
         fresh = [thought for thought in recent if not refiners.get(thought.id)][:RECENT]
         for rank, thought in enumerate(fresh):
@@ -306,7 +306,7 @@ class Gathering:
 
     async def _topics(self) -> list[Candidate]:
         """Tier 3: summaries of the topics the signals touch; tier 4: every topic."""
-        topics = await self.store.topics.recent(self.namespace, TOPICS)
+        topics = await self.repos.topics.recent(self.namespace, TOPICS)
         words = signal_words(self.signals)
         items: list[Candidate] = []
         largest = max((t.thought_count for t in topics), default=1) or 1
@@ -326,7 +326,7 @@ class Gathering:
         self, kind: ThoughtKind | None, *, agent_id: str | None = None, tag: str | None = None
     ) -> list[Thought]:
         async with self._slots:
-            page = await self.store.list_thoughts(
+            page = await self.repos.thoughts.page(
                 self.namespace,
                 ThoughtFilter(kind=kind, agent_id=agent_id, tag=tag),
                 None,
@@ -335,7 +335,7 @@ class Gathering:
             )
             shown = [thought for thought in page.thoughts if self.visible(thought)]
             # A refined or consolidated thought is not current either (as in search).
-            refiners = await self.store.refiners(self.namespace, [t.id for t in shown])
+            refiners = await self.repos.lineage.refiners(self.namespace, [t.id for t in shown])
         return [thought for thought in shown if not refiners.get(thought.id)]
 
 

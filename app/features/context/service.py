@@ -39,9 +39,9 @@ from thoughtgraph.features.context.gathering import (
     visibility,
 )
 from thoughtgraph.features.context.tokens import TokenCounter
+from thoughtgraph.features.repositories import Repositories
 from thoughtgraph.ports.clock import Clock, SystemClock
 from thoughtgraph.settings import Settings
-from thoughtgraph.store.cypher_store import CypherGraphStore
 
 MAX_BUDGET = 200_000
 MAX_ERRORS = 20
@@ -62,7 +62,7 @@ class _Gathered:
 class ContextService:
     def __init__(
         self,
-        store: CypherGraphStore,
+        repos: Repositories,
         search: ThoughtSearch,
         *,
         settings: Settings | None = None,
@@ -70,7 +70,7 @@ class ContextService:
         events: OpsEvents = NO_OPS_EVENTS,
     ) -> None:
         settings = settings or Settings()
-        self._store = store
+        self._repos = repos
         self._events = events
         self._search = search
         self._clock = clock or SystemClock()
@@ -189,14 +189,14 @@ class ContextService:
             check.require_int_range("sinceRevision", since_revision, 0, 2**53)
         await self.tokens.load()
         # The revision is read first: a write landing meanwhile shows in the next delta.
-        revision = await self._store.current_revision(namespace)
+        revision = await self._repos.changes.revision(namespace)
         delta = (
             await self._delta(namespace, since_revision, revision)
             if since_revision is not None
             else None
         )
         gathering = Gathering(
-            store=self._store,
+            repos=self._repos,
             search=self._search,
             namespace=namespace,
             signals=signals,
@@ -233,9 +233,9 @@ class ContextService:
     ) -> DeltaHeader | None:
         if revision <= since_revision:
             return None
-        events = await self._store.changes_since(namespace, since_revision, check.MAX_CHANGES)
+        events = await self._repos.changes.since(namespace, since_revision, check.MAX_CHANGES)
         ids = subject_ids(events)
-        thoughts = await self._store.get_thoughts(namespace, ids)
+        thoughts = await self._repos.thoughts.get_many(namespace, ids)
         previews = {tid: thought.content for tid, thought in thoughts.items()}
         return delta_header(
             since_revision,

@@ -10,7 +10,7 @@ then counts with tiktoken, and ``name`` says so.
 cl100k_base for every OpenAI model (gpt-4o's o200k_base included), so the two can differ.
 
 Importing litellm costs seconds, so a counter imports it on first use, not when built:
-every process builds one at start (``Services.build``), few of them count. Async callers
+every process builds one at start (``build_services``), few of them count. Async callers
 ``await load()`` first, which does that import in a thread: the event loop serving other
 requests never waits for it.
 """

@@ -23,7 +23,7 @@ class ScanResult(BaseModel):
 
 
 async def scan_thoughts(runtime: Runtime, namespace: str, thought_ids: list[str]) -> ScanResult:
-    subjects = await runtime.store.thoughts_with_embeddings(namespace, thought_ids)
+    subjects = await runtime.repos.thoughts.with_embeddings(namespace, thought_ids)
     usage = UsageMeter(max_calls=runtime.settings.llm_max_calls_per_run)
     outcome = await runtime.services.scanner.scan(namespace, subjects, usage)
     return ScanResult(

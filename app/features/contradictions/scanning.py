@@ -17,12 +17,10 @@ from thoughtgraph.domain.judgement import PairToJudge, UsageMeter, Verdict
 from thoughtgraph.domain.knowledge import RelatedThought, pair_fingerprint
 from thoughtgraph.domain.models import ScoredThought, Thought, TimeView
 from thoughtgraph.features.consolidation.neighbour_snapshot import NeighbourSource, VectorSnapshot
-from thoughtgraph.features.search.neighbours_repository import NeighbourRepository
+from thoughtgraph.features.repositories import Repositories
 from thoughtgraph.ports.clock import Clock
 from thoughtgraph.ports.services import PairJudge
 from thoughtgraph.settings import Settings
-from thoughtgraph.store.beam import MIN_CANDIDATES, OVERSAMPLE
-from thoughtgraph.store.cypher_store import CypherGraphStore
 
 DAY_MS = 24 * 3600 * 1000
 
@@ -43,15 +41,13 @@ def _is_lineage_pair(a: Thought, b: Thought) -> bool:
 
 class ContradictionScanner:
     def __init__(
-        self, store: CypherGraphStore, judge: PairJudge, settings: Settings, clock: Clock
+        self, repos: Repositories, judge: PairJudge, settings: Settings, clock: Clock
     ) -> None:
-        self._store = store
+        self._repos = repos
         self._judge = judge
         self._settings = settings
         self._clock = clock
-        self._nearest = NeighbourRepository(
-            store, oversample=OVERSAMPLE, min_candidates=MIN_CANDIDATES
-        )
+        self._nearest = repos.neighbours
 
     async def snapshot(
         self, namespace: str, *, candidates: int, current: int
@@ -101,7 +97,7 @@ class ContradictionScanner:
             judged_in_run.update(pairs)
         now = self._clock.now_ms()
         since = now - self._settings.rejudge_after_days * DAY_MS
-        judged = await self._store.contradictions.judged_since(namespace, list(pairs), since)
+        judged = await self._repos.contradictions.judged_since(namespace, list(pairs), since)
         fresh = [pair for pid, pair in pairs.items() if pid not in judged]
         verdicts = await self._judge.judge(fresh, usage) if fresh else []
         for pair, verdict in zip(fresh, verdicts, strict=True):
@@ -110,7 +106,7 @@ class ContradictionScanner:
                 outcome.contradictions.append((pair, verdict))
         neighbours = self._links(outcome.neighbours)
         if dry_run:
-            linked = await self._store.related.existing(namespace, list(neighbours))
+            linked = await self._repos.related.existing(namespace, list(neighbours))
             outcome.would_link = sum(
                 1
                 for tid, found in neighbours.items()
@@ -119,15 +115,15 @@ class ContradictionScanner:
             )
             return outcome
         for pair, verdict in outcome.contradictions:
-            if await self._store.contradictions.record(
+            if await self._repos.contradictions.record(
                 namespace, pair.pair_id, pair.older_id, pair.newer_id, verdict, at_ms=now
             ):
                 outcome.recorded += 1
-        await self._store.contradictions.remember_judged(
+        await self._repos.contradictions.remember_judged(
             namespace, [(p.pair_id, v.relation.value) for p, v in outcome.verdicts.values()], now
         )
         if link:
-            outcome.links = await self._store.related.link(
+            outcome.links = await self._repos.related.link(
                 namespace, neighbours, actor=Actor.maintenance("link-discovery"), at_ms=now
             )
         return outcome

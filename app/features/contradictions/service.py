@@ -13,10 +13,10 @@ from thoughtgraph.domain.knowledge import (
     stable_thought_id,
 )
 from thoughtgraph.domain.models import Thought, ThoughtType
+from thoughtgraph.features.repositories import Repositories
 from thoughtgraph.features.thoughts.service import ThoughtInput, ThoughtService
 from thoughtgraph.ports.clock import Clock
 from thoughtgraph.ports.services import Embeddings
-from thoughtgraph.store.cypher_store import CypherGraphStore
 
 MAX_NOTE_CHARS = 2_000
 MAX_REMEMBERED_REASONS = 256
@@ -25,12 +25,12 @@ MAX_REMEMBERED_REASONS = 256
 class ContradictionService:
     def __init__(
         self,
-        store: CypherGraphStore,
+        repos: Repositories,
         embedder: Embeddings,
         thoughts: ThoughtService,
         clock: Clock,
     ) -> None:
-        self._store = store
+        self._repos = repos
         self._embedder = embedder
         self._thoughts = thoughts
         self._clock = clock
@@ -41,12 +41,12 @@ class ContradictionService:
     ) -> list[Contradiction]:
         check.require_namespace(namespace)
         check.require_int_range("first", limit, 1, check.MAX_PAGE_SIZE)
-        return await self._store.contradictions.by_status(namespace, status, limit)
+        return await self._repos.contradictions.by_status(namespace, status, limit)
 
     async def get(self, namespace: str, contradiction_id: str) -> Contradiction | None:
         check.require_namespace(namespace)
         cid = check.require_identifier("id", contradiction_id)
-        return (await self._store.contradictions.get_many(namespace, [cid])).get(cid)
+        return (await self._repos.contradictions.get_many(namespace, [cid])).get(cid)
 
     async def resolve(
         self,
@@ -100,7 +100,7 @@ class ContradictionService:
             Resolution.BOTH_VALID: None,
         }[resolution]
         reason = note or f"contradiction resolved: {resolution.value}"
-        return await self._store.contradictions.resolve(
+        return await self._repos.contradictions.resolve(
             found,
             resolution=resolution,
             winner_id=winner,
@@ -127,7 +127,7 @@ class ContradictionService:
     async def _merged_thought(
         self, found: Contradiction, content: str | None, actor: Actor
     ) -> Thought:
-        pair = await self._store.get_thoughts(
+        pair = await self._repos.thoughts.get_many(
             found.namespace, [found.thought_a_id, found.thought_b_id]
         )
         older, newer = pair.get(found.thought_a_id), pair.get(found.thought_b_id)

@@ -6,14 +6,14 @@ from thoughtgraph.domain import validation as check
 from thoughtgraph.domain.changes import Actor
 from thoughtgraph.domain.errors import InvalidInputError, InvalidStateError, ThoughtNotFoundError
 from thoughtgraph.domain.models import Thought
+from thoughtgraph.features.repositories import Repositories
 from thoughtgraph.ports.clock import Clock
 from thoughtgraph.ports.services import Embeddings
-from thoughtgraph.store.cypher_store import CypherGraphStore
 
 
 class SupersessionService:
-    def __init__(self, store: CypherGraphStore, embedder: Embeddings, clock: Clock) -> None:
-        self._store = store
+    def __init__(self, repos: Repositories, embedder: Embeddings, clock: Clock) -> None:
+        self._repos = repos
         self._embedder = embedder
         self._clock = clock
 
@@ -36,7 +36,7 @@ class SupersessionService:
         text = check.require_text("reason", reason, check.MAX_REASON_CHARS)
         if newer == older:
             raise InvalidInputError("a thought cannot supersede itself", field="olderId")
-        found = await self._store.get_thoughts(namespace, [newer, older])
+        found = await self._repos.thoughts.get_many(namespace, [newer, older])
         missing = [tid for tid in (newer, older) if tid not in found]
         if missing:
             raise ThoughtNotFoundError(missing)
@@ -46,7 +46,7 @@ class SupersessionService:
                 field="newerId",
             )
         embedding = await self._embedder.async_embed_query(text)
-        await self._store.supersession.supersede(
+        await self._repos.supersession.supersede(
             namespace,
             newer,
             older,
@@ -57,4 +57,4 @@ class SupersessionService:
             actor=actor,
             at_ms=self._clock.now_ms(),
         )
-        return (await self._store.get_thoughts(namespace, [older]))[older]
+        return (await self._repos.thoughts.get_many(namespace, [older]))[older]

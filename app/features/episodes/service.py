@@ -20,12 +20,12 @@ from thoughtgraph.domain.judgement import ExtractedThought, UsageMeter
 from thoughtgraph.domain.knowledge import Artifact, Episode, stable_id, stable_thought_id
 from thoughtgraph.domain.models import ThoughtKind
 from thoughtgraph.domain.ops import NO_OPS_EVENTS, OpsEvents, OpsNode, OpsStatus
+from thoughtgraph.features.repositories import Repositories
 from thoughtgraph.features.thoughts.service import ThoughtInput, ThoughtService
 from thoughtgraph.llm.client import LLMClient, LLMError
 from thoughtgraph.ports.clock import Clock
 from thoughtgraph.ports.services import Embeddings
 from thoughtgraph.settings import Settings
-from thoughtgraph.store.cypher_store import CypherGraphStore
 
 log = structlog.get_logger(__name__)
 MAX_TRANSCRIPT_CHARS = 100_000
@@ -38,7 +38,7 @@ OFFLINE_EXTRACTOR = "offline"
 class EpisodeService:
     def __init__(
         self,
-        store: CypherGraphStore,
+        repos: Repositories,
         embedder: Embeddings,
         thoughts: ThoughtService,
         llm: LLMClient | None,
@@ -46,7 +46,7 @@ class EpisodeService:
         clock: Clock,
         events: OpsEvents = NO_OPS_EVENTS,
     ) -> None:
-        self._store = store
+        self._repos = repos
         self._embedder = embedder
         self._events = events
         self._thoughts = thoughts
@@ -57,12 +57,12 @@ class EpisodeService:
     async def recent(self, namespace: str, limit: int) -> list[Episode]:
         check.require_namespace(namespace)
         check.require_int_range("first", limit, 1, check.MAX_PAGE_SIZE)
-        return await self._store.episodes.recent(namespace, limit)
+        return await self._repos.episodes.recent(namespace, limit)
 
     async def get(self, namespace: str, episode_id: str) -> Episode | None:
         check.require_namespace(namespace)
         eid = check.require_identifier("id", episode_id)
-        return (await self._store.episodes.get_many(namespace, [eid])).get(eid)
+        return (await self._repos.episodes.get_many(namespace, [eid])).get(eid)
 
     async def ingest(
         self,
@@ -101,7 +101,7 @@ class EpisodeService:
             extractor=extractor,
         )
         embedding = await self._embedder.async_embed_query(summary)
-        await self._store.episodes.create(episode, embedding, actor=actor)
+        await self._repos.episodes.create(episode, embedding, actor=actor)
         self._record(namespace, episode_id, OpsStatus.OK)
         for thought_id, item in zip(thought_ids, extracted, strict=True):
             await self._thoughts.write_original(

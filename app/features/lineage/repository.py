@@ -61,6 +61,8 @@ class LineageRepository:
         self, namespace: str, embedding: Sequence[float], k: int
     ) -> list[LineageEdgeHit]:
         """REFINES, CONSOLIDATES and SUPERSEDES edges closest in meaning to ``embedding``."""
+        if not await self._x.searchable(namespace):  # never written to: no index yet
+            return []
         candidates = max(k * self._oversample, self._min_candidates)
         rows = await self._x.read(
             "lineage.search_reasons",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from thoughtgraph.domain import validation as check
 from thoughtgraph.domain.errors import ThoughtNotFoundError
 from thoughtgraph.domain.models import Lineage, LineageNode, Thought
-from thoughtgraph.store.interface import GraphStore
+from thoughtgraph.features.repositories import Repositories
 
 
 def _node(thought: Thought, depth: int) -> LineageNode:
@@ -22,8 +22,8 @@ def _node(thought: Thought, depth: int) -> LineageNode:
 
 
 class LineageService:
-    def __init__(self, store: GraphStore) -> None:
-        self._store = store
+    def __init__(self, repos: Repositories) -> None:
+        self._repos = repos
 
     async def lineage(
         self, namespace: str, thought_id: str, max_depth: int = check.MAX_LINEAGE_DEPTH
@@ -37,12 +37,12 @@ class LineageService:
         check.require_namespace(namespace)
         tid = check.require_thought_id("id", thought_id)
         check.require_int_range("maxDepth", max_depth, 1, check.MAX_LINEAGE_DEPTH)
-        walk = await self._store.lineage_walk(
+        walk = await self._repos.lineage.walk(
             namespace, tid, max_depth=max_depth, max_nodes=check.MAX_LINEAGE_NODES
         )
         within = dict(walk.depths)
         truncated = walk.truncated
-        thoughts = await self._store.get_thoughts(namespace, [tid, *within])
+        thoughts = await self._repos.thoughts.get_many(namespace, [tid, *within])
         if tid not in thoughts:
             raise ThoughtNotFoundError([tid])
         within[tid] = 0

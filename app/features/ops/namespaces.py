@@ -6,4 +6,4 @@ from thoughtgraph.runtime import Runtime
 
 
 async def active_namespaces(runtime: Runtime) -> list[str]:
-    return await runtime.store.namespaces()
+    return await runtime.repos.executor.namespaces()

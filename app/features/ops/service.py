@@ -24,7 +24,7 @@ from thoughtgraph.domain.ops import (
 from thoughtgraph.features.ops.repository import OpsRepository
 from thoughtgraph.features.write_behind import WriteBehind
 from thoughtgraph.ports.clock import Clock
-from thoughtgraph.store.executor import Executor
+from thoughtgraph.ports.store_status import StoreStatus
 
 log = structlog.get_logger(__name__)
 
@@ -104,8 +104,11 @@ class OpsRecorder(WriteBehind[list[OpsEvent]]):
 class OpsService:
     """Reads of the operational events, and the recorder every service writes through."""
 
-    def __init__(self, executor: Executor, clock: Clock, *, keep: int) -> None:
-        self._repository = OpsRepository(executor)
+    def __init__(
+        self, repository: OpsRepository, status: StoreStatus, clock: Clock, *, keep: int
+    ) -> None:
+        self._repository = repository
+        self.store = status  # engine, schema, health and where it is, for probes and logs
         self.recorder = OpsRecorder(self._repository, clock, keep=keep)
 
     async def events(

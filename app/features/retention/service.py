@@ -11,10 +11,10 @@ from thoughtgraph.domain import validation as check
 from thoughtgraph.domain.changes import Actor
 from thoughtgraph.domain.errors import ThoughtNotFoundError
 from thoughtgraph.domain.models import Thought, ThoughtState
+from thoughtgraph.features.repositories import Repositories
 from thoughtgraph.features.write_behind import WriteBehind
 from thoughtgraph.ports.clock import Clock
 from thoughtgraph.settings import Settings
-from thoughtgraph.store.cypher_store import CypherGraphStore
 
 log = structlog.get_logger(__name__)
 DAY_MS = 24 * 3600 * 1000
@@ -27,9 +27,9 @@ class AccessRecorder(WriteBehind[Counter[str]]):
 
     not_recorded = "usage.not_recorded"  # usage counts are best effort; never fail a read
 
-    def __init__(self, store: CypherGraphStore, clock: Clock, interval_s: float = 1.0) -> None:
+    def __init__(self, repos: Repositories, clock: Clock, interval_s: float = 1.0) -> None:
         super().__init__(interval_s)
-        self._store = store
+        self._repos = repos
         self._clock = clock
 
     def record(self, namespace: str, ids: list[str]) -> None:
@@ -40,17 +40,17 @@ class AccessRecorder(WriteBehind[Counter[str]]):
         return Counter()
 
     async def _write(self, namespace: str, batch: Counter[str]) -> None:
-        await self._store.retention.touch(namespace, batch, self._clock.now_ms())
+        await self._repos.retention.touch(namespace, batch, self._clock.now_ms())
 
 
 class RetentionService:
-    def __init__(self, store: CypherGraphStore, settings: Settings, clock: Clock) -> None:
-        self._store = store
+    def __init__(self, repos: Repositories, settings: Settings, clock: Clock) -> None:
+        self._repos = repos
         self._settings = settings
         self._clock = clock
 
     async def _thought(self, namespace: str, thought_id: str) -> Thought:
-        found = await self._store.get_thoughts(namespace, [thought_id])
+        found = await self._repos.thoughts.get_many(namespace, [thought_id])
         if thought_id not in found:
             raise ThoughtNotFoundError([thought_id])
         return found[thought_id]
@@ -61,7 +61,7 @@ class RetentionService:
         tid = check.require_thought_id("id", thought_id)
         await self._thought(namespace, tid)
         now = self._clock.now_ms()
-        await self._store.retention.set_state(
+        await self._repos.retention.set_state(
             namespace,
             tid,
             ThoughtState.SOFT_DELETED,
@@ -76,7 +76,7 @@ class RetentionService:
         check.require_namespace(namespace)
         tid = check.require_thought_id("id", thought_id)
         await self._thought(namespace, tid)
-        await self._store.retention.set_state(
+        await self._repos.retention.set_state(
             namespace,
             tid,
             ThoughtState.ACTIVE,
@@ -90,7 +90,7 @@ class RetentionService:
         check.require_namespace(namespace)
         tid = check.require_thought_id("id", thought_id)
         await self._thought(namespace, tid)
-        await self._store.retention.pin(
+        await self._repos.retention.pin(
             namespace, tid, pinned, actor=actor, at_ms=self._clock.now_ms()
         )
         return await self._thought(namespace, tid)
@@ -102,14 +102,14 @@ class RetentionService:
         now = self._clock.now_ms()
         cutoff = now - self._settings.forget_after_days * DAY_MS
         if dry_run:
-            return await self._store.retention.count_forget_due(
+            return await self._repos.retention.count_forget_due(
                 namespace,
                 accessed_before_ms=cutoff,
                 below_importance=self._settings.forget_below_importance,
             )
         total = 0
         while True:
-            forgotten = await self._store.retention.forget_due(
+            forgotten = await self._repos.retention.forget_due(
                 namespace,
                 accessed_before_ms=cutoff,
                 below_importance=self._settings.forget_below_importance,
@@ -125,7 +125,7 @@ class RetentionService:
     async def purge_due(self, namespace: str) -> int:
         total = 0
         while True:
-            purged = await self._store.retention.purge_due(
+            purged = await self._repos.retention.purge_due(
                 namespace,
                 actor=Actor.maintenance("purge"),
                 at_ms=self._clock.now_ms(),

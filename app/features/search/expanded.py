@@ -20,10 +20,9 @@ from typing import Any
 from thoughtgraph.domain.models import TimeView
 from thoughtgraph.domain.ranking.retention import tier_of
 from thoughtgraph.domain.retrieval import RankedHit, UsagePolicy
+from thoughtgraph.features.repositories import Repositories
 from thoughtgraph.features.search.expansion import StoreExpansionReader, expand
-from thoughtgraph.features.search.repository import RetrievalRepository
 from thoughtgraph.ports.services import Embeddings
-from thoughtgraph.store.cypher_store import CypherGraphStore
 
 # How many hits the base search hands the expansion (fixed, so a search for k returns the
 # prefix of a search for more: the weights were tuned with this pool).
@@ -36,16 +35,15 @@ Lineage = Callable[[str, list[str]], Awaitable[tuple[dict[str, str], dict[str, s
 class ExpandedSearch:
     def __init__(
         self,
-        store: CypherGraphStore,
+        repos: Repositories,
         embedder: Embeddings,
-        retrieval: RetrievalRepository,
         *,
         policy: UsagePolicy,
         superseded_factor: float,
     ) -> None:
-        self._reader = StoreExpansionReader(store)
+        self._reader = StoreExpansionReader(repos)
         self._embedder = embedder
-        self._retrieval = retrieval
+        self._retrieval = repos.retrieval
         self._policy = policy
         self._superseded_factor = superseded_factor
 

@@ -59,11 +59,9 @@ import numpy.typing as npt
 
 from thoughtgraph.domain.models import ScoredThought, SearchHit, Thought, TimeView, now_ms
 from thoughtgraph.domain.ranking.stopwords import STOPWORDS
-from thoughtgraph.features.search.expansion_repository import ContextThought, ExpansionRepository
-from thoughtgraph.features.search.neighbours_repository import NeighbourRepository
+from thoughtgraph.features.repositories import Repositories
+from thoughtgraph.features.search.expansion_repository import ContextThought
 from thoughtgraph.ports.services import Embeddings
-from thoughtgraph.store.beam import MIN_CANDIDATES, OVERSAMPLE
-from thoughtgraph.store.cypher_store import CypherGraphStore
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z'-]*[A-Za-z]")
 _TRAILING_NOTE = re.compile(r"\s*\[[^\]]*\]\s*$")  # "... [shared a photo: ...]"
@@ -86,12 +84,10 @@ class ExpansionWeights:
 class StoreExpansionReader:
     """The reads of the step, over one store."""
 
-    def __init__(self, store: CypherGraphStore) -> None:
-        self._store = store
-        self._nearest = NeighbourRepository(
-            store, oversample=OVERSAMPLE, min_candidates=MIN_CANDIDATES
-        )
-        self._context = ExpansionRepository(store)
+    def __init__(self, repos: Repositories) -> None:
+        self._repos = repos
+        self._nearest = repos.neighbours
+        self._context = repos.expansion
 
     async def nearest(
         self,
@@ -102,7 +98,7 @@ class StoreExpansionReader:
     ) -> list[list[ScoredThought]]:
         """What ``vector_search(embedding, k)`` finds for each embedding (no floor), all
         of them in one statement."""
-        if not embeddings or not await self._store.searchable(namespace):
+        if not embeddings or not await self._repos.executor.searchable(namespace):
             return [[] for _ in embeddings]
         subjects = [(f"subquery:{i}", e) for i, e in enumerate(embeddings)]  # never a thought id
         found = await self._nearest.nearest(
@@ -111,7 +107,7 @@ class StoreExpansionReader:
         return [found[sid] for sid, _ in subjects]
 
     async def embeddings(self, namespace: str, ids: Sequence[str]) -> dict[str, list[float]]:
-        found = await self._store.thoughts_with_embeddings(namespace, ids)
+        found = await self._repos.thoughts.with_embeddings(namespace, ids)
         return {thought.id: vector for thought, vector in found}
 
     async def session_context(

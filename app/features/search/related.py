@@ -6,12 +6,12 @@ from thoughtgraph.domain import validation as check
 from thoughtgraph.domain.errors import ThoughtNotFoundError
 from thoughtgraph.domain.knowledge import RelatedThought
 from thoughtgraph.domain.models import TimeView
-from thoughtgraph.store.cypher_store import CypherGraphStore
+from thoughtgraph.features.repositories import Repositories
 
 
 class RelatedService:
-    def __init__(self, store: CypherGraphStore) -> None:
-        self._store = store
+    def __init__(self, repos: Repositories) -> None:
+        self._repos = repos
 
     async def of(
         self, namespace: str, thought_id: str, limit: int, view: TimeView | None = None
@@ -21,7 +21,7 @@ class RelatedService:
         check.require_namespace(namespace)
         tid = check.require_thought_id("id", thought_id)
         check.require_int_range("first", limit, 1, check.MAX_PAGE_SIZE)
-        related = await self._store.related.of(namespace, tid, limit, view)
-        if not related and tid not in await self._store.get_thoughts(namespace, [tid]):
+        related = await self._repos.related.of(namespace, tid, limit, view)
+        if not related and tid not in await self._repos.thoughts.get_many(namespace, [tid]):
             raise ThoughtNotFoundError([tid])
         return related

@@ -29,14 +29,14 @@ from thoughtgraph.domain.retrieval import (
     TopicHit,
 )
 from thoughtgraph.domain.rules import rank_with_lineage, rank_with_supersession
+from thoughtgraph.features.repositories import Repositories
 from thoughtgraph.features.retention.service import AccessRecorder
 from thoughtgraph.features.search.expanded import EXPANSION_POOL, ExpandedSearch
 from thoughtgraph.features.search.options import checked_options, usage_policy
-from thoughtgraph.features.search.repository import RetrievalRepository, filter_params
+from thoughtgraph.features.search.repository import filter_params
 from thoughtgraph.ports.clock import Clock, SystemClock
 from thoughtgraph.ports.services import Embeddings
 from thoughtgraph.settings import Settings
-from thoughtgraph.store.cypher_store import CypherGraphStore
 
 MAX_ACTION_CHARS = 500
 # Each list brings this many candidates per result asked for (at least MIN_POOL), so
@@ -50,7 +50,7 @@ MAX_CONTEXT_K = 100  # what one context assembly may ask for (app/context/gather
 class SearchService:
     def __init__(
         self,
-        store: CypherGraphStore,
+        repos: Repositories,
         embedder: Embeddings,
         *,
         clock: Clock | None = None,
@@ -58,18 +58,17 @@ class SearchService:
         settings: Settings | None = None,
         events: OpsEvents = NO_OPS_EVENTS,
     ) -> None:
-        self._store = store
+        self._repos = repos
         self._embedder = embedder
         self._events = events
         self._clock = clock or SystemClock()
         self._access = access
         self._superseded_factor = settings.superseded_rank_factor if settings else 0.5
         self.policy = usage_policy(settings)
-        self._retrieval = RetrievalRepository(store)
+        self._retrieval = repos.retrieval
         self._expansion = ExpandedSearch(
-            store,
+            repos,
             embedder,
-            self._retrieval,
             policy=self.policy,
             superseded_factor=self._superseded_factor,
         )
@@ -160,7 +159,8 @@ class SearchService:
         text = _checked_query(namespace, query, k, threshold)
         check.require_int_range("topicLimit", topic_k, 0, check.MAX_K)
         options = checked_options(options)
-        if not await self._store.searchable(namespace):  # never written to: nothing to find
+        # A namespace never written to has no index yet: nothing to find.
+        if not await self._repos.executor.searchable(namespace):
             return TieredResult(topics=(), thoughts=(), detail_level=detail_level)
         embedding = await self._embedder.async_embed_query(text)
         topics: list[TopicHit] = []
@@ -205,7 +205,7 @@ class SearchService:
         options: RetrievalOptions,
     ) -> list[RankedHit]:
         view = self._view_for(view, options)
-        if not await self._store.searchable(namespace):
+        if not await self._repos.executor.searchable(namespace):
             return []
         pool = max(k, EXPANSION_POOL) if options.expand else k
         if options.hybrid:
@@ -277,9 +277,9 @@ class SearchService:
     ) -> tuple[dict[str, str], dict[str, str]]:
         """Newest refiner of each refined id, and the superseder of each superseded one:
         one batched lookup each, never one per hit."""
-        refiners = await self._store.refiners(namespace, ids)
+        refiners = await self._repos.lineage.refiners(namespace, ids)
         newest = {tid: found[0] for tid, found in refiners.items() if found}
-        superseders = await self._store.supersession.superseders(namespace, ids)
+        superseders = await self._repos.supersession.superseders(namespace, ids)
         return newest, superseders
 
     async def _hybrid(
@@ -379,7 +379,7 @@ class SearchService:
         text = check.require_text("query", query, check.MAX_QUERY_CHARS)
         check.require_int_range("k", k, 1, check.MAX_K)
         embedding = await self._embedder.async_embed_query(text)
-        return await self._store.search_lineage_edges(namespace, embedding, k)
+        return await self._repos.lineage.search_reasons(namespace, embedding, k)
 
 
 def _checked_query(namespace: str, query: str, k: int, threshold: float) -> str:

@@ -5,11 +5,12 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+from collections.abc import Callable, Sequence
 
 from thoughtgraph.domain import validation as check
 from thoughtgraph.domain.errors import InvalidInputError
-from thoughtgraph.domain.models import PageCursor, Thought, ThoughtFilter, ThoughtPage
-from thoughtgraph.store.interface import GraphStore
+from thoughtgraph.domain.models import PageCursor, Thought, ThoughtFilter, ThoughtPage, TimeView
+from thoughtgraph.features.repositories import Repositories
 
 
 def encode_cursor(thought: Thought) -> str:
@@ -46,22 +47,44 @@ def decode_cursor(cursor: str) -> PageCursor:
 
 
 class BrowseService:
-    def __init__(self, store: GraphStore) -> None:
-        self._store = store
+    """Reading thoughts as they are stored: pages of a filtered listing, and batches by id
+    for the API's per-request loaders."""
 
-    async def list(
-        self, namespace: str, filter: ThoughtFilter, first: int, after: str | None
+    def __init__(self, repos: Repositories) -> None:
+        self._repos = repos
+
+    async def page(
+        self,
+        namespace: str,
+        filter: ThoughtFilter,
+        first: int,
+        after: str | None,
+        view: TimeView | None = None,
     ) -> ThoughtPage:
+        """Newest first after the cursor, in the view (None: active and valid now); every
+        free-form field of the filter checked, each error naming its field."""
         check.require_namespace(namespace)
         check.require_int_range("first", first, 1, check.MAX_PAGE_SIZE)
-        filter = ThoughtFilter(
-            type=filter.type,
-            tag=check.require_tag("filter.tag", filter.tag) if filter.tag is not None else None,
-            agent_id=(
-                check.require_identifier("filter.agentId", filter.agent_id)
-                if filter.agent_id is not None
-                else None
-            ),
-        )
         cursor = decode_cursor(after) if after else None
-        return await self._store.list_thoughts(namespace, filter, cursor, first)
+        criteria = checked_filter(filter)
+        return await self._repos.thoughts.page(namespace, criteria, cursor, first, view)
+
+    async def get_many(self, namespace: str, ids: Sequence[str]) -> dict[str, Thought]:
+        return await self._repos.thoughts.get_many(namespace, ids)
+
+    async def refiners(self, namespace: str, ids: Sequence[str]) -> dict[str, list[str]]:
+        """For each id, the ids of the thoughts that refine or consolidate it, newest first."""
+        return await self._repos.lineage.refiners(namespace, ids)
+
+
+def checked_filter(criteria: ThoughtFilter) -> ThoughtFilter:
+    def optional(field: str, value: str | None, rule: Callable[[str, str], str]) -> str | None:
+        return rule(field, value) if value is not None else None
+
+    return criteria.model_copy(
+        update={
+            "tag": optional("filter.tag", criteria.tag, check.require_tag),
+            "agent_id": optional("filter.agentId", criteria.agent_id, check.require_identifier),
+            "topic_id": optional("filter.topicId", criteria.topic_id, check.require_identifier),
+        }
+    )

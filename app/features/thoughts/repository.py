@@ -1,10 +1,12 @@
-"""Reading thoughts (cypher/thought): by id, a page of a listing, nearest by vector, by
-full-text, and with their embeddings. Writes stay with the store, which prepares a
-namespace's schema before its first write."""
+"""Thoughts in the store (cypher/thought): writing one with its change event, loading
+originals in bulk, and reading them by id, a page of a listing, nearest by vector, by
+full-text, and with their embeddings. The executor prepares a namespace's schema before
+its first write."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Protocol
 
 from thoughtgraph.domain.models import (
     PageCursor,
@@ -13,11 +15,31 @@ from thoughtgraph.domain.models import (
     ThoughtFilter,
     ThoughtKind,
     ThoughtPage,
+    ThoughtRecord,
     TimeView,
 )
 from thoughtgraph.store.executor import Executor, vector_list
-from thoughtgraph.store.params import view_params
+from thoughtgraph.store.params import thought_create_params, view_params
 from thoughtgraph.store.rows import thought_from_row
+
+
+class SyntheticThought(Protocol):
+    """What a bulk load needs per thought (used by imports and the benchmark)."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def content(self) -> str: ...
+    @property
+    def agent_id(self) -> str: ...
+    @property
+    def agent_name(self) -> str: ...
+    @property
+    def tags(self) -> Sequence[str]: ...
+    @property
+    def created_at_ms(self) -> int: ...
+    @property
+    def embedding(self) -> Sequence[float]: ...
 
 
 class ThoughtRepository:
@@ -25,6 +47,41 @@ class ThoughtRepository:
         self._x = executor
         self._oversample = oversample
         self._min_candidates = min_candidates
+
+    async def create(self, record: ThoughtRecord, *, event_id: str, event_kind: str) -> int | None:
+        """Write a thought, its lineage edges and its change event in one statement; the
+        revision it was written at (None when the id existed already)."""
+        rows = await self._x.write(
+            "thought.create",
+            thought_create_params(record, event_id=event_id, event_kind=event_kind),
+            namespace=record.thought.namespace,
+        )
+        return int(rows[0]["revision"]) if rows else None
+
+    async def bulk_create_originals(
+        self, namespace: str, thoughts: Sequence[SyntheticThought]
+    ) -> int:
+        """Load original thoughts with their embeddings in one statement; how many were new."""
+        if not thoughts:
+            return 0
+        rows = [
+            {
+                "id": t.id,
+                "content": t.content,
+                "agentId": t.agent_id,
+                "agentName": t.agent_name,
+                "tags": list(t.tags),
+                "createdAt": t.created_at_ms,
+                "embedding": list(t.embedding),
+            }
+            for t in thoughts
+        ]
+        result = await self._x.write(
+            "thought.bulk_create_originals",
+            {"namespace": namespace, "rows": rows},
+            namespace=namespace,
+        )
+        return int(result[0]["created"]) if result else 0
 
     async def get_many(self, namespace: str, ids: Sequence[str]) -> dict[str, Thought]:
         if not ids:

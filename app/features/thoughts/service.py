@@ -26,11 +26,10 @@ from thoughtgraph.domain.models import (
 )
 from thoughtgraph.domain.ops import NO_OPS_EVENTS, OpsEvents, OpsNode, OpsStatus, acting_as
 from thoughtgraph.domain.rules import GUIDANCE_SIMILARITY, guidance_message, inherited_pheromone
-from thoughtgraph.features.transfer.repository import TransferRepository
+from thoughtgraph.features.repositories import Repositories
 from thoughtgraph.ports.clock import Clock, SystemClock
 from thoughtgraph.ports.jobs import JobQueue, NoJobQueue
 from thoughtgraph.ports.services import Embeddings
-from thoughtgraph.store.interface import GraphStore
 
 log = structlog.get_logger(__name__)
 
@@ -131,17 +130,15 @@ def _validate(data: ThoughtInput, reason: str | None) -> _Validated:
 class ThoughtService:
     def __init__(
         self,
-        store: GraphStore,
+        repos: Repositories,
         embedder: Embeddings,
         *,
         clock: Clock | None = None,
         queue: JobQueue | None = None,
         scan_on_write: bool = False,
-        batches: TransferRepository | None = None,
         events: OpsEvents = NO_OPS_EVENTS,
     ) -> None:
-        self._store = store
-        self._batches = batches
+        self._repos = repos
         self._embedder = embedder
         self._events = events
         self._clock = clock or SystemClock()
@@ -256,7 +253,7 @@ class ThoughtService:
             actor_key_id=data.key_id,
         )
         change = CHANGE_FOR_TYPE[kind]
-        revision = await self._store.create_thought(
+        revision = await self._repos.thoughts.create(
             record, event_id=f"{thought.id}:{change.value}", event_kind=change.value
         )
         status = OpsStatus.SKIPPED if revision is None else OpsStatus.OK
@@ -289,14 +286,14 @@ class ThoughtService:
     async def _existing_sources(
         self, namespace: str, source_ids: tuple[str, ...]
     ) -> dict[str, Thought]:
-        found = await self._store.get_thoughts(namespace, source_ids)
+        found = await self._repos.thoughts.get_many(namespace, source_ids)
         missing = [sid for sid in source_ids if sid not in found]
         if missing:
             raise ThoughtNotFoundError(missing)
         return found
 
     async def _guidance(self, namespace: str, embedding: Sequence[float]) -> Guidance | None:
-        hits = await self._store.vector_search(namespace, embedding, 1, GUIDANCE_SIMILARITY)
+        hits = await self._repos.thoughts.nearest(namespace, embedding, 1, GUIDANCE_SIMILARITY)
         # The threshold is "more than 0.85"; the store's filter is inclusive.
         if not hits or hits[0].similarity <= GUIDANCE_SIMILARITY:
             return None
@@ -309,7 +306,7 @@ class ThoughtService:
 
     async def _after_unwritten(self, thought: Thought) -> int:
         """The guarded create wrote nothing: a retry that already landed, or a lost source."""
-        stored = await self._store.get_thoughts(thought.namespace, [thought.id])
+        stored = await self._repos.thoughts.get_many(thought.namespace, [thought.id])
         if thought.id in stored:
             return stored[thought.id].revision
         await self._existing_sources(thought.namespace, thought.source_ids)
@@ -330,8 +327,6 @@ class ThoughtService:
         computed (a search per item would cost more than the batch's write); RELATED_TO
         edges, topics and contradictions come from the scan, queued as after a contribute.
         """
-        if self._batches is None:
-            raise StoreError("this service was built without batch writes")
         if not items:
             raise InvalidInputError("give at least one thought", field="inputs")
         if len(items) > limit:
@@ -354,18 +349,16 @@ class ThoughtService:
             )
             for v, tid, vector in zip(validated, ids, vectors, strict=True)
         ]
-        return await self._write_batch(self._batches, records)
+        return await self._write_batch(records)
 
-    async def _write_batch(
-        self, batches: TransferRepository, records: Sequence[ThoughtRecord]
-    ) -> BatchWrite:
+    async def _write_batch(self, records: Sequence[ThoughtRecord]) -> BatchWrite:
         by_namespace: dict[str, list[ThoughtRecord]] = {}
         for record in records:
             by_namespace.setdefault(record.thought.namespace, []).append(record)
         outcome: dict[str, Thought] = {}
         written_count = 0
         for namespace, group in by_namespace.items():
-            written = await batches.ingest_originals(namespace, group)
+            written = await self._repos.transfer.ingest_originals(namespace, group)
             for r in group:
                 if r.thought.id in written:
                     outcome[r.thought.id] = r.thought.model_copy(
@@ -378,7 +371,7 @@ class ThoughtService:
                 self._events.record(
                     namespace, "create", status, memory_id=r.thought.id, category=r.thought.category
                 )
-            outcome |= await self._store.get_thoughts(namespace, skipped) if skipped else {}
+            outcome |= await self._repos.thoughts.get_many(namespace, skipped) if skipped else {}
             written_count += len(written)
             if written and self._scan_on_write:
                 self._queue.scan_after_write(namespace, list(written))
@@ -393,7 +386,7 @@ class ThoughtService:
     async def get(self, namespace: str, thought_id: str) -> Thought | None:
         check.require_namespace(namespace)
         tid = check.require_thought_id("id", thought_id)
-        return (await self._store.get_thoughts(namespace, [tid])).get(tid)
+        return (await self._repos.thoughts.get_many(namespace, [tid])).get(tid)
 
 
 def _thought(

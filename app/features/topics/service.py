@@ -16,11 +16,11 @@ from thoughtgraph.domain.changes import Actor
 from thoughtgraph.domain.judgement import UsageMeter
 from thoughtgraph.domain.knowledge import Topic, stable_id
 from thoughtgraph.domain.models import Thought
+from thoughtgraph.features.repositories import Repositories
 from thoughtgraph.features.topics.repository import TopicVector
 from thoughtgraph.features.topics.summaries import TopicSummariser
 from thoughtgraph.ports.clock import Clock
 from thoughtgraph.settings import Settings
-from thoughtgraph.store.cypher_store import CypherGraphStore
 
 MAX_TOPIC_MEMBERS = 100  # a summary reads at most this many of a topic's newest thoughts
 SUMMARY_BATCH = 50  # topics whose members are read in one statement
@@ -146,12 +146,12 @@ def _unit(vector: Sequence[float] | np.ndarray) -> np.ndarray:
 class TopicService:
     def __init__(
         self,
-        store: CypherGraphStore,
+        repos: Repositories,
         summariser: TopicSummariser,
         settings: Settings,
         clock: Clock,
     ) -> None:
-        self._store = store
+        self._repos = repos
         self._summariser = summariser
         self._settings = settings
         self._clock = clock
@@ -160,22 +160,25 @@ class TopicService:
     async def recent(self, namespace: str, limit: int) -> list[Topic]:
         check.require_namespace(namespace)
         check.require_int_range("first", limit, 1, check.MAX_PAGE_SIZE)
-        return await self._store.topics.recent(namespace, limit)
+        return await self._repos.topics.recent(namespace, limit)
 
     async def get(self, namespace: str, topic_id: str) -> Topic | None:
         check.require_namespace(namespace)
         tid = check.require_identifier("id", topic_id)
-        return (await self._store.topics.get_many(namespace, [tid])).get(tid)
+        return (await self._repos.topics.get_many(namespace, [tid])).get(tid)
+
+    async def get_many(self, namespace: str, ids: Sequence[str]) -> dict[str, Topic]:
+        return await self._repos.topics.get_many(namespace, ids)
 
     async def members(self, namespace: str, topic_id: str, limit: int) -> list[Thought]:
         check.require_int_range("first", limit, 1, check.MAX_PAGE_SIZE)
-        rows = await self._store.topics.members(namespace, topic_id, limit)
+        rows = await self._repos.topics.members(namespace, topic_id, limit)
         return [thought for thought, _ in rows]
 
     # --- maintenance -------------------------------------------------------------------
     async def known_topics(self, namespace: str) -> KnownTopics:
         """The namespace's topics, to pass to every ``assign`` of one run."""
-        return KnownTopics(await self._store.topics.vectors(namespace))
+        return KnownTopics(await self._repos.topics.vectors(namespace))
 
     async def assign(
         self,
@@ -195,7 +198,7 @@ class TopicService:
         if known is None:
             known = await self.known_topics(namespace)
         elif known.stale:
-            known.reset(await self._store.topics.vectors(namespace))
+            known.reset(await self._repos.topics.vectors(namespace))
         centroids = known.centroids(settled)
         existing = set(centroids.ids)
         pending = [(t, e) for t, e in thoughts if t.topic_id is None]
@@ -249,7 +252,7 @@ class TopicService:
             outcome.created += 1
             if dry_run:
                 continue
-            created = await self._store.topics.create(
+            created = await self._repos.topics.create(
                 namespace,
                 topic_id,
                 name,
@@ -264,7 +267,7 @@ class TopicService:
                 known.stale = True  # another writer made it: read the store next time
         written: dict[str, tuple[int, TopicVector]] = {}
         if not dry_run:
-            written = await self._store.topics.assign_many(
+            written = await self._repos.topics.assign_many(
                 namespace,
                 [(tid, ids, centroids.centroid(tid)) for tid, ids in joining.items()],
                 actor=actor,
@@ -295,14 +298,14 @@ class TopicService:
         at hand (a run's snapshot), so members are read without theirs."""
         minimum = self._settings.topic_summary_min_unsummarised
         if dry_run:
-            due = await self._store.topics.due_for_summary(namespace, 1, 10_000)
+            due = await self._repos.topics.due_for_summary(namespace, 1, 10_000)
             counts = {t.id: t.unsummarised_count for t in due}
             for topic_id, added in (pending or {}).items():
                 counts[topic_id] = counts.get(topic_id, 0) + added
             return sum(1 for n in counts.values() if n >= minimum), []
         summarised = 0
         superseded: list[tuple[str, str]] = []
-        due = await self._store.topics.due_for_summary(namespace, minimum, 1_000)
+        due = await self._repos.topics.due_for_summary(namespace, minimum, 1_000)
         for start in range(0, len(due), SUMMARY_BATCH):
             batch = due[start : start + SUMMARY_BATCH]
             members_of = await self._members_with_vectors(namespace, batch, vectors)
@@ -311,7 +314,7 @@ class TopicService:
                 if not members:
                     continue
                 result = await self._summariser.summarise(topic.name, members, usage)
-                await self._store.topics.summarise(
+                await self._repos.topics.summarise(
                     namespace,
                     topic.id,
                     result.summary,
@@ -330,18 +333,18 @@ class TopicService:
         holds them, else as stored."""
         ids = [t.id for t in topics]
         if vectors is None:
-            read = await self._store.topics.members_many(
+            read = await self._repos.topics.members_many(
                 namespace, ids, MAX_TOPIC_MEMBERS, with_embeddings=True
             )
             return {tid: list(members) for tid, members in read.items()}
-        read = await self._store.topics.members_many(
+        read = await self._repos.topics.members_many(
             namespace, ids, MAX_TOPIC_MEMBERS, with_embeddings=False
         )
         missing = sorted(
             {t.id for members in read.values() for t, _ in members if vectors.get(t.id) is None}
         )
         stored = dict(
-            (t.id, e) for t, e in await self._store.thoughts_with_embeddings(namespace, missing)
+            (t.id, e) for t, e in await self._repos.thoughts.with_embeddings(namespace, missing)
         )
         found: dict[str, list[tuple[Thought, Sequence[float]]]] = {}
         for tid, members in read.items():

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from thoughtgraph.domain import validation as check
-from thoughtgraph.features.transfer.repository import TransferRepository
+from thoughtgraph.features.repositories import Repositories
 from thoughtgraph.features.transfer.service import (
     NODE_BY_LABEL,
     NODE_KINDS,
@@ -19,7 +19,6 @@ from thoughtgraph.features.transfer.service import (
 )
 from thoughtgraph.ports.services import Embeddings
 from thoughtgraph.progress import Progress
-from thoughtgraph.store.cypher_store import CypherGraphStore
 
 PAGE_SIZE = 500
 
@@ -38,23 +37,23 @@ class ExportCounts:
 
 class Exporter:
     def __init__(
-        self, store: CypherGraphStore, embedder: Embeddings, *, page_size: int = PAGE_SIZE
+        self, repos: Repositories, embedder: Embeddings, *, page_size: int = PAGE_SIZE
     ) -> None:
-        self._store = store
+        self._executor = repos.executor
         self._embedder = embedder  # the one the stored vectors come from (bootstrap checks)
-        self._repo = TransferRepository(store)
+        self._repo = repos.transfer
         self._page_size = page_size
 
     async def namespaces(self, only: str | None) -> list[str]:
         if only is not None:
             return [check.require_namespace(only)]
-        return await self._store.namespaces()
+        return await self._executor.namespaces()
 
     async def export(self, out: TextIO, namespaces: Sequence[str], shown: Progress) -> ExportCounts:
         header = Header.now(
             embedder=self._embedder.name,
             dimension=self._embedder.dimension,
-            engine=self._store.engine,
+            engine=self._executor.engine,
             namespaces=list(namespaces),
         )
         out.write(header.line() + "\n")

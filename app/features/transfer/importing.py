@@ -19,7 +19,7 @@ import numpy as np
 
 from thoughtgraph.domain import validation as check
 from thoughtgraph.domain.errors import InvalidInputError
-from thoughtgraph.features.transfer.repository import TransferRepository
+from thoughtgraph.features.repositories import Repositories
 from thoughtgraph.features.transfer.service import (
     EDGE_BY_ENDS,
     NODE_BY_LABEL,
@@ -29,7 +29,6 @@ from thoughtgraph.features.transfer.service import (
 )
 from thoughtgraph.ports.services import Embeddings
 from thoughtgraph.progress import Progress
-from thoughtgraph.store.executor import Executor
 
 BATCH_SIZE = 500
 Row = dict[str, Any]
@@ -54,9 +53,9 @@ class ImportCounts:
 
 class Importer:
     def __init__(
-        self, store: Executor, embedder: Embeddings, *, batch_size: int = BATCH_SIZE
+        self, repos: Repositories, embedder: Embeddings, *, batch_size: int = BATCH_SIZE
     ) -> None:
-        self._repo = TransferRepository(store)
+        self._repo = repos.transfer
         self._embedder = embedder
         self._batch_size = batch_size
         self._nodes: dict[tuple[str, NodeKind], list[Row]] = {}

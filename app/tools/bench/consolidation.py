@@ -129,7 +129,7 @@ class ConsolidationBench:
         started = time.perf_counter()
         for first in range(0, size, LOAD_BATCH):
             batch = thoughts[first : first + LOAD_BATCH]
-            created = await runtime.store.bulk_create_originals(namespace, batch)
+            created = await runtime.repos.thoughts.bulk_create_originals(namespace, batch)
             if created != len(batch):
                 raise BenchSetupError(f"bulk load created {created} of {len(batch)} thoughts")
         load_s = time.perf_counter() - started
@@ -153,7 +153,7 @@ class ConsolidationBench:
             self.profiles[size] = profile.summary(25)
         if run.status is not RunStatus.SUCCEEDED:
             raise BenchSetupError(f"the consolidation run ended {run.status}: {run.error}")
-        topics = len(await runtime.store.topics.vectors(namespace))
+        topics = len(await runtime.repos.topics.vectors(namespace))
         return ConsolidationResult(
             size=size,
             corpus=corpus.stats,

@@ -50,7 +50,7 @@ class IsolationProbe:
     def load(self, service: ServiceThread) -> None:
         thoughts = ThoughtFactory(seed=SMALL_SEED).batch(SMALL_SIZE)
         created = service.call(
-            service.services.store.bulk_create_originals(self.namespace, thoughts)
+            service.services.repos.thoughts.bulk_create_originals(self.namespace, thoughts)
         )
         if created != SMALL_SIZE:
             raise BenchSetupError(f"the small namespace got {created} of {SMALL_SIZE} thoughts")
@@ -64,12 +64,12 @@ class IsolationProbe:
         """Time the small namespace's search. The first measurement is the service's first
         work, so it warms up for as many calls as it times (a cold JVM or cache would make
         "alone" slow and every later ratio flattering)."""
-        store = service.services.store
+        repos = service.services.repos
         queries = self._queries.tolist()
         answers: dict[int, list[str]] = {}
 
         async def search(i: int) -> None:
-            hits = await store.vector_search(self.namespace, queries[i], ISOLATION_K, -1.0)
+            hits = await repos.thoughts.nearest(self.namespace, queries[i], ISOLATION_K, -1.0)
             answers[i] = [hit.thought.id for hit in hits]
 
         warmup = self.warmup if self.alone is not None else max(self.warmup, self.iterations)

@@ -128,8 +128,8 @@ class Bench:
 
     # --- graph: load and query at each size ------------------------------------------
     def _graph_measurements(self, data_dir: Path | None) -> None:
-        from thoughtgraph.api.http.app import create_app
         from thoughtgraph.llm.embedders import HashEmbedder
+        from thoughtgraph.server import create_app
 
         update: dict[str, object] = {
             "embedder": EmbedderKind.HASH,
@@ -194,12 +194,12 @@ class Bench:
         if missing <= 0:
             return
         _progress(f"loading {missing:,} thoughts (to N={size:,})")
-        store = service.services.store
+        repos = service.services.repos
         spent = 0.0
         with progress("bench: loading", missing) as shown:
             for batch in factory.batches(size, LOAD_BATCH):
                 started = time.perf_counter()
-                created = service.call(store.bulk_create_originals(self.namespace, batch))
+                created = service.call(repos.thoughts.bulk_create_originals(self.namespace, batch))
                 spent += time.perf_counter() - started
                 if created != len(batch):
                     raise BenchSetupError(f"bulk load created {created} of {len(batch)} thoughts")
@@ -217,7 +217,7 @@ class Bench:
     ) -> None:
         _progress(f"measuring at N={size:,}")
         services = service.services
-        store = services.store
+        repos = services.repos
         ns = self.namespace
         count = self.warmup + self.queries
         times = {"iterations": self.queries, "warmup": self.warmup}
@@ -228,11 +228,11 @@ class Bench:
 
         # The engine alone: the namespace's index query with no filter and no projection.
         vectors = queries.vectors(count)
-        if not service.call(store.raw_vector_query(ns, vectors[0], RAW_K)):
+        if not service.call(repos.thoughts.raw_nearest_ids(ns, vectors[0], RAW_K)):
             raise BenchSetupError("the raw vector query returned nothing")
 
         async def raw_query(i: int) -> None:
-            await store.raw_vector_query(ns, vectors[i], RAW_K)
+            await repos.thoughts.raw_nearest_ids(ns, vectors[i], RAW_K)
 
         raw = add(
             f"raw engine vector query (k={RAW_K})", service.call(time_async(raw_query, **times))
@@ -240,8 +240,8 @@ class Bench:
 
         # The store: what SearchService asks of it, minus the embedding.
         async def store_query(i: int) -> None:
-            hits = await store.vector_search(ns, vectors[i], SEARCH_K, 0.0)
-            await store.refiners(ns, [hit.thought.id for hit in hits])
+            hits = await repos.thoughts.nearest(ns, vectors[i], SEARCH_K, 0.0)
+            await repos.lineage.refiners(ns, [hit.thought.id for hit in hits])
 
         store_search = add(
             f"store search (vector_search k={SEARCH_K} + refiners)",

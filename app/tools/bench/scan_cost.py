@@ -178,7 +178,7 @@ class ScanCostBench:
     def _service(self, *, scan_on_write: bool) -> Iterator[tuple[ServiceThread, Path]]:
         """The service on a fresh data dir; with scanning on, its queue publishes to the
         Redis of that data dir's engine (the broker ``thoughtgraph serve`` would use)."""
-        from thoughtgraph.api.http.app import create_app
+        from thoughtgraph.server import create_app
         from thoughtgraph.workers.queue import build_job_queue
 
         root = Path(tempfile.mkdtemp(prefix="tg-bench-scan-"))
@@ -214,7 +214,9 @@ class ScanCostBench:
     def _preload(self, service: ServiceThread, namespace: str) -> None:
         start_ms = int(time.time() * 1000) - (self.preload + 60) * SPACING_MS
         thoughts = self._corpus.thoughts(self._vectors, start_ms=start_ms, count=self.preload)
-        created = service.call(service.services.store.bulk_create_originals(namespace, thoughts))
+        created = service.call(
+            service.services.repos.thoughts.bulk_create_originals(namespace, thoughts)
+        )
         if created != len(thoughts):
             raise BenchSetupError(f"the preload created {created} of {len(thoughts)} thoughts")
 

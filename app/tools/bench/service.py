@@ -18,7 +18,7 @@ import httpx
 import uvicorn
 from starlette.applications import Starlette
 
-from thoughtgraph.container import Services
+from thoughtgraph.features.services import Services
 
 T = TypeVar("T")
 

@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from thoughtgraph.container import Services
 from thoughtgraph.domain.context.model import Signals
 from thoughtgraph.domain.models import SearchHit
+from thoughtgraph.features.services import Services
 from thoughtgraph.tools.eval.locomo import CATEGORIES
 from thoughtgraph.tools.eval.locomo_report import groups, recall
 from thoughtgraph.tools.eval.locomo_run import EvalClock, EvalRun, PrecomputedEmbeddings
@@ -40,7 +40,7 @@ class ContextRetriever:
         )
         self.tokens.append(assembled.packing.token_count)
         ids = assembled.packing.ids
-        found = await self.services.store.get_thoughts(namespace, ids)
+        found = await self.services.repos.thoughts.get_many(namespace, ids)
         return [
             SearchHit(thought=found[tid], similarity=0.0, score=0.0) for tid in ids if tid in found
         ]

@@ -13,9 +13,9 @@ import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from thoughtgraph.container import Services
 from thoughtgraph.domain.errors import ConfigurationError
 from thoughtgraph.features.search.expansion import StoreExpansionReader
+from thoughtgraph.features.services import Services
 from thoughtgraph.progress import progress
 from thoughtgraph.settings import Settings
 from thoughtgraph.tools.eval.context_eval import EVERYTHING, ContextStrategies, render_context
@@ -42,8 +42,8 @@ def strategies(
     services: Services, embedder: PrecomputedEmbeddings, clock: EvalClock
 ) -> list[Retriever]:
     view = asking_view(clock)
-    reader = StoreExpansionReader(services.store)
-    vector = VectorRetriever(services.store, embedder, view)
+    reader = StoreExpansionReader(services.repos)
+    vector = VectorRetriever(services.repos, embedder, view)
     return [
         vector,
         ServiceRetriever("hybrid", services.search, view, HYBRID),

@@ -17,8 +17,9 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from thoughtgraph.container import Services
+from thoughtgraph.container import build_services
 from thoughtgraph.domain.models import SearchHit, TimeView
+from thoughtgraph.features.services import Services
 from thoughtgraph.features.thoughts.service import ThoughtInput
 from thoughtgraph.llm.embedders import TextEmbedder
 from thoughtgraph.runtime import Runtime
@@ -149,7 +150,7 @@ async def run_locomo(
     """Ingest, then ask. ``progress(label, total)`` gives a step callback."""
     clock = EvalClock()
     embedder = PrecomputedEmbeddings(runtime.embedder)
-    services = Services.build(runtime.store, embedder, settings=runtime.settings, clock=clock)
+    services = build_services(runtime.store, embedder, settings=runtime.settings, clock=clock)
     strategies = build_strategies(services, embedder, clock)
     run = EvalRun(engine=runtime.store.engine, ks=ks, strategies=tuple(s.name for s in strategies))
     try:

@@ -9,10 +9,10 @@ from typing import Protocol
 
 from thoughtgraph.domain.models import SearchHit, TimeView
 from thoughtgraph.domain.retrieval import RetrievalMode, RetrievalOptions
+from thoughtgraph.features.repositories import Repositories
 from thoughtgraph.features.search.expansion import ExpansionWeights, StoreExpansionReader, expand
 from thoughtgraph.features.search.service import SearchService
 from thoughtgraph.ports.services import Embeddings
-from thoughtgraph.store.cypher_store import CypherGraphStore
 
 # No similarity floor: every strategy returns its full k.
 NO_THRESHOLD = -1.0
@@ -37,13 +37,15 @@ class VectorRetriever:
     name = "vector"
 
     def __init__(
-        self, store: CypherGraphStore, embedder: Embeddings, view: Callable[[], TimeView]
+        self, repos: Repositories, embedder: Embeddings, view: Callable[[], TimeView]
     ) -> None:
-        self._store, self._embedder, self._view = store, embedder, view
+        self._repos, self._embedder, self._view = repos, embedder, view
 
     async def search(self, namespace: str, query: str, k: int) -> list[SearchHit]:
         embedding = await self._embedder.async_embed_query(query)
-        found = await self._store.vector_search(namespace, embedding, k, NO_THRESHOLD, self._view())
+        found = await self._repos.thoughts.nearest(
+            namespace, embedding, k, NO_THRESHOLD, self._view()
+        )
         return [
             SearchHit(thought=h.thought, similarity=h.similarity, score=h.similarity) for h in found
         ]

@@ -109,10 +109,10 @@ async def _run_pair(runtime: Runtime, namespace: str, pair: EvalPair) -> tuple[P
     scan = await scan_thoughts(runtime, namespace, [newer])
     run = await services.consolidation.request(namespace, dry_run=False, trigger="eval")
     finished = await run_consolidation(runtime, namespace, run.id, dry_run=False)
-    flagged = await runtime.store.contradictions.get_many(
+    flagged = await runtime.repos.contradictions.get_many(
         namespace, [pair_fingerprint(namespace, older, newer)]
     )
-    stored = await runtime.store.get_thoughts(namespace, [older])
+    stored = await runtime.repos.thoughts.get_many(namespace, [older])
     newer_rank = older_rank = None
     if pair.query:
         hits = await services.search.search(namespace, pair.query, k=10)

@@ -23,12 +23,9 @@ from thoughtgraph.api.graphql.thoughts.types import (
     ThoughtConnection,
     load_thoughts,
 )
-from thoughtgraph.domain import validation as check
-from thoughtgraph.domain.models import DEFAULT_NAMESPACE, ThoughtFilter, TimeView
+from thoughtgraph.domain.models import DEFAULT_NAMESPACE, TimeView
 from thoughtgraph.domain.retrieval import RetrievalOptions
 from thoughtgraph.features.search.options import within_allowlist
-from thoughtgraph.features.search.related import RelatedService
-from thoughtgraph.features.thoughts.browse import decode_cursor
 
 # Nullable arguments with defaults: an explicit null means the default.
 PAGE_SIZE = 20
@@ -47,31 +44,6 @@ def time_view(
         current_only=bool(current_only),
         valid_at_ms=optional_ms(valid_at),
         known_at_ms=optional_ms(known_at),
-    )
-
-
-def checked_filter(given: ThoughtFilterInput | None) -> ThoughtFilter:
-    """The filter with its free-form fields checked, each error naming its field.
-
-    Listing goes to the store directly rather than through BrowseService.list, which
-    neither keeps kind and topicId nor takes a time view."""
-    criteria = (given or ThoughtFilterInput()).to_domain()
-    return criteria.model_copy(
-        update={
-            "tag": (
-                check.require_tag("filter.tag", criteria.tag) if criteria.tag is not None else None
-            ),
-            "agent_id": (
-                check.require_identifier("filter.agentId", criteria.agent_id)
-                if criteria.agent_id is not None
-                else None
-            ),
-            "topic_id": (
-                check.require_identifier("filter.topicId", criteria.topic_id)
-                if criteria.topic_id is not None
-                else None
-            ),
-        }
     )
 
 
@@ -95,13 +67,10 @@ async def resolve_thoughts(
     valid_at: datetime | None = None,
     known_at: datetime | None = None,
 ) -> ThoughtConnection:
-    check.require_namespace(namespace)
     size = PAGE_SIZE if first is None else first
-    check.require_int_range("first", size, 1, check.MAX_PAGE_SIZE)
-    criteria = checked_filter(filter)
-    cursor = decode_cursor(after) if after else None
+    criteria = (filter or ThoughtFilterInput()).to_domain()
     view = time_view(info, current_only, valid_at, known_at)
-    page = await info.context.services.store.list_thoughts(namespace, criteria, cursor, size, view)
+    page = await info.context.services.browse.page(namespace, criteria, size, after, view)
     return ThoughtConnection.from_page(page)
 
 
@@ -161,8 +130,7 @@ async def resolve_related(
     first: int | None = RELATED_FIRST,
 ) -> list[RelatedThought]:
     size = RELATED_FIRST if first is None else first
-    # Stateless over the store: built here rather than kept in Services.
-    related = await RelatedService(info.context.services.store).of(namespace, id, size)
+    related = await info.context.services.related.of(namespace, id, size)
     thoughts = await load_thoughts(info, namespace, [r.thought_id for r in related])
     by_id = {str(thought.id): thought for thought in thoughts}
     return [

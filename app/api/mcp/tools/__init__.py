@@ -14,8 +14,8 @@ from mcp_types import ToolAnnotations
 from pydantic import Field
 
 from thoughtgraph.api.mcp.access import Callers
-from thoughtgraph.container import Services
 from thoughtgraph.domain.access import Action, Principal
+from thoughtgraph.features.services import Services
 
 READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 WRITES = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)

@@ -82,7 +82,9 @@ async def _run(settings: McpSettings, callers: Callers, attached: bool, transpor
             embedder=runtime.embedder.name,
             keys_required=callers.access.keys_required,
         )
-        server = build_server(runtime, callers)
+        server = build_server(
+            runtime.services, callers, max_response_bytes=settings.max_response_bytes
+        )
         if transport == "stdio":
             await _serve_stdio(server)
         else:

@@ -1,0 +1,61 @@
+"""Every feature's service, as the interfaces (GraphQL, MCP, HTTP) and the workers see them.
+``thoughtgraph.container`` builds one per process."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from thoughtgraph.domain.allowlist import AllowlistPolicy
+from thoughtgraph.features.changes.service import HistoryService
+from thoughtgraph.features.consolidation.merging import MergeService
+from thoughtgraph.features.consolidation.service import ConsolidationService
+from thoughtgraph.features.context.service import ContextService
+from thoughtgraph.features.contradictions.scanning import ContradictionScanner
+from thoughtgraph.features.contradictions.service import ContradictionService
+from thoughtgraph.features.contradictions.supersession import SupersessionService
+from thoughtgraph.features.episodes.service import EpisodeService
+from thoughtgraph.features.lineage.service import LineageService
+from thoughtgraph.features.ops.service import OpsService
+from thoughtgraph.features.repositories import Repositories
+from thoughtgraph.features.retention.service import AccessRecorder, RetentionService
+from thoughtgraph.features.search.recall import RecallService
+from thoughtgraph.features.search.related import RelatedService
+from thoughtgraph.features.search.service import SearchService
+from thoughtgraph.features.thoughts.browse import BrowseService
+from thoughtgraph.features.thoughts.service import ThoughtService
+from thoughtgraph.features.topics.service import TopicService
+from thoughtgraph.observability.telemetry import Telemetry
+from thoughtgraph.ports.services import Embeddings
+
+
+@dataclass(frozen=True)
+class Services:
+    repos: Repositories
+    embedder: Embeddings
+    thoughts: ThoughtService
+    browse: BrowseService
+    related: RelatedService
+    search: SearchService
+    lineage: LineageService
+    history: HistoryService
+    access: AccessRecorder
+    retention: RetentionService
+    supersession: SupersessionService
+    contradictions: ContradictionService
+    scanner: ContradictionScanner
+    merging: MergeService
+    topics: TopicService
+    consolidation: ConsolidationService
+    episodes: EpisodeService
+    # Agents' category allowlists (TG_ALLOWLIST_FILE): every read path asks
+    # allowlist.categories_for(agent, requested) which categories it may return.
+    allowlist: AllowlistPolicy
+    recall: RecallService
+    context: ContextService
+    # Operating the service: metrics and tracing (app/observability), operational events.
+    telemetry: Telemetry
+    ops: OpsService
+
+    async def close(self) -> None:
+        await self.access.close()
+        await self.ops.close()
