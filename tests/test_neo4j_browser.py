@@ -38,7 +38,7 @@ from tests.test_cypher_lint import BROWSER_DIR, guide_blocks
 from thoughtgraph.llm.embedders.base import TextEmbedder
 from thoughtgraph.server import create_app
 from thoughtgraph.settings import EmbedderKind, Settings
-from thoughtgraph.store.neo4j.namespaces import namespace_label
+from thoughtgraph.store.neo4j_names import namespace_label
 
 ROOT = Path(__file__).resolve().parent.parent
 DRIVER_DIR = ROOT / "tests" / "browser"

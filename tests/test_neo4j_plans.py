@@ -19,7 +19,7 @@ from tests.store_backends import Neo4jTestTarget
 from tests.support import LoopThread
 from thoughtgraph.settings import Settings
 from thoughtgraph.store.cypher import StatementLibrary
-from thoughtgraph.store.neo4j.namespaces import namespace_index, namespace_label
+from thoughtgraph.store.neo4j_names import namespace_index, namespace_label
 
 SCANS = frozenset(
     {

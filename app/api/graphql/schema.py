@@ -28,10 +28,10 @@ from thoughtgraph.api.graphql.retention.mutations import ThoughtLifecycleMutatio
 from thoughtgraph.api.graphql.search.queries import SearchQuery
 from thoughtgraph.api.graphql.search.recall_queries import RecallQuery
 from thoughtgraph.api.graphql.search.usage_mutations import UsageMutation
+from thoughtgraph.api.graphql.telemetry import OperationTelemetry
 from thoughtgraph.api.graphql.thoughts.mutations import ThoughtMutation
 from thoughtgraph.api.graphql.thoughts.queries import ThoughtQuery
 from thoughtgraph.api.graphql.topics.queries import TopicQuery
-from thoughtgraph.observability.graphql import OperationTelemetry
 from thoughtgraph.settings import Settings
 
 

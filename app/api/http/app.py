@@ -22,9 +22,9 @@ from thoughtgraph.api.graphiql.page import GraphiQLPage
 from thoughtgraph.api.graphql.app import create_graphql_app
 from thoughtgraph.api.http.limits import BodySizeLimit, CancelOnDisconnect
 from thoughtgraph.api.http.neo4j_browser import neo4j_browser_files
+from thoughtgraph.api.http.observability import metrics_endpoint
 from thoughtgraph.domain.errors import ThoughtgraphError
 from thoughtgraph.features.services import Services
-from thoughtgraph.observability.http import metrics_endpoint
 from thoughtgraph.settings import Settings
 
 log = structlog.get_logger(__name__)

@@ -25,7 +25,6 @@ from starlette.routing import Route
 
 from thoughtgraph.domain.errors import InvalidInputError
 from thoughtgraph.domain.validation import require_namespace
-from thoughtgraph.store.neo4j.namespaces import namespace_label
 
 NEO4J_BROWSER_PATH = "/neo4j-browser"
 DEFAULT_NAMESPACE = "default"
@@ -59,8 +58,9 @@ def fill_guide(text: str, *, service_url: str, namespace: str) -> str:
     )
 
 
-def style_for(text: str, namespace: str) -> str:
-    return _NAMESPACE_RULE.format(label=namespace_label(namespace)) + text
+def style_for(text: str, label: str) -> str:
+    """The style with a rule for the namespace's own label first."""
+    return _NAMESPACE_RULE.format(label=label) + text
 
 
 def neo4j_browser_files(folder: Path) -> Route:
@@ -90,7 +90,10 @@ def neo4j_browser_files(folder: Path) -> Route:
             service_url = str(request.base_url).rstrip("/")
             text = fill_guide(text, service_url=service_url, namespace=namespace)
         else:
-            text = style_for(text, namespace)
+            services = getattr(request.app.state, "services", None)
+            if services is None:
+                return PlainTextResponse("starting", status_code=503, headers=headers)
+            text = style_for(text, services.ops.store.browser_label(namespace))
         headers["Cache-Control"] = "no-cache"
         return Response(text, media_type=_MEDIA_TYPES[kind], headers=headers)
 

@@ -37,7 +37,7 @@ from neo4j.exceptions import (
 from thoughtgraph.domain.errors import ConfigurationError, StoreError, StoreTimeoutError
 from thoughtgraph.store.cypher import NAMESPACE_LABEL_SLOT, StatementLibrary, fill_namespace_label
 from thoughtgraph.store.cypher_store import CypherGraphStore, Row
-from thoughtgraph.store.neo4j.namespaces import namespace_index, namespace_label
+from thoughtgraph.store.neo4j_names import namespace_index, namespace_label
 
 # Failures that mean "the store is not usable right now", as opposed to a faulty statement
 # (other ClientErrors), which is a bug and propagates unchanged. ServiceUnavailable and
