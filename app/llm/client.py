@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import email.utils
 import random
 import time
 from collections.abc import Awaitable, Callable
@@ -17,6 +16,15 @@ from thoughtgraph.domain.judgement import LLMUsage, UsageMeter
 from thoughtgraph.llm.cache import CACHE_FILE_NAME, AnswerCache, SqliteAnswerCache, answer_key
 from thoughtgraph.llm.embedders.litellm_embedder import prepare_litellm
 from thoughtgraph.llm.prompts.base import ChatMessage, Prompt
+from thoughtgraph.llm.responses import (
+    content_of,
+    is_retryable,
+    parse_answer,
+    retry_after_s,
+    shorten,
+    status_fields,
+    usage_of,
+)
 
 if TYPE_CHECKING:
     from thoughtgraph.settings import Settings
@@ -28,16 +36,6 @@ R = TypeVar("R", bound=BaseModel)
 
 DEFAULT_BASE_DELAY_S = 1.0
 DEFAULT_MAX_DELAY_S = 60.0
-# Worth another try: timeouts, rate limits, overload and the provider's own failures.
-RETRYABLE_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504, 529})
-RETRYABLE_ERRORS = (
-    "Timeout",
-    "APIConnectionError",
-    "RateLimitError",
-    "InternalServerError",
-    "ServiceUnavailableError",
-    "BadGatewayError",
-)
 REPAIR_MESSAGE = (
     "That answer was not valid: {error}\n"
     "Answer again with the JSON object only, exactly in the form asked for."
@@ -169,7 +167,7 @@ class LLMClient:
             retry = [
                 *messages,
                 {"role": "assistant", "content": content},
-                {"role": "user", "content": REPAIR_MESSAGE.format(error=_short(str(exc)))},
+                {"role": "user", "content": REPAIR_MESSAGE.format(error=shorten(str(exc)))},
             ]
             content = await self._spend_and_call(prompt, retry, usage)
             try:
@@ -234,10 +232,10 @@ class LLMClient:
                 if final:
                     raise LLMError(
                         f"{self.model} failed on {prompt.name} after {attempt + 1} attempt(s): "
-                        f"{type(exc).__name__}: {_short(str(exc))}",
+                        f"{type(exc).__name__}: {shorten(str(exc))}",
                         prompt=prompt.name,
                         model=self.model,
-                        **_status(exc),
+                        **status_fields(exc),
                     ) from exc
                 delay = self._delay(attempt, exc)
                 log.warning(
@@ -246,12 +244,12 @@ class LLMClient:
                     model=self.model,
                     attempt=attempt + 1,
                     delay_s=round(delay, 3),
-                    error=f"{type(exc).__name__}: {_short(str(exc))}",
-                    **_status(exc),
+                    error=f"{type(exc).__name__}: {shorten(str(exc))}",
+                    **status_fields(exc),
                 )
                 await self._sleep(delay)
                 continue
-            spent = _usage_of(response)
+            spent = usage_of(response)
             usage.record(spent)
             self._observe(prompt, usage, "ok", started, spent)
             log.debug(
@@ -260,7 +258,7 @@ class LLMClient:
                 model=self.model,
                 seconds=round(time.monotonic() - started, 3),
             )
-            return _content_of(response)
+            return content_of(response)
         raise AssertionError("unreachable: the last attempt returns or raises")
 
     def _observe(
@@ -310,7 +308,7 @@ class LLMClient:
 
     def _invalid(self, prompt: Prompt[P, R], exc: Exception) -> LLMAnswerInvalid:
         return LLMAnswerInvalid(
-            f"{self.model} answered {prompt.name} with invalid JSON: {_short(str(exc))}",
+            f"{self.model} answered {prompt.name} with invalid JSON: {shorten(str(exc))}",
             prompt=prompt.name,
             model=self.model,
         )
@@ -334,97 +332,13 @@ def build_llm_client(
     return LLMClient.from_settings(settings, cache=cache, observer=observer)
 
 
-def parse_answer(model: type[R], content: str) -> R:
-    """Validate a model's answer; a ```json fence or prose around the object is tolerated.
-    Raises ValueError (pydantic's ValidationError is one) when it does not fit."""
-    text = content.strip()
-    start, end = text.find("{"), text.rfind("}")
-    if start < 0 or end < start:
-        raise ValueError(f"no JSON object in the answer: {_short(text)!r}")
-    return model.model_validate_json(text[start : end + 1])
-
-
-def is_retryable(exc: BaseException) -> bool:
-    status = getattr(exc, "status_code", None)
-    if isinstance(status, int):
-        return status in RETRYABLE_STATUS
-    if isinstance(exc, TimeoutError | ConnectionError):
-        return True
-    return any(cls.__name__ in RETRYABLE_ERRORS for cls in type(exc).__mro__)
-
-
-def retry_after_s(exc: BaseException) -> float | None:
-    """Seconds the provider asked us to wait (retry-after-ms or Retry-After), if it did."""
-    headers: dict[str, str] = {}
-    response = getattr(exc, "response", None)
-    # litellm keeps the provider's headers here; its own exc.response has none.
-    for source in (
-        getattr(response, "headers", None),
-        getattr(exc, "headers", None),
-        getattr(exc, "litellm_response_headers", None),
-    ):
-        items = getattr(source, "items", None)  # a dict or httpx.Headers
-        if callable(items):
-            headers.update({str(k).lower(): str(v) for k, v in items()})
-    if "retry-after-ms" in headers:
-        try:
-            return float(headers["retry-after-ms"]) / 1000.0
-        except ValueError:
-            pass
-    value = headers.get("retry-after")
-    if value is None:
-        return None
-    try:
-        return float(value)
-    except ValueError:
-        pass
-    try:  # the other form: an HTTP date
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    if when.tzinfo is None:
-        return None
-    return max(0.0, when.timestamp() - time.time())
-
-
-def _usage_of(response: object) -> LLMUsage:
-    usage = getattr(response, "usage", None)
-    prompt_tokens = getattr(usage, "prompt_tokens", 0) or 0
-    completion_tokens = getattr(usage, "completion_tokens", 0) or 0
-    return LLMUsage(
-        calls=1,
-        prompt_tokens=int(prompt_tokens),
-        completion_tokens=int(completion_tokens),
-        cost_usd=_cost_of(response),
-    )
-
-
-def _cost_of(response: object) -> float:
-    """litellm's price for the call; 0 for models it has no price for (local, fakes)."""
-    hidden = getattr(response, "_hidden_params", None)
-    cost = hidden.get("response_cost") if isinstance(hidden, dict) else None
-    if cost is None:
-        import litellm
-
-        try:
-            cost = litellm.completion_cost(completion_response=response)
-        except Exception:
-            cost = 0.0
-    return float(cost) if isinstance(cost, int | float) else 0.0
-
-
-def _content_of(response: object) -> str:
-    choices = getattr(response, "choices", None) or []
-    message = getattr(choices[0], "message", None) if choices else None
-    content = getattr(message, "content", None)
-    return content if isinstance(content, str) else ""
-
-
-def _status(exc: BaseException) -> dict[str, int]:
-    status = getattr(exc, "status_code", None)
-    return {"status_code": status} if isinstance(status, int) else {}
-
-
-def _short(text: str, limit: int = 300) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+__all__ = [
+    "LLMAnswerInvalid",
+    "LLMBudgetExhausted",
+    "LLMClient",
+    "LLMError",
+    "build_llm_client",
+    "is_retryable",
+    "parse_answer",
+    "retry_after_s",
+]

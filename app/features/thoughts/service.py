@@ -1,9 +1,9 @@
-"""Contributing thoughts: originals, refinements and consolidations (seed 000)."""
+"""Contributing thoughts: originals, refinements and consolidations, with guidance toward
+the nearest existing thought and the change event each write appends."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import structlog
 
@@ -19,7 +19,6 @@ from thoughtgraph.domain.models import (
     Contribution,
     Guidance,
     Thought,
-    ThoughtKind,
     ThoughtRecord,
     ThoughtType,
     new_thought_id,
@@ -27,6 +26,13 @@ from thoughtgraph.domain.models import (
 from thoughtgraph.domain.ops import NO_OPS_EVENTS, OpsEvents, OpsNode, OpsStatus, acting_as
 from thoughtgraph.domain.rules import GUIDANCE_SIMILARITY, guidance_message, inherited_pheromone
 from thoughtgraph.features.repositories import Repositories
+from thoughtgraph.features.thoughts.inputs import (
+    BatchWrite,
+    ThoughtInput,
+    ValidatedInput,
+    new_thought,
+    validate_input,
+)
 from thoughtgraph.ports.clock import Clock, SystemClock
 from thoughtgraph.ports.jobs import JobQueue, NoJobQueue
 from thoughtgraph.ports.services import Embeddings
@@ -41,90 +47,6 @@ OPS_FOR_TYPE = {
     ThoughtType.REFINEMENT: "update",
     ThoughtType.CONSOLIDATION: "merge",
 }
-
-
-@dataclass(frozen=True)
-class ThoughtInput:
-    """What an agent sends with every contribution."""
-
-    content: str
-    agent_id: str
-    agent_name: str
-    namespace: str = "default"
-    context: str | None = None
-    session_id: str | None = None
-    tags: Sequence[str] = ()
-    key_id: str | None = None  # the API key that wrote it, for the change log
-    kind: ThoughtKind = ThoughtKind.FACT
-    salience: float = 0.5
-    importance: int = 3
-    pinned: bool = False
-    category: str | None = None
-    valid_from_ms: int | None = None
-    valid_to_ms: int | None = None
-    episode_id: str | None = None
-
-
-@dataclass(frozen=True)
-class BatchWrite:
-    """A batch's contributions in input order, and how many of them were new (a retried
-    batch finds the rest stored)."""
-
-    contributions: list[Contribution]
-    written: int
-
-
-@dataclass(frozen=True)
-class _Validated:
-    content: str
-    agent_id: str
-    agent_name: str
-    namespace: str
-    context: str | None
-    session_id: str | None
-    tags: tuple[str, ...]
-    reason: str | None
-    key_id: str | None
-    kind: ThoughtKind
-    salience: float
-    importance: int
-    pinned: bool
-    category: str | None
-    valid_from_ms: int | None
-    valid_to_ms: int | None
-    episode_id: str | None
-
-
-def _validate(data: ThoughtInput, reason: str | None) -> _Validated:
-    check.require_float_range("salience", data.salience, 0.0, 1.0)
-    check.require_int_range("importance", data.importance, 1, 5)
-    if (
-        data.valid_from_ms is not None
-        and data.valid_to_ms is not None
-        and data.valid_to_ms <= data.valid_from_ms
-    ):
-        raise InvalidInputError("validTo must be after validFrom", field="validTo")
-    return _Validated(
-        content=check.require_text("content", data.content, check.MAX_CONTENT_CHARS),
-        agent_id=check.require_identifier("agentId", data.agent_id.strip()),
-        agent_name=check.require_name("agentName", data.agent_name),
-        namespace=check.require_namespace(data.namespace),
-        context=check.optional_text("context", data.context, check.MAX_CONTEXT_CHARS),
-        session_id=check.optional_identifier("sessionId", data.session_id),
-        tags=check.require_tags(data.tags),
-        reason=check.optional_text("reason", reason, check.MAX_REASON_CHARS),
-        key_id=data.key_id,
-        kind=data.kind,
-        salience=data.salience,
-        importance=data.importance,
-        pinned=data.pinned,
-        category=(
-            check.require_name("category", data.category) if data.category is not None else None
-        ),
-        valid_from_ms=data.valid_from_ms,
-        valid_to_ms=data.valid_to_ms,
-        episode_id=data.episode_id,
-    )
 
 
 class ThoughtService:
@@ -166,7 +88,7 @@ class ThoughtService:
             return await self._derive(
                 ThoughtType.CONSOLIDATION, data, consolidates, reason, field="consolidates"
             )
-        return await self._write(ThoughtType.ORIGINAL, _validate(data, reason), ())
+        return await self._write(ThoughtType.ORIGINAL, validate_input(data, reason), ())
 
     async def refine(
         self, data: ThoughtInput, source_id: str, *, reason: str | None = None
@@ -195,7 +117,7 @@ class ThoughtService:
         """A refinement or consolidation; ``field`` names the ids in errors."""
         minimum = check.MIN_CONSOLIDATION_SOURCES if kind is ThoughtType.CONSOLIDATION else 1
         sources = check.require_source_ids(source_ids, minimum=minimum, field=field)
-        return await self._write(kind, _validate(data, reason), sources, thought_id=thought_id)
+        return await self._write(kind, validate_input(data, reason), sources, thought_id=thought_id)
 
     async def write_derived(
         self,
@@ -216,13 +138,13 @@ class ThoughtService:
         """An original with a deterministic id (episode extraction)."""
         with acting_as(OpsNode.EPISODIC):
             return await self._write(
-                ThoughtType.ORIGINAL, _validate(data, None), (), thought_id=thought_id
+                ThoughtType.ORIGINAL, validate_input(data, None), (), thought_id=thought_id
             )
 
     async def _write(
         self,
         kind: ThoughtType,
-        data: _Validated,
+        data: ValidatedInput,
         source_ids: tuple[str, ...],
         *,
         thought_id: str | None = None,
@@ -234,7 +156,7 @@ class ThoughtService:
         guidance = None
         if kind is ThoughtType.ORIGINAL:
             guidance = await self._guidance(data.namespace, embedding)
-        thought = _thought(
+        thought = new_thought(
             data,
             kind,
             thought_id or new_thought_id(),
@@ -335,7 +257,7 @@ class ThoughtService:
             )
         if thought_ids is not None and len(thought_ids) != len(items):
             raise InvalidInputError("one id per thought", field="ids")
-        validated = [_validate(item, None) for item in items]
+        validated = [validate_input(item, None) for item in items]
         ids = list(thought_ids) if thought_ids is not None else [new_thought_id() for _ in items]
         if len(set(ids)) != len(ids):
             raise InvalidInputError("the same id twice in one batch", field="ids")
@@ -343,7 +265,7 @@ class ThoughtService:
         now = self._clock.now_ms()
         records = [
             ThoughtRecord(
-                thought=_thought(v, ThoughtType.ORIGINAL, tid, now),
+                thought=new_thought(v, ThoughtType.ORIGINAL, tid, now),
                 embedding=tuple(vector),
                 actor_key_id=v.key_id,
             )
@@ -389,38 +311,4 @@ class ThoughtService:
         return (await self._repos.thoughts.get_many(namespace, [tid])).get(tid)
 
 
-def _thought(
-    data: _Validated,
-    kind: ThoughtType,
-    thought_id: str,
-    now_ms: int,
-    *,
-    source_ids: tuple[str, ...] = (),
-    pheromone_weight: float | None = None,
-    episode_id: str | None = None,
-) -> Thought:
-    """The thought a write stores: the validated input, its type, id, time and lineage."""
-    return Thought(
-        id=thought_id,
-        namespace=data.namespace,
-        type=kind,
-        content=data.content,
-        agent_id=data.agent_id,
-        agent_name=data.agent_name,
-        context=data.context,
-        session_id=data.session_id,
-        tags=data.tags,
-        pheromone_weight=(
-            inherited_pheromone(kind, []) if pheromone_weight is None else pheromone_weight
-        ),
-        created_at_ms=now_ms,
-        source_ids=source_ids,
-        kind=data.kind,
-        salience=data.salience,
-        importance=data.importance,
-        pinned=data.pinned,
-        category=data.category,
-        valid_from_ms=data.valid_from_ms,
-        valid_to_ms=data.valid_to_ms,
-        episode_id=episode_id,
-    )
+__all__ = ["MAX_BATCH", "BatchWrite", "ThoughtInput", "ThoughtService"]
