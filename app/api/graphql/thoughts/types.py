@@ -1,10 +1,10 @@
-"""Output types of thoughts: the node, its connection, search hits and contributions."""
+"""Output types of thoughts: the node, its connection, search hits, contributions, and the
+topic a thought belongs to."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, Annotated
 
 import strawberry
 
@@ -12,13 +12,10 @@ from thoughtgraph.api.graphql.enums import ThoughtKind, ThoughtState, ThoughtTyp
 from thoughtgraph.api.graphql.request_context import Info
 from thoughtgraph.api.graphql.search.explain import DetailLevel, RetentionTier, SearchExplanation
 from thoughtgraph.api.graphql.search.recall_dates import ResolvedDate, resolve_resolved_dates
-from thoughtgraph.domain import models
+from thoughtgraph.domain import knowledge, models
 from thoughtgraph.domain.retrieval import RankedHit
 from thoughtgraph.domain.validation import MAX_REFINEMENTS
 from thoughtgraph.features.thoughts.browse import encode_cursor
-
-if TYPE_CHECKING:
-    from thoughtgraph.api.graphql.topics.types import Topic
 
 
 def optional_datetime(epoch_ms: int | None) -> datetime | None:
@@ -67,12 +64,7 @@ async def resolve_superseded_by(root: Thought, info: Info) -> Thought | None:
     return await load_thought(info, root.namespace, root.superseded_by_id)
 
 
-async def resolve_topic(
-    root: Thought, info: Info
-) -> Annotated[Topic, strawberry.lazy("thoughtgraph.api.graphql.topics.types")] | None:
-    # Imported here: the topic type lists its thoughts, so the modules refer to each other.
-    from thoughtgraph.api.graphql.topics.types import Topic
-
+async def resolve_topic(root: Thought, info: Info) -> Topic | None:
     if root.topic_id is None:
         return None
     found = await info.context.loaders.topics.load((root.namespace, root.topic_id))
@@ -333,4 +325,55 @@ class ContributionPayload:
             thought=Thought.from_domain(thought),
             revision=contribution.revision,
             guidance=Guidance.from_domain(guidance, thought.namespace) if guidance else None,
+        )
+
+
+# A thought names its topic and a topic lists its thoughts: the two types live together.
+MEMBERS_FIRST = 20  # an explicit null means this default; cost.py sizes `thoughts` by it
+
+
+async def resolve_topic_thoughts(
+    root: Topic, info: Info, first: int | None = MEMBERS_FIRST
+) -> list[Thought]:
+    size = MEMBERS_FIRST if first is None else first
+    members = await info.context.services.topics.members(root.namespace, str(root.id), size)
+    for member in members:
+        info.context.loaders.thoughts.prime((root.namespace, member.id), member)
+    return [Thought.from_domain(member) for member in members]
+
+
+@strawberry.type(description="Thoughts close in meaning, gathered under a name and a summary.")
+class Topic:
+    id: strawberry.ID
+    namespace: str
+    name: str
+    summary: str | None = strawberry.field(
+        description="Written once enough new thoughts gathered; null until then."
+    )
+    thought_count: int
+    unsummarised_count: int = strawberry.field(
+        description="Thoughts that joined since the summary was written."
+    )
+    created_at: datetime
+    updated_at: datetime
+    summarised_at: datetime | None
+    thoughts = strawberry.field(
+        resolver=resolve_topic_thoughts,
+        description=(
+            "Its current thoughts (not forgotten or superseded), newest first; `first` is 1 to 100."
+        ),
+    )
+
+    @classmethod
+    def from_domain(cls, topic: knowledge.Topic) -> Topic:
+        return cls(
+            id=strawberry.ID(topic.id),
+            namespace=topic.namespace,
+            name=topic.name,
+            summary=topic.summary,
+            thought_count=topic.thought_count,
+            unsummarised_count=topic.unsummarised_count,
+            created_at=models.ms_to_datetime(topic.created_at_ms),
+            updated_at=models.ms_to_datetime(topic.updated_at_ms),
+            summarised_at=optional_datetime(topic.summarised_at_ms),
         )
