@@ -29,9 +29,9 @@ from thoughtgraph.llm.embedders import TextEmbedder
 from thoughtgraph.ports.clock import OffsetFileClock
 from thoughtgraph.server import create_app
 from thoughtgraph.settings import EmbedderKind, Settings
-from thoughtgraph.workers.app import create_celery
+from thoughtgraph.workers import names
+from thoughtgraph.workers.app import build_job_queue, create_celery
 from thoughtgraph.workers.broker import redis_client
-from thoughtgraph.workers.queue import build_job_queue
 
 pytestmark = pytest.mark.slow
 T = TypeVar("T")
@@ -138,7 +138,7 @@ def deployment(
 
 def ping(settings: Settings) -> None:
     """Until a worker answers: its runtime is open and it takes tasks."""
-    create_celery(settings).send_task("thoughtgraph.ping").get(timeout=90)
+    create_celery(settings).send_task(names.PING).get(timeout=90)
 
 
 @pytest.fixture
@@ -312,7 +312,7 @@ def test_forgetting_and_purge_follow_the_clock(
     state = "query($ns: String!, $id: ID!) { thought(namespace: $ns, id: $id) { state } }"
 
     def decay() -> dict[str, Any]:
-        result = app.send_task("thoughtgraph.forget_and_purge", args=(ns,))
+        result = app.send_task(names.FORGET_AND_PURGE, args=(ns,))
         del result
         return {}
 
@@ -402,7 +402,7 @@ def test_the_llm_path_through_a_worker_with_a_rate_limit(deployment: Deployment,
                 ' "explanation": "the version changed"}]}'
             )
             app = create_celery(deployment.settings)
-            app.send_task("thoughtgraph.scan_thoughts", args=(ns, [newer]))
+            app.send_task(names.SCAN_THOUGHTS, args=(ns, [newer]))
             found = eventually(lambda: contradictions(api, ns), what="the LLM judge's verdict")
     assert found[0]["detector"] == "openai/test-judge"
     assert found[0]["relation"] == "update"

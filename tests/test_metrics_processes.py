@@ -29,9 +29,9 @@ from tests.support import (
 from thoughtgraph.llm.embedders import TextEmbedder
 from thoughtgraph.server import create_app
 from thoughtgraph.settings import EmbedderKind, Settings
-from thoughtgraph.workers.app import create_celery
+from thoughtgraph.workers import names
+from thoughtgraph.workers.app import build_job_queue, create_celery
 from thoughtgraph.workers.broker import redis_client
-from thoughtgraph.workers.queue import build_job_queue
 
 pytestmark = pytest.mark.slow
 
@@ -101,7 +101,7 @@ def test_a_worker_serves_its_task_metrics_and_records_worker_events(
     api, settings, target = service
     celery = create_celery(settings)
     # Before any worker runs, a queued task waits in the broker: the service's gauge sees it.
-    pending = celery.send_task("thoughtgraph.ping")
+    pending = celery.send_task(names.PING)
     depth = scrape(f"{api.base_url}/metrics")
     assert value(depth, "tg_queue_depth", queue="thoughtgraph") >= 1
 
@@ -126,9 +126,9 @@ def test_a_worker_serves_its_task_metrics_and_records_worker_events(
         url = f"http://127.0.0.1:{port}/metrics"
         samples = scrape(url)
         ok = {"state": "SUCCESS"}
-        assert value(samples, "tg_worker_tasks_total", task="thoughtgraph.ping", **ok) == 1
-        assert value(samples, "tg_worker_tasks_total", task="thoughtgraph.scan_thoughts", **ok) >= 1
-        assert value(samples, "tg_worker_task_seconds_count", task="thoughtgraph.ping") == 1
+        assert value(samples, "tg_worker_tasks_total", task=names.PING, **ok) == 1
+        assert value(samples, "tg_worker_tasks_total", task=names.SCAN_THOUGHTS, **ok) >= 1
+        assert value(samples, "tg_worker_task_seconds_count", task=names.PING) == 1
         # The worker's own store statements, measured in the worker.
         assert value(samples, "tg_engine_statement_seconds_count") > 0
     drained = scrape(f"{api.base_url}/metrics")

@@ -14,6 +14,7 @@ import pytest
 from tests.support import THOUGHTGRAPH_CLI, free_port, log_events, serve_process, wait_for_event
 from tests.test_serve_process import CONTRIBUTE, pid_alive, post, running_service, service_env
 from thoughtgraph.settings import Settings
+from thoughtgraph.workers import names
 from thoughtgraph.workers.app import create_celery
 from thoughtgraph.workers.processes import serve_runs_worker
 
@@ -37,7 +38,7 @@ def test_serve_runs_a_worker_that_answers_through_the_engine(data_dir: Path) -> 
         child = wait_for_event(log, "worker.child_started", process=process)["pid"]
         assert child in children(process.pid)
         app = create_celery(embedded(data_dir))
-        answer = app.send_task("thoughtgraph.ping").get(timeout=20)
+        answer = app.send_task(names.PING).get(timeout=20)
         assert answer["ok"] is True and answer["engine"] == "falkordb"
         opened = wait_for_event(log, "worker.runtime_opened", pid=answer["pid"])
         assert opened["engine"] == "falkordb"
@@ -53,10 +54,10 @@ def test_serve_brings_a_dead_worker_back(data_dir: Path) -> None:
     with running_service(data_dir) as (process, _client, log):
         first = wait_for_event(log, "worker.child_started", process=process)["pid"]
         app = create_celery(embedded(data_dir))
-        app.send_task("thoughtgraph.ping").get(timeout=20)
+        app.send_task(names.PING).get(timeout=20)
         os.killpg(first, signal.SIGKILL)
         wait_for_event(log, "worker.child_exited", process=process, exit_code=-9)
-        answer = app.send_task("thoughtgraph.ping").get(timeout=20)
+        answer = app.send_task(names.PING).get(timeout=20)
         assert answer["ok"] is True
         second = [e["pid"] for e in log_events(log) if e.get("event") == "worker.child_started"]
         assert second[-1] != first and second[-1] in children(process.pid)
@@ -70,14 +71,14 @@ def test_scheduled_fan_out_runs_a_job_in_every_namespace(data_dir: Path) -> None
             thought = {"content": "kept", "agentId": "a", "agentName": "A", "namespace": namespace}
             post(client, CONTRIBUTE, input=thought)
         app = create_celery(embedded(data_dir))
-        covered = app.send_task("thoughtgraph.scheduled_decay").get(timeout=20)
+        covered = app.send_task(names.SCHEDULED_DECAY).get(timeout=20)
         assert {"team-a", "team-b"} <= set(covered["namespaces"])
         for namespace in ("team-a", "team-b"):
             wait_for_event(
                 log,
                 "job.done",
                 process=process,
-                task="thoughtgraph.forget_and_purge",
+                task=names.FORGET_AND_PURGE,
                 namespace=namespace,
             )
 
@@ -92,7 +93,7 @@ def test_serve_without_worker_runs_none(data_dir: Path, tmp_path: Path) -> None:
     ):
         app = create_celery(embedded(data_dir))
         with pytest.raises(celery.exceptions.TimeoutError):
-            app.send_task("thoughtgraph.ping").get(timeout=4)
+            app.send_task(names.PING).get(timeout=4)
         engine = int((data_dir / "falkordb" / "engine.pid").read_text())
         assert children(process.pid) == {engine}
     assert not [e for e in log_events(log) if e.get("event") == "worker.child_started"]

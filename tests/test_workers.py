@@ -32,10 +32,11 @@ from tests.support import (
 from thoughtgraph.ports.jobs import NoJobQueue
 from thoughtgraph.settings import Settings
 from thoughtgraph.store.factory import open_store
-from thoughtgraph.workers.app import DEFAULT_VISIBILITY_TIMEOUT_S, create_celery
+from thoughtgraph.workers import names
+from thoughtgraph.workers.app import DEFAULT_VISIBILITY_TIMEOUT_S, build_job_queue, create_celery
 from thoughtgraph.workers.broker import broker_url_for, redis_client
 from thoughtgraph.workers.locks import NamespaceBusyError, single_flight
-from thoughtgraph.workers.queue import CeleryJobQueue, JobQueueUnavailableError, build_job_queue
+from thoughtgraph.workers.queue import CeleryJobQueue, JobQueueUnavailableError
 from thoughtgraph.workers.schedule import beat_schedule
 
 pytestmark = pytest.mark.slow
@@ -85,7 +86,7 @@ def queued(url: str, queue: str = "thoughtgraph") -> list[dict[str, Any]]:
 
 
 def ping(app: Celery, *, hold_s: float = 0.0, timeout: float = 20) -> dict[str, Any]:
-    answer: dict[str, Any] = app.send_task("thoughtgraph.ping", args=(hold_s,)).get(timeout)
+    answer: dict[str, Any] = app.send_task(names.PING, args=(hold_s,)).get(timeout)
     return answer
 
 
@@ -132,7 +133,7 @@ def test_worker_killed_holding_a_task_gives_it_to_another_worker(
     ):
         for log, worker in zip(logs, (first, second), strict=True):
             wait_for_event(log, "worker.runtime_opened", process=worker)
-        result = app.send_task("thoughtgraph.ping", args=(3.0,))
+        result = app.send_task(names.PING, args=(3.0,))
         holder = _wait_for_holder(logs, result.id)
         holding, surviving = (first, logs[1]) if holder == 0 else (second, logs[0])
         os.killpg(holding.pid, signal.SIGKILL)
@@ -150,7 +151,7 @@ def test_pool_process_killed_mid_task_is_given_back(
     app = create_celery(settings_for(engine_dir, broker))
     log = tmp_path / "worker.log"
     with worker_process(hash_embedder_env(engine_dir, TG_BROKER_URL=broker), log) as worker:
-        result = app.send_task("thoughtgraph.ping", args=(2.0,))
+        result = app.send_task(names.PING, args=(2.0,))
         first = wait_for_event(log, "ping.holding", process=worker, task_id=result.id)
         started = time.monotonic()
         os.kill(first["pid"], signal.SIGKILL)
@@ -209,7 +210,7 @@ def test_worker_defers_a_run_while_its_namespace_is_locked(
             worker_process(hash_embedder_env(engine_dir, TG_BROKER_URL=broker), log) as worker,
             single_flight(client, "busy-ns", timeout_s=60),
         ):
-            result = app.send_task("thoughtgraph.forget_and_purge", args=("busy-ns",))
+            result = app.send_task(names.FORGET_AND_PURGE, args=("busy-ns",))
             busy = wait_for_event(log, "job.busy", process=worker, task_id=result.id)
             time.sleep(0.5)
             started = [e for e in log_events(log) if e.get("event") == "job.started"]
@@ -233,6 +234,18 @@ def test_beat_schedule_entries_all_expire_within_their_period() -> None:
     assert "decay" not in beat_schedule(Settings(decay_every_s=0))  # 0 turns an entry off
     deployment = settings.model_copy(update={"broker_url": "redis://127.0.0.1:1/0"})
     assert create_celery(deployment).conf.beat_schedule == schedule
+
+
+def test_every_task_the_app_runs_is_named_in_the_registry(tmp_path: Path) -> None:
+    """The tasks are module-level and bound to every app create_celery builds: the app's
+    own tasks are exactly the registry's names, and the schedule names only those."""
+    settings = Settings(data_dir=tmp_path, broker_url="redis://127.0.0.1:1/0")
+    app = create_celery(settings)
+    ours = {name for name in app.tasks if name.startswith("thoughtgraph.")}
+    assert ours == set(names.ALL)
+    assert {entry["task"] for entry in beat_schedule(settings).values()} <= set(names.ALL)
+    for name in names.ALL:
+        assert app.tasks[name].acks_late, name
 
 
 def test_beat_process_publishes_expiring_fan_out_tasks(broker: str, tmp_path: Path) -> None:
@@ -259,9 +272,9 @@ def test_beat_process_publishes_expiring_fan_out_tasks(broker: str, tmp_path: Pa
         beat.send_signal(signal.SIGTERM)
         beat.wait(15)
     assert tasks == {
-        "thoughtgraph.scheduled_consolidation",
-        "thoughtgraph.scheduled_contradiction_scan",
-        "thoughtgraph.scheduled_decay",
+        names.SCHEDULED_CONSOLIDATION,
+        names.SCHEDULED_CONTRADICTION_SCAN,
+        names.SCHEDULED_DECAY,
     }, log.read_text()
     assert all(m["headers"]["expires"] for m in messages)
     assert (tmp_path / "data").is_dir()  # its schedule file lives in the data dir
@@ -302,9 +315,9 @@ def test_job_queue_publishes_tasks_by_name(broker: str, tmp_path: Path, loop: Lo
     jobs.close()
     sent = {(m["task"], json.dumps(m["args"])) for m in queued(broker)}
     assert sent == {
-        ("thoughtgraph.scan_thoughts", '["team-a", ["t1", "t2"]]'),
-        ("thoughtgraph.consolidate", '["team-a", "run-1", true]'),
-        ("thoughtgraph.scan_namespace", '["team-b"]'),
+        (names.SCAN_THOUGHTS, '["team-a", ["t1", "t2"]]'),
+        (names.CONSOLIDATE, '["team-a", "run-1", true]'),
+        (names.SCAN_NAMESPACE, '["team-b"]'),
     }
     assert isinstance(
         build_job_queue(settings_for(tmp_path, None), worker_expected=False), NoJobQueue
@@ -325,9 +338,9 @@ def test_scans_asked_for_together_go_out_as_one_task_per_namespace(
     jobs.close()  # publishes what it gathered at once, without waiting out the window
     sent = sorted((m["task"], m["args"]) for m in queued(broker))
     assert sent == [
-        ("thoughtgraph.scan_thoughts", ["team-a", ["a0", "a1", "a2"]]),
-        ("thoughtgraph.scan_thoughts", ["team-a", ["a3", "a4"]]),
-        ("thoughtgraph.scan_thoughts", ["team-b", ["b0", "b1"]]),
+        (names.SCAN_THOUGHTS, ["team-a", ["a0", "a1", "a2"]]),
+        (names.SCAN_THOUGHTS, ["team-a", ["a3", "a4"]]),
+        (names.SCAN_THOUGHTS, ["team-b", ["b0", "b1"]]),
     ]
 
 

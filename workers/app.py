@@ -14,20 +14,15 @@ from typing import Any
 
 from celery import Celery
 
+from thoughtgraph.ports.jobs import JobQueue, NoJobQueue
 from thoughtgraph.settings import Settings
 from thoughtgraph.workers.broker import broker_url_for
+from thoughtgraph.workers.names import QUEUE, RUN_HARD_LIMIT_S
+from thoughtgraph.workers.queue import celery_job_queue
 from thoughtgraph.workers.runtime_host import RuntimeHost
 from thoughtgraph.workers.schedule import beat_schedule, schedule_file
+from thoughtgraph.workers.tasks import attach_host
 
-QUEUE = "thoughtgraph"
-
-# The longest a maintenance run (consolidation, forgetting, a namespace scan) may take:
-# the soft limit cancels the job, the hard one kills the pool process.
-RUN_SOFT_LIMIT_S = 3600.0
-RUN_HARD_LIMIT_S = RUN_SOFT_LIMIT_S + 60.0
-# A namespace's run lock is a lease its run renews (workers/locks.py): a worker killed
-# mid-run frees the namespace within this long.
-LOCK_TIMEOUT_S = 30.0
 # A delivered but unacknowledged message goes back to the queue this long after delivery
 # (kombu's Redis transport). Longer than any run, so a run still going is never handed to
 # a second worker; a worker that died holding one gives it back after this.
@@ -50,9 +45,6 @@ def create_worker_app(
 ) -> tuple[Celery, RuntimeHost]:
     """``create_celery``, and the RuntimeHost its tasks run jobs on, for a worker to start
     in each of its processes (it opens lazily on the first task otherwise)."""
-    from thoughtgraph.workers.queue import celery_job_queue
-    from thoughtgraph.workers.tasks import register_tasks
-
     broker = broker_url_for(settings)
     app = Celery("thoughtgraph", set_as_current=False)
     app.conf.update(celery_config(settings, broker, visibility_timeout_s))
@@ -61,8 +53,18 @@ def create_worker_app(
         # Jobs that write thoughts ask for scans through the same broker.
         queue_factory=lambda: celery_job_queue(app, settings),
     )
-    register_tasks(app, host, broker_url=broker)
+    attach_host(app, host)
     return app, host
+
+
+def build_job_queue(settings: Settings, *, worker_expected: bool) -> JobQueue:
+    """The API process's queue: Celery whenever a worker will consume it (the service's
+    own worker on one machine, or any deployment with ``TG_BROKER_URL``), else nothing.
+
+    Raises ``ConfigurationError`` when a worker is expected on Neo4j without a broker."""
+    if not worker_expected and settings.broker_url is None:
+        return NoJobQueue()
+    return celery_job_queue(create_celery(settings), settings)
 
 
 def celery_config(

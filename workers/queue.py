@@ -25,8 +25,10 @@ import structlog
 from celery import Celery
 
 from thoughtgraph.domain.errors import ThoughtgraphError
-from thoughtgraph.ports.jobs import JobQueue, NoJobQueue
 from thoughtgraph.settings import Settings
+from thoughtgraph.workers import names
+from thoughtgraph.workers.broker import redis_client
+from thoughtgraph.workers.names import QUEUE
 
 log = structlog.get_logger(__name__)
 
@@ -79,17 +81,14 @@ class CeleryJobQueue:
             )
 
     async def enqueue_consolidation(self, namespace: str, run_id: str, dry_run: bool) -> None:
-        await asyncio.to_thread(self._send, "thoughtgraph.consolidate", namespace, run_id, dry_run)
+        await asyncio.to_thread(self._send, names.CONSOLIDATE, namespace, run_id, dry_run)
 
     async def enqueue_namespace_scan(self, namespace: str) -> None:
-        await asyncio.to_thread(self._send, "thoughtgraph.scan_namespace", namespace)
+        await asyncio.to_thread(self._send, names.SCAN_NAMESPACE, namespace)
 
     def depths(self) -> dict[str, int]:
         """Messages waiting in the broker per queue (the /metrics queue depth gauge): kombu
         keeps a Redis list per queue and priority step; their lengths are summed."""
-        from thoughtgraph.workers.app import QUEUE
-        from thoughtgraph.workers.broker import redis_client
-
         client = redis_client(str(self._app.conf.broker_url), timeout_s=2.0)
         try:
             return {QUEUE: _queue_length(client, QUEUE)}
@@ -133,7 +132,7 @@ class CeleryJobQueue:
             batch, stopping = self._gather([first])
             for namespace, thought_ids in coalesce(batch, self._coalesce_max):
                 with contextlib.suppress(JobQueueUnavailableError):  # logged by _send
-                    self._send("thoughtgraph.scan_thoughts", namespace, thought_ids)
+                    self._send(names.SCAN_THOUGHTS, namespace, thought_ids)
             if stopping:
                 return
 
@@ -175,18 +174,6 @@ def _queue_length(client: Any, name: str) -> int:
     for suffix in PRIORITY_SUFFIXES:
         pipe.llen(name + suffix)
     return sum(int(n) for n in pipe.execute())
-
-
-def build_job_queue(settings: Settings, *, worker_expected: bool) -> JobQueue:
-    """The API process's queue: Celery whenever a worker will consume it (the service's
-    own worker on one machine, or any deployment with ``TG_BROKER_URL``), else nothing.
-
-    Raises ``ConfigurationError`` when a worker is expected on Neo4j without a broker."""
-    if not worker_expected and settings.broker_url is None:
-        return NoJobQueue()
-    from thoughtgraph.workers.app import create_celery
-
-    return celery_job_queue(create_celery(settings), settings)
 
 
 def celery_job_queue(celery_app: Celery, settings: Settings) -> CeleryJobQueue:

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, TypedDict
 
 from thoughtgraph.settings import Settings
+from thoughtgraph.workers import names
 
 
 class ScheduleEntry(TypedDict):
@@ -29,12 +30,12 @@ def schedule_file(settings: Settings) -> Path:
 def beat_schedule(settings: Settings) -> dict[str, ScheduleEntry]:
     """Entry name -> Celery beat entry, each with ``options.expires`` (seconds)."""
     periods = {
-        "consolidation": ("thoughtgraph.scheduled_consolidation", settings.consolidation_every_s),
+        "consolidation": (names.SCHEDULED_CONSOLIDATION, settings.consolidation_every_s),
         "contradiction-scan": (
-            "thoughtgraph.scheduled_contradiction_scan",
+            names.SCHEDULED_CONTRADICTION_SCAN,
             settings.contradiction_scan_every_s,
         ),
-        "decay": ("thoughtgraph.scheduled_decay", settings.decay_every_s),
+        "decay": (names.SCHEDULED_DECAY, settings.decay_every_s),
     }
     return {
         name: ScheduleEntry(

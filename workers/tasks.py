@@ -1,12 +1,14 @@
-"""The tasks: names in, one job call out. All logic lives in the features' jobs modules.
+"""The tasks: ids in, one job call out. All logic lives in the features' jobs modules.
 
 Every task is idempotent (jobs are), acknowledged late, and retried with exponential
 backoff when the store or the broker is briefly unavailable (an engine restart, a
 failover). Consolidation and forgetting hold their namespace's single-flight lock; a
 task that finds it held is retried later instead of running beside the other run.
 
-Jobs are imported when a task runs, not when tasks are registered, so the API process
-(which only publishes) never imports what only a worker needs.
+Each task is defined once, here, at module level (``shared_task``), and is bound to every
+Celery app ``create_celery`` builds; the app's RuntimeHost (``attach_host``) runs its job.
+Jobs are imported when a task runs, so the API process (which only publishes) never
+imports what only a worker needs.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import structlog
-from celery import Celery
+from celery import Celery, shared_task
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
@@ -28,10 +30,11 @@ from thoughtgraph.domain.errors import (
     StoreError,
 )
 from thoughtgraph.domain.ops import OpsNode, OpsStatus, acting_as
-from thoughtgraph.runtime import Runtime
-from thoughtgraph.workers.app import LOCK_TIMEOUT_S, RUN_HARD_LIMIT_S, RUN_SOFT_LIMIT_S
+from thoughtgraph.features.services import JobRuntime
+from thoughtgraph.workers import names
 from thoughtgraph.workers.broker import redis_client
 from thoughtgraph.workers.locks import NamespaceBusyError, single_flight
+from thoughtgraph.workers.names import LOCK_TIMEOUT_S, RUN_HARD_LIMIT_S, RUN_SOFT_LIMIT_S
 from thoughtgraph.workers.runtime_host import RuntimeHost
 
 log = structlog.get_logger(__name__)
@@ -73,7 +76,7 @@ def plain(result: Any) -> Any:
     return dump(mode="json") if callable(dump) else result
 
 
-Job = Callable[[Runtime], Awaitable[Any]]
+Job = Callable[[JobRuntime], Awaitable[Any]]
 
 
 def as_worker(job: Job, task_name: str, namespace: str | None) -> Job:
@@ -81,8 +84,8 @@ def as_worker(job: Job, task_name: str, namespace: str | None) -> Job:
     as the worker's, and a namespace's job records one event of its own (op: the task's
     short name, status: ok or error)."""
 
-    async def run(runtime: Runtime) -> Any:
-        op = task_name.removeprefix("thoughtgraph.")
+    async def run(runtime: JobRuntime) -> Any:
+        op = names.short(task_name)
         with acting_as(OpsNode.WORKER):
             try:
                 result = await job(runtime)
@@ -97,140 +100,166 @@ def as_worker(job: Job, task_name: str, namespace: str | None) -> Job:
     return run
 
 
-def register_tasks(app: Celery, host: RuntimeHost, *, broker_url: str) -> None:
-    """Register every ``thoughtgraph.*`` task on ``app``, running jobs on ``host``."""
+# The RuntimeHost of each app's worker process: set when the app is built.
+_HOSTS: dict[int, tuple[Celery, RuntimeHost]] = {}
 
-    def call(task: Any, job: Job, *, timeout_s: float, namespace: str | None = None) -> Any:
-        """Run one job on this process's Runtime, logged with the task's id."""
-        started = time.monotonic()
-        context = {"task": task.name, "task_id": task.request.id, "namespace": namespace}
-        log.info("job.started", **context, pid=os.getpid())
-        result = host.run(as_worker(job, task.name, namespace), timeout_s)
-        log.info("job.done", **context, seconds=round(time.monotonic() - started, 3))
-        return plain(result)
 
-    def exclusive(task: Any, namespace: str, job: Job) -> Any:
-        """``call`` under the namespace's lock; retried later when another run holds it."""
-        client = redis_client(broker_url)
-        try:
-            with single_flight(client, namespace, timeout_s=LOCK_TIMEOUT_S):
-                return call(task, job, timeout_s=RUN_HARD_LIMIT_S, namespace=namespace)
-        except NamespaceBusyError as exc:
-            log.info(
-                "job.busy",
-                task=task.name,
-                task_id=task.request.id,
-                namespace=namespace,
-                retry_in_s=BUSY_RETRY_S,
-            )
-            retry = task.retry(exc=exc, countdown=BUSY_RETRY_S, max_retries=BUSY_MAX_RETRIES)
-            raise retry from None
-        finally:
-            client.close()
+def attach_host(app: Celery, host: RuntimeHost) -> None:
+    """Run ``app``'s tasks on ``host`` (its settings, its process's Runtime)."""
+    _HOSTS[id(app)] = (app, host)
 
-    # --- per-namespace work ---------------------------------------------------------------
-    def ping(task: Any, hold_s: float = 0.0) -> dict[str, Any]:
-        """Proves a worker reached the store. ``hold_s`` keeps the task busy that long
-        first (capped), for probing delivery: tests kill a worker mid-task with it."""
-        from thoughtgraph.features.ops.jobs import ping as job
 
-        if hold_s > 0:
-            log.info("ping.holding", task_id=task.request.id, pid=os.getpid(), hold_s=hold_s)
-            time.sleep(min(hold_s, PING_MAX_HOLD_S))
-        answer: dict[str, Any] = call(task, job, timeout_s=30.0)
-        delivery = task.request.delivery_info or {}
-        return {
-            **answer,
-            "pid": os.getpid(),
-            "nice": os.nice(0),  # the CPU priority jobs run at (settings.worker_nice)
-            "redelivered": bool(delivery.get("redelivered")),
-        }
+def host_of(task: Any) -> RuntimeHost:
+    app, host = _HOSTS[id(task.app)]
+    assert app is task.app
+    return host
 
-    def consolidate(task: Any, namespace: str, run_id: str, dry_run: bool) -> Any:
-        from thoughtgraph.features.consolidation.jobs import run_consolidation
 
-        return exclusive(
-            task, namespace, lambda rt: run_consolidation(rt, namespace, run_id, dry_run=dry_run)
-        )
+def call(task: Any, job: Job, *, timeout_s: float, namespace: str | None = None) -> Any:
+    """Run one job on this process's Runtime, logged with the task's id."""
+    started = time.monotonic()
+    context = {"task": task.name, "task_id": task.request.id, "namespace": namespace}
+    log.info("job.started", **context, pid=os.getpid())
+    result = host_of(task).run(as_worker(job, task.name, namespace), timeout_s)
+    log.info("job.done", **context, seconds=round(time.monotonic() - started, 3))
+    return plain(result)
 
-    def scan_thoughts(task: Any, namespace: str, thought_ids: list[str]) -> Any:
-        from thoughtgraph.features.contradictions.jobs import scan_thoughts as job
 
-        return call(
-            task,
-            lambda rt: job(rt, namespace, thought_ids),
-            timeout_s=SCAN_TIMEOUT_S,
+def exclusive(task: Any, namespace: str, job: Job) -> Any:
+    """``call`` under the namespace's lock; retried later when another run holds it."""
+    client = redis_client(str(task.app.conf.broker_url))
+    try:
+        with single_flight(client, namespace, timeout_s=LOCK_TIMEOUT_S):
+            return call(task, job, timeout_s=RUN_HARD_LIMIT_S, namespace=namespace)
+    except NamespaceBusyError as exc:
+        log.info(
+            "job.busy",
+            task=task.name,
+            task_id=task.request.id,
             namespace=namespace,
+            retry_in_s=BUSY_RETRY_S,
         )
+        retry = task.retry(exc=exc, countdown=BUSY_RETRY_S, max_retries=BUSY_MAX_RETRIES)
+        raise retry from None
+    finally:
+        client.close()
 
-    def scan_namespace(task: Any, namespace: str) -> Any:
-        from thoughtgraph.features.contradictions.jobs import scan_namespace as job
 
-        return call(
-            task, lambda rt: job(rt, namespace), timeout_s=RUN_HARD_LIMIT_S, namespace=namespace
-        )
+Task = Callable[..., Any]
 
-    def forget_and_purge(task: Any, namespace: str) -> Any:
-        from thoughtgraph.features.retention.jobs import forget_and_purge as job
 
-        return exclusive(task, namespace, lambda rt: job(rt, namespace))
+def task(name: str, **options: Any) -> Callable[[Task], Task]:
+    """A module-level task under its registry name, bound to every app built after import."""
+    bind: Callable[[Task], Task] = shared_task(name=name, **options)
+    return bind
 
-    # --- fan-out for beat -------------------------------------------------------------------
-    def namespaces(task: Any) -> list[str]:
-        from thoughtgraph.features.ops.namespaces import active_namespaces
 
-        found: list[str] = call(task, active_namespaces, timeout_s=SCAN_TIMEOUT_S)
-        return found
+RUN = {**COMMON, **limits(RUN_SOFT_LIMIT_S)}
+SCAN = {**COMMON, **limits(SCAN_SOFT_LIMIT_S)}
+# Kept (for an hour): what a slot covered, for whoever looks (and the tests).
+FAN_OUT = {**SCAN, "ignore_result": False}
 
-    def scheduled_consolidation(task: Any) -> dict[str, Any]:
-        """Creates each namespace's scheduled run, then queues it; a namespace whose last
-        run is still going gets its new one once the lock is free."""
-        from thoughtgraph.features.consolidation.jobs import start_scheduled_consolidation
 
-        queued: dict[str, str] = {}
-        for namespace in namespaces(task):
+# --- per-namespace work -------------------------------------------------------------------
+@task(name=names.PING, ignore_result=False, **COMMON, **limits(PING_MAX_HOLD_S + 30))
+def ping(task: Any, hold_s: float = 0.0) -> dict[str, Any]:
+    """Proves a worker reached the store. ``hold_s`` keeps the task busy that long first
+    (capped), for probing delivery: tests kill a worker mid-task with it."""
+    from thoughtgraph.features.ops.jobs import ping as job
 
-            def start(runtime: Runtime, namespace: str = namespace) -> Awaitable[str]:
-                return start_scheduled_consolidation(runtime, namespace)
+    if hold_s > 0:
+        log.info("ping.holding", task_id=task.request.id, pid=os.getpid(), hold_s=hold_s)
+        time.sleep(min(hold_s, PING_MAX_HOLD_S))
+    answer: dict[str, Any] = call(task, job, timeout_s=30.0)
+    delivery = task.request.delivery_info or {}
+    return {
+        **answer,
+        "pid": os.getpid(),
+        "nice": os.nice(0),  # the CPU priority jobs run at (settings.worker_nice)
+        "redelivered": bool(delivery.get("redelivered")),
+    }
 
-            run_id = host.run(start, SCAN_TIMEOUT_S)
-            app.send_task(
-                "thoughtgraph.consolidate", args=(namespace, run_id, False), ignore_result=True
-            )
-            queued[namespace] = run_id
-        log.info("schedule.fanned_out", task=task.name, namespaces=len(queued))
-        return {"runs": queued}
 
-    def fan_out(task: Any, child: str, expires_s: float) -> dict[str, Any]:
-        """One ``child(namespace)`` per active namespace, each dropped if not started
-        within ``expires_s`` (the next slot queues it again)."""
-        found = namespaces(task)
-        for namespace in found:
-            app.send_task(child, args=(namespace,), expires=expires_s or None, ignore_result=True)
-        log.info("schedule.fanned_out", task=task.name, child=child, namespaces=len(found))
-        return {"namespaces": found}
+@task(name=names.CONSOLIDATE, **RUN)
+def consolidate(task: Any, namespace: str, run_id: str, dry_run: bool) -> Any:
+    from thoughtgraph.features.consolidation.jobs import run_consolidation
 
-    settings = host.settings
+    return exclusive(
+        task, namespace, lambda rt: run_consolidation(rt, namespace, run_id, dry_run=dry_run)
+    )
 
-    def scheduled_contradiction_scan(task: Any) -> dict[str, Any]:
-        return fan_out(task, "thoughtgraph.scan_namespace", settings.contradiction_scan_every_s)
 
-    def scheduled_decay(task: Any) -> dict[str, Any]:
-        return fan_out(task, "thoughtgraph.forget_and_purge", settings.decay_every_s)
+@task(name=names.SCAN_THOUGHTS, **SCAN)
+def scan_thoughts(task: Any, namespace: str, thought_ids: list[str]) -> Any:
+    from thoughtgraph.features.contradictions.jobs import scan_thoughts as job
 
-    run_limits = limits(RUN_SOFT_LIMIT_S)
-    scan_limits = limits(SCAN_SOFT_LIMIT_S)
-    # Kept (for an hour): what a slot covered, for whoever looks (and the tests).
-    fan_out_options = {"ignore_result": False, **scan_limits}
-    tasks: list[tuple[Callable[..., Any], dict[str, Any]]] = [
-        (ping, {"ignore_result": False, **limits(PING_MAX_HOLD_S + 30)}),
-        (consolidate, run_limits),
-        (scan_thoughts, scan_limits),
-        (scan_namespace, run_limits),
-        (forget_and_purge, run_limits),
-        (scheduled_consolidation, fan_out_options),
-        (scheduled_contradiction_scan, fan_out_options),
-        (scheduled_decay, fan_out_options),
-    ]
-    for function, options in tasks:
-        app.task(name=f"thoughtgraph.{function.__name__}", **COMMON, **options)(function)
+    return call(
+        task,
+        lambda rt: job(rt, namespace, thought_ids),
+        timeout_s=SCAN_TIMEOUT_S,
+        namespace=namespace,
+    )
+
+
+@task(name=names.SCAN_NAMESPACE, **RUN)
+def scan_namespace(task: Any, namespace: str) -> Any:
+    from thoughtgraph.features.contradictions.jobs import scan_namespace as job
+
+    return call(
+        task, lambda rt: job(rt, namespace), timeout_s=RUN_HARD_LIMIT_S, namespace=namespace
+    )
+
+
+@task(name=names.FORGET_AND_PURGE, **RUN)
+def forget_and_purge(task: Any, namespace: str) -> Any:
+    from thoughtgraph.features.retention.jobs import forget_and_purge as job
+
+    return exclusive(task, namespace, lambda rt: job(rt, namespace))
+
+
+# --- fan-out for beat ---------------------------------------------------------------------
+def namespaces(task: Any) -> list[str]:
+    from thoughtgraph.features.ops.namespaces import active_namespaces
+
+    found: list[str] = call(task, active_namespaces, timeout_s=SCAN_TIMEOUT_S)
+    return found
+
+
+def fan_out(task: Any, child: str, expires_s: float) -> dict[str, Any]:
+    """One ``child(namespace)`` per active namespace, each dropped if not started within
+    ``expires_s`` (the next slot queues it again)."""
+    found = namespaces(task)
+    for namespace in found:
+        task.app.send_task(child, args=(namespace,), expires=expires_s or None, ignore_result=True)
+    log.info("schedule.fanned_out", task=task.name, child=child, namespaces=len(found))
+    return {"namespaces": found}
+
+
+@task(name=names.SCHEDULED_CONSOLIDATION, **FAN_OUT)
+def scheduled_consolidation(task: Any) -> dict[str, Any]:
+    """Creates each namespace's scheduled run, then queues it; a namespace whose last run
+    is still going gets its new one once the lock is free."""
+    from thoughtgraph.features.consolidation.jobs import start_scheduled_consolidation
+
+    queued: dict[str, str] = {}
+    for namespace in namespaces(task):
+
+        def start(runtime: JobRuntime, namespace: str = namespace) -> Awaitable[str]:
+            return start_scheduled_consolidation(runtime, namespace)
+
+        run_id = host_of(task).run(start, SCAN_TIMEOUT_S)
+        task.app.send_task(names.CONSOLIDATE, args=(namespace, run_id, False), ignore_result=True)
+        queued[namespace] = run_id
+    log.info("schedule.fanned_out", task=task.name, namespaces=len(queued))
+    return {"runs": queued}
+
+
+@task(name=names.SCHEDULED_CONTRADICTION_SCAN, **FAN_OUT)
+def scheduled_contradiction_scan(task: Any) -> dict[str, Any]:
+    every_s = host_of(task).settings.contradiction_scan_every_s
+    return fan_out(task, names.SCAN_NAMESPACE, every_s)
+
+
+@task(name=names.SCHEDULED_DECAY, **FAN_OUT)
+def scheduled_decay(task: Any) -> dict[str, Any]:
+    return fan_out(task, names.FORGET_AND_PURGE, host_of(task).settings.decay_every_s)

@@ -33,7 +33,7 @@ def _serve(settings: Settings, args: argparse.Namespace) -> int:
     # Fail fast with a clear message before the model loads and uvicorn starts.
     check_store_available(settings)
     AccessPolicy.from_settings(settings).refuse_open_exposure(settings.api_host)
-    from thoughtgraph.workers.queue import build_job_queue
+    from thoughtgraph.workers.app import build_job_queue
 
     # Background work (scans after writes, runs asked for over GraphQL) goes to the
     # workers whenever one will consume it.

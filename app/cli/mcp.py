@@ -46,8 +46,8 @@ def attaches(settings: McpSettings) -> bool:
 def job_queue(settings: McpSettings, attached: bool) -> JobQueue:
     """Scans after writes go to the workers whenever one will consume them: the owning
     service's own worker when attached on one machine, or any with ``TG_BROKER_URL``."""
+    from thoughtgraph.workers.app import build_job_queue
     from thoughtgraph.workers.processes import serve_runs_worker
-    from thoughtgraph.workers.queue import build_job_queue
 
     expected = attached and serve_runs_worker(settings, None)
     return build_job_queue(settings, worker_expected=expected)

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Protocol
 
 from thoughtgraph.domain.allowlist import AllowlistPolicy
 from thoughtgraph.features.changes.service import HistoryService
@@ -25,7 +26,9 @@ from thoughtgraph.features.thoughts.browse import BrowseService
 from thoughtgraph.features.thoughts.service import ThoughtService
 from thoughtgraph.features.topics.service import TopicService
 from thoughtgraph.observability.telemetry import Telemetry
+from thoughtgraph.ports.clock import Clock
 from thoughtgraph.ports.services import Embeddings
+from thoughtgraph.settings import Settings
 
 
 @dataclass(frozen=True)
@@ -59,3 +62,20 @@ class Services:
     async def close(self) -> None:
         await self.access.close()
         await self.ops.close()
+
+
+class JobRuntime(Protocol):
+    """What a background job runs with: the process's settings, clock and services (a
+    worker's Runtime, or the CLI's)."""
+
+    @property
+    def settings(self) -> Settings: ...
+
+    @property
+    def clock(self) -> Clock: ...
+
+    @property
+    def services(self) -> Services: ...
+
+    @property
+    def repos(self) -> Repositories: ...

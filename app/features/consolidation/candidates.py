@@ -10,13 +10,13 @@ from collections.abc import AsyncIterator, Sequence
 from thoughtgraph.domain.models import Thought
 from thoughtgraph.features.consolidation.neighbour_snapshot import VectorSnapshot
 from thoughtgraph.features.consolidation.repository import CandidateWindow
-from thoughtgraph.runtime import Runtime
+from thoughtgraph.features.services import JobRuntime
 
 Page = list[tuple[Thought, Sequence[float]]]
 
 
 async def candidate_pages(
-    runtime: Runtime,
+    runtime: JobRuntime,
     namespace: str,
     window: CandidateWindow,
     *,

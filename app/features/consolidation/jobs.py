@@ -31,15 +31,15 @@ from thoughtgraph.domain.rules import SUPERSESSION_MIN_CONFIDENCE
 from thoughtgraph.features.consolidation.candidates import candidate_pages
 from thoughtgraph.features.consolidation.neighbour_snapshot import VectorSnapshot
 from thoughtgraph.features.consolidation.repository import CandidateWindow
+from thoughtgraph.features.services import JobRuntime
 from thoughtgraph.features.topics.service import KnownTopics
-from thoughtgraph.runtime import Runtime
 
 log = structlog.get_logger(__name__)
 HOUR_MS = 3600 * 1000
 DETECTOR = "supersession-detector"
 
 
-async def start_scheduled_consolidation(runtime: Runtime, namespace: str) -> str:
+async def start_scheduled_consolidation(runtime: JobRuntime, namespace: str) -> str:
     """The namespace's run for the current schedule slot. Its id comes from the slot, so
     a fan-out delivered twice finds the run it created the first time (one run a slot)."""
     now = runtime.clock.now_ms()
@@ -52,7 +52,7 @@ async def start_scheduled_consolidation(runtime: Runtime, namespace: str) -> str
 
 
 async def run_consolidation(
-    runtime: Runtime, namespace: str, run_id: str, *, dry_run: bool
+    runtime: JobRuntime, namespace: str, run_id: str, *, dry_run: bool
 ) -> ConsolidationRun:
     runs, clock = runtime.repos.runs, runtime.clock
     run = await runs.start(namespace, run_id, clock.now_ms())
@@ -113,7 +113,7 @@ def _usage(meter: UsageMeter) -> RunUsage:
 
 class Consolidation:
     def __init__(
-        self, runtime: Runtime, namespace: str, usage: UsageMeter, *, dry_run: bool
+        self, runtime: JobRuntime, namespace: str, usage: UsageMeter, *, dry_run: bool
     ) -> None:
         self._rt = runtime
         self._ns = namespace

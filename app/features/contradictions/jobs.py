@@ -8,7 +8,7 @@ from pydantic import BaseModel
 from thoughtgraph.domain.judgement import UsageMeter
 from thoughtgraph.features.consolidation.candidates import candidate_pages
 from thoughtgraph.features.consolidation.repository import CandidateWindow
-from thoughtgraph.runtime import Runtime
+from thoughtgraph.features.services import JobRuntime
 
 HOUR_MS = 3600 * 1000
 
@@ -22,7 +22,7 @@ class ScanResult(BaseModel):
     llm_calls: int
 
 
-async def scan_thoughts(runtime: Runtime, namespace: str, thought_ids: list[str]) -> ScanResult:
+async def scan_thoughts(runtime: JobRuntime, namespace: str, thought_ids: list[str]) -> ScanResult:
     subjects = await runtime.repos.thoughts.with_embeddings(namespace, thought_ids)
     usage = UsageMeter(max_calls=runtime.settings.llm_max_calls_per_run)
     outcome = await runtime.services.scanner.scan(namespace, subjects, usage)
@@ -36,7 +36,7 @@ async def scan_thoughts(runtime: Runtime, namespace: str, thought_ids: list[str]
     )
 
 
-async def scan_namespace(runtime: Runtime, namespace: str) -> ScanResult:
+async def scan_namespace(runtime: JobRuntime, namespace: str) -> ScanResult:
     """Thoughts of the consolidation window, a page at a time."""
     settings = runtime.settings
     usage = UsageMeter(max_calls=settings.llm_max_calls_per_run)

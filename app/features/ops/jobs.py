@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from thoughtgraph.runtime import Runtime
+from thoughtgraph.features.services import JobRuntime
 
 
-async def ping(runtime: Runtime) -> dict[str, Any]:
-    health = await runtime.store.health()
+async def ping(runtime: JobRuntime) -> dict[str, Any]:
+    health = await runtime.services.ops.store.health()
     return {"engine": health.engine, "ok": health.ok, "ready": health.ready}

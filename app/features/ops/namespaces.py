@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from thoughtgraph.runtime import Runtime
+from thoughtgraph.features.services import JobRuntime
 
 
-async def active_namespaces(runtime: Runtime) -> list[str]:
+async def active_namespaces(runtime: JobRuntime) -> list[str]:
     return await runtime.repos.executor.namespaces()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
-from thoughtgraph.runtime import Runtime
+from thoughtgraph.features.services import JobRuntime
 
 
 class RetentionResult(BaseModel):
@@ -14,7 +14,7 @@ class RetentionResult(BaseModel):
     purged: int
 
 
-async def forget_and_purge(runtime: Runtime, namespace: str) -> RetentionResult:
+async def forget_and_purge(runtime: JobRuntime, namespace: str) -> RetentionResult:
     retention = runtime.services.retention
     forgotten = await retention.forget_due(namespace)
     purged = await retention.purge_due(namespace)

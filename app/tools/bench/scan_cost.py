@@ -179,7 +179,7 @@ class ScanCostBench:
         """The service on a fresh data dir; with scanning on, its queue publishes to the
         Redis of that data dir's engine (the broker ``thoughtgraph serve`` would use)."""
         from thoughtgraph.server import create_app
-        from thoughtgraph.workers.queue import build_job_queue
+        from thoughtgraph.workers.app import build_job_queue
 
         root = Path(tempfile.mkdtemp(prefix="tg-bench-scan-"))
         data_dir = root / "data"

@@ -23,8 +23,8 @@ from pathlib import Path
 
 from thoughtgraph.child_process import die_with_parent
 from thoughtgraph.tools.bench.service import BenchSetupError
+from thoughtgraph.workers import names
 
-SCAN_TASK = "thoughtgraph.scan_thoughts"
 # Celery's INFO line for a finished task carries its result: the scan's counts.
 _SUCCEEDED = re.compile(r"scan_thoughts\[[^\]]*\] succeeded in [\d.]+s: (\{.*\})")
 _COUNT = re.compile(r"'(scanned|pairs_judged|links|contradictions_found)': (\d+)")
@@ -64,7 +64,7 @@ class WorkerLog:
         if line.startswith("{"):
             with contextlib.suppress(json.JSONDecodeError):
                 event = json.loads(line)
-                if event.get("event") == "job.done" and event.get("task") == SCAN_TASK:
+                if event.get("event") == "job.done" and event.get("task") == names.SCAN_THOUGHTS:
                     self.totals.done += 1
                     self.totals.busy_s += float(event.get("seconds") or 0.0)
             return

@@ -1,0 +1,40 @@
+"""Every task the workers run, by name: the one registry the tasks, the queue that
+publishes them, the beat schedule and the tests all use."""
+
+from __future__ import annotations
+
+QUEUE = "thoughtgraph"
+
+PING = "thoughtgraph.ping"
+CONSOLIDATE = "thoughtgraph.consolidate"
+SCAN_THOUGHTS = "thoughtgraph.scan_thoughts"
+SCAN_NAMESPACE = "thoughtgraph.scan_namespace"
+FORGET_AND_PURGE = "thoughtgraph.forget_and_purge"
+SCHEDULED_CONSOLIDATION = "thoughtgraph.scheduled_consolidation"
+SCHEDULED_CONTRADICTION_SCAN = "thoughtgraph.scheduled_contradiction_scan"
+SCHEDULED_DECAY = "thoughtgraph.scheduled_decay"
+
+ALL = (
+    PING,
+    CONSOLIDATE,
+    SCAN_THOUGHTS,
+    SCAN_NAMESPACE,
+    FORGET_AND_PURGE,
+    SCHEDULED_CONSOLIDATION,
+    SCHEDULED_CONTRADICTION_SCAN,
+    SCHEDULED_DECAY,
+)
+
+
+def short(task_name: str) -> str:
+    """The task's name without the prefix: the op of its operational event."""
+    return task_name.removeprefix("thoughtgraph.")
+
+
+# The longest a maintenance run (consolidation, forgetting, a namespace scan) may take:
+# the soft limit cancels the job, the hard one kills the pool process.
+RUN_SOFT_LIMIT_S = 3600.0
+RUN_HARD_LIMIT_S = RUN_SOFT_LIMIT_S + 60.0
+# A namespace's run lock is a lease its run renews (workers/locks.py): a worker killed
+# mid-run frees the namespace within this long.
+LOCK_TIMEOUT_S = 30.0
