@@ -2,9 +2,8 @@
 salience, age, usage, links, lineage and supersession), two-tier search with topic
 summaries first, usage signals (cite, ignore), and search over the reasons of changes.
 
-The pieces are pure and live in app/retrieval (fusion, retention, scoring); the store work
-in app/store/repositories/retrieval.py (each engine's full-text syntax in
-app/store/fulltext.py). Every filter runs inside the store, on both candidate lists.
+The ranking is pure (``domain.ranking``); the reads are this feature's repository's.
+Every filter runs inside the store, on both candidate lists.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The MCP tools, one module per group. Each module's ``register(server, env)`` adds its
+"""The MCP tools, one module per feature. Each module's ``register(server, env)`` adds its
 tools; a tool is one small function that checks the caller, calls the service GraphQL's
 resolver calls, and returns a shape from ``shapes``. Domain errors are raised as they are:
 ``thoughtgraph.api.mcp.server`` turns them into tool errors carrying their code."""
@@ -6,40 +6,15 @@ resolver calls, and returns a shape from ``shapes``. Domain errors are raised as
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Any
 
-from mcp.server.mcpserver import Context, MCPServer
-from mcp_types import ToolAnnotations
-from pydantic import Field
+from mcp.server.mcpserver import MCPServer
 
-from thoughtgraph.api.mcp.access import Callers
-from thoughtgraph.domain.access import Action, Principal
-from thoughtgraph.features.services import Services
-
-READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
-WRITES = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
-Namespace = Annotated[str, Field(description="The namespace to work in.")]
-Agent = Annotated[
-    str | None, Field(description="The allowlist to read under, when the API key names none.")
-]
-
-
-@dataclass(frozen=True)
-class ToolEnv:
-    """What every tool needs: the services, and who is calling."""
-
-    services: Services
-    callers: Callers
-
-    def caller(self, ctx: Context[Any, Any], action: Action, namespace: str) -> Principal:
-        """The caller of this tool call, if it may do ``action`` on ``namespace``."""
-        return self.callers.allowed(ctx.request_context.request, action, namespace)
+from thoughtgraph.api.mcp.tools import context, contradictions, recall, search, thoughts
+from thoughtgraph.api.mcp.tools.env import ToolEnv
 
 
 def tool_groups() -> list[Callable[[MCPServer[Any], ToolEnv], None]]:
-    from thoughtgraph.api.mcp.tools import context, contradictions, recall, search, thoughts
-
     return [
         search.register,
         recall.register,

@@ -8,7 +8,7 @@ from mcp.server.mcpserver import Context, MCPServer
 from pydantic import Field
 
 from thoughtgraph.api.mcp.access import actor_of
-from thoughtgraph.api.mcp.tools import READ_ONLY, WRITES, Namespace, ToolEnv
+from thoughtgraph.api.mcp.tools.env import READ_ONLY, WRITES, Namespace, ToolEnv
 from thoughtgraph.api.mcp.tools.shapes import ContradictionOut, ContradictionsOut
 from thoughtgraph.domain.access import Action
 from thoughtgraph.domain.knowledge import ContradictionStatus, Resolution

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 from mcp.server.mcpserver import Context, MCPServer
 from pydantic import Field
 
-from thoughtgraph.api.mcp.tools import READ_ONLY, Agent, Namespace, ToolEnv
+from thoughtgraph.api.mcp.tools.env import READ_ONLY, Agent, Namespace, ToolEnv
 from thoughtgraph.api.mcp.tools.shapes import LineageOut, SearchOut, epoch_ms
 from thoughtgraph.domain.access import Action
 from thoughtgraph.domain.allowlist import effective_agent

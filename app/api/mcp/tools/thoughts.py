@@ -10,7 +10,7 @@ from mcp.server.mcpserver import Context, MCPServer
 from pydantic import Field
 
 from thoughtgraph.api.mcp.access import actor_of, as_caller
-from thoughtgraph.api.mcp.tools import WRITES, Namespace, ToolEnv
+from thoughtgraph.api.mcp.tools.env import WRITES, Namespace, ToolEnv
 from thoughtgraph.api.mcp.tools.shapes import ContributionOut, ThoughtOut, epoch_ms
 from thoughtgraph.domain.access import Action
 from thoughtgraph.domain.models import DEFAULT_NAMESPACE, ThoughtKind
