@@ -21,7 +21,8 @@ from mcp_types import CallToolResult, InputRequiredResult, TextContent
 from pydantic import ValidationError
 
 from thoughtgraph.api.mcp.access import Callers
-from thoughtgraph.api.mcp.tools import ToolEnv, tool_groups
+from thoughtgraph.api.mcp.tools import tool_groups
+from thoughtgraph.api.mcp.tools.env import ToolEnv
 from thoughtgraph.domain.errors import InvalidInputError, ThoughtgraphError
 from thoughtgraph.features.services import Services
 

@@ -8,17 +8,13 @@ Every filter runs inside the store, on both candidate lists.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Sequence
-from dataclasses import replace
 
 from thoughtgraph.domain import validation as check
 from thoughtgraph.domain.errors import ThoughtNotFoundError
-from thoughtgraph.domain.models import LineageEdgeHit, ScoredThought, Thought, TimeView
+from thoughtgraph.domain.models import LineageEdgeHit, Thought, TimeView
 from thoughtgraph.domain.ops import NO_OPS_EVENTS, OpsEvents, OpsNode, current_node
-from thoughtgraph.domain.ranking import scoring
-from thoughtgraph.domain.ranking.fusion import reciprocal_rank_fusion
-from thoughtgraph.domain.ranking.retention import includes_forgotten, min_retention, tier_of
+from thoughtgraph.domain.ranking.retention import includes_forgotten
 from thoughtgraph.domain.retrieval import (
     DEFAULT_TOPIC_LIMIT,
     DetailLevel,
@@ -27,22 +23,16 @@ from thoughtgraph.domain.retrieval import (
     TieredResult,
     TopicHit,
 )
-from thoughtgraph.domain.rules import rank_with_lineage, rank_with_supersession
 from thoughtgraph.features.repositories import Repositories
 from thoughtgraph.features.retention.service import AccessRecorder
 from thoughtgraph.features.search.expanded import EXPANSION_POOL, ExpandedSearch
 from thoughtgraph.features.search.options import checked_options, usage_policy
-from thoughtgraph.features.search.repository import filter_params
+from thoughtgraph.features.search.ranking import Ranking
 from thoughtgraph.ports.clock import Clock, SystemClock
 from thoughtgraph.ports.services import Embeddings
 from thoughtgraph.settings import Settings
 
 MAX_ACTION_CHARS = 500
-# Each list brings this many candidates per result asked for (at least MIN_POOL), so
-# fusion and the priors have something to reorder.
-POOL_FACTOR = 3
-MIN_POOL = 30
-MAX_POOL = 150
 MAX_CONTEXT_K = 100  # what one context assembly may ask for (app/context/gathering.py)
 
 
@@ -65,6 +55,7 @@ class SearchService:
         self._superseded_factor = settings.superseded_rank_factor if settings else 0.5
         self.policy = usage_policy(settings)
         self._retrieval = repos.retrieval
+        self._ranking = Ranking(repos, self.policy, superseded_factor=self._superseded_factor)
         self._expansion = ExpandedSearch(
             repos,
             embedder,
@@ -208,9 +199,11 @@ class SearchService:
             return []
         pool = max(k, EXPANSION_POOL) if options.expand else k
         if options.hybrid:
-            hits = await self._hybrid(namespace, text, embedding, pool, threshold, view, options)
+            hits = await self._ranking.hybrid(
+                namespace, text, embedding, pool, threshold, view, options
+            )
         else:
-            hits = await self._plain(namespace, embedding, pool, threshold, view, options)
+            hits = await self._ranking.plain(namespace, embedding, pool, threshold, view, options)
         if options.expand:
             hits = await self._expansion.rerank(
                 namespace,
@@ -220,8 +213,8 @@ class SearchService:
                 k,
                 threshold=threshold,
                 view=view,
-                params=self._params(options),
-                lineage=self._lineage,
+                params=self._ranking.params(options),
+                lineage=self._ranking.lineage,
             )
         if self._access is not None and options.record_access:
             self._access.record(namespace, [hit.thought.id for hit in hits])
@@ -235,119 +228,6 @@ class SearchService:
                 "include_forgotten": view.include_forgotten or includes_forgotten(options.mode),
             }
         )
-
-    def _params(self, options: RetrievalOptions) -> dict[str, object]:
-        return filter_params(options.filter, min_retention(options.mode, self.policy), self.policy)
-
-    async def _plain(
-        self,
-        namespace: str,
-        embedding: Sequence[float],
-        k: int,
-        threshold: float,
-        view: TimeView,
-        options: RetrievalOptions,
-    ) -> list[RankedHit]:
-        """Vector search with seed 000's lineage and the supersession adjustments only:
-        the baseline hybrid search is measured against."""
-        rows = await self._retrieval.vector_candidates(
-            namespace, embedding, k, view, self._params(options), narrows=options.filter.narrows
-        )
-        rows = [row for row in rows if row.similarity >= threshold]
-        by_id = {row.thought.id: row for row in rows}
-        scored = [ScoredThought(thought=r.thought, similarity=r.similarity) for r in rows]
-        newest, superseders = await self._lineage(namespace, list(by_id))
-        if view.current_only:
-            scored = [s for s in scored if s.thought.id not in newest]
-        ranked = rank_with_supersession(
-            rank_with_lineage(scored, newest), superseders, self._superseded_factor
-        )
-        return [
-            RankedHit(
-                **hit.model_dump(),
-                retention=min(1.0, by_id[hit.thought.id].retention),
-                tier=tier_of(by_id[hit.thought.id].retention, self.policy),
-            )
-            for hit in ranked
-        ]
-
-    async def _lineage(
-        self, namespace: str, ids: list[str]
-    ) -> tuple[dict[str, str], dict[str, str]]:
-        """Newest refiner of each refined id, and the superseder of each superseded one:
-        one batched lookup each, never one per hit."""
-        refiners = await self._repos.lineage.refiners(namespace, ids)
-        newest = {tid: found[0] for tid, found in refiners.items() if found}
-        superseders = await self._repos.supersession.superseders(namespace, ids)
-        return newest, superseders
-
-    async def _hybrid(
-        self,
-        namespace: str,
-        text: str,
-        embedding: Sequence[float],
-        k: int,
-        threshold: float,
-        view: TimeView,
-        options: RetrievalOptions,
-    ) -> list[RankedHit]:
-        pool = min(MAX_POOL, max(k * POOL_FACTOR, MIN_POOL))
-        params = self._params(options)
-        vector_rows, text_rows = await asyncio.gather(
-            self._retrieval.vector_candidates(
-                namespace, embedding, pool, view, params, narrows=options.filter.narrows
-            ),
-            self._retrieval.text_candidates(namespace, text, embedding, pool, view, params),
-        )
-        # One similarity scale, 0..1: a full-text match the embedding finds unrelated
-        # (negative cosine) is similarity 0, kept by the default threshold of 0; a vector
-        # candidate is held to the threshold as in plain search.
-        vector_rows = [row for row in vector_rows if row.similarity >= threshold]
-        text_rows = [row for row in text_rows if max(0.0, row.similarity) >= threshold]
-        candidates = _candidates(vector_rows, text_rows)
-        fused = reciprocal_rank_fusion(
-            [[r.thought.id for r in vector_rows], [r.thought.id for r in text_rows]]
-        )
-        ids = [f.id for f in fused]
-        (newest, superseders), links = await asyncio.gather(
-            self._lineage(namespace, ids), self._retrieval.related_among(namespace, ids)
-        )
-        if view.current_only:  # a refined thought is not current either
-            fused = [f for f in fused if f.id not in newest]
-        in_result = {f.id for f in fused}
-        related = scoring.strongest_links(links, in_result)
-        refined = set(newest) & in_result
-        hits: list[RankedHit] = []
-        for f in fused:
-            candidate = candidates[f.id]
-            thought = candidate.thought
-            supersession, superseded_by = scoring.supersession_factor(
-                thought, superseders, self._superseded_factor
-            )
-            explanation = scoring.explain(
-                candidate,
-                f,
-                now_ms=view.now_ms,
-                policy=self.policy,
-                related=related.get(f.id, 0.0),
-                lineage=scoring.lineage_factor(thought, refined, in_result),
-                supersession=supersession,
-            )
-            hits.append(
-                RankedHit(
-                    thought=thought,
-                    similarity=max(0.0, candidate.similarity),
-                    score=explanation.score,
-                    refined_by=newest.get(f.id),
-                    superseded=f.id in newest or superseded_by is not None,
-                    superseded_by=superseded_by,
-                    retention=min(1.0, candidate.retention),
-                    tier=tier_of(candidate.retention, self.policy),
-                    explanation=explanation,
-                )
-            )
-        hits.sort(key=lambda h: h.score, reverse=True)  # stable: ties keep the fused order
-        return hits[:k]
 
     # --- usage ----------------------------------------------------------------------------
     async def cite(self, namespace: str, thought_id: str, action: str) -> Thought:
@@ -388,14 +268,3 @@ def _checked_query(namespace: str, query: str, k: int, threshold: float) -> str:
     check.require_int_range("k", k, 1, check.MAX_K)
     check.require_float_range("threshold", threshold, -1.0, 1.0)
     return text
-
-
-def _candidates(
-    vector_rows: list[scoring.Candidate], text_rows: list[scoring.Candidate]
-) -> dict[str, scoring.Candidate]:
-    """One candidate per thought: the vector side's, with its full-text score joined."""
-    found = {row.thought.id: row for row in text_rows}
-    for row in vector_rows:
-        text = found.get(row.thought.id)
-        found[row.thought.id] = row if text is None else replace(row, text_score=text.text_score)
-    return found

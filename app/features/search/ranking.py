@@ -1,0 +1,158 @@
+"""Ranking a search's candidates: plain vector search with lineage and supersession, and
+hybrid search (vector and full-text candidates fused, then weighted by salience, age,
+usage, links, lineage and supersession; the pure scoring is ``domain.ranking``)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from dataclasses import replace
+
+from thoughtgraph.domain.models import ScoredThought, TimeView
+from thoughtgraph.domain.ranking import scoring
+from thoughtgraph.domain.ranking.fusion import reciprocal_rank_fusion
+from thoughtgraph.domain.ranking.retention import min_retention, tier_of
+from thoughtgraph.domain.retrieval import RankedHit, RetrievalOptions, UsagePolicy
+from thoughtgraph.domain.rules import rank_with_lineage, rank_with_supersession
+from thoughtgraph.features.repositories import Repositories
+from thoughtgraph.features.search.repository import filter_params
+
+# Each list brings this many candidates per result asked for (at least MIN_POOL), so
+# fusion and the priors have something to reorder.
+POOL_FACTOR = 3
+MIN_POOL = 30
+MAX_POOL = 150
+
+
+class Ranking:
+    def __init__(
+        self, repos: Repositories, policy: UsagePolicy, *, superseded_factor: float
+    ) -> None:
+        self._repos = repos
+        self._retrieval = repos.retrieval
+        self.policy = policy
+        self._superseded_factor = superseded_factor
+
+    def params(self, options: RetrievalOptions) -> dict[str, object]:
+        return filter_params(options.filter, min_retention(options.mode, self.policy), self.policy)
+
+    async def plain(
+        self,
+        namespace: str,
+        embedding: Sequence[float],
+        k: int,
+        threshold: float,
+        view: TimeView,
+        options: RetrievalOptions,
+    ) -> list[RankedHit]:
+        """Vector search with seed 000's lineage and the supersession adjustments only:
+        the baseline hybrid search is measured against."""
+        rows = await self._retrieval.vector_candidates(
+            namespace, embedding, k, view, self.params(options), narrows=options.filter.narrows
+        )
+        rows = [row for row in rows if row.similarity >= threshold]
+        by_id = {row.thought.id: row for row in rows}
+        scored = [ScoredThought(thought=r.thought, similarity=r.similarity) for r in rows]
+        newest, superseders = await self.lineage(namespace, list(by_id))
+        if view.current_only:
+            scored = [s for s in scored if s.thought.id not in newest]
+        ranked = rank_with_supersession(
+            rank_with_lineage(scored, newest), superseders, self._superseded_factor
+        )
+        return [
+            RankedHit(
+                **hit.model_dump(),
+                retention=min(1.0, by_id[hit.thought.id].retention),
+                tier=tier_of(by_id[hit.thought.id].retention, self.policy),
+            )
+            for hit in ranked
+        ]
+
+    async def lineage(
+        self, namespace: str, ids: list[str]
+    ) -> tuple[dict[str, str], dict[str, str]]:
+        """Newest refiner of each refined id, and the superseder of each superseded one:
+        one batched lookup each, never one per hit."""
+        refiners = await self._repos.lineage.refiners(namespace, ids)
+        newest = {tid: found[0] for tid, found in refiners.items() if found}
+        superseders = await self._repos.supersession.superseders(namespace, ids)
+        return newest, superseders
+
+    async def hybrid(
+        self,
+        namespace: str,
+        text: str,
+        embedding: Sequence[float],
+        k: int,
+        threshold: float,
+        view: TimeView,
+        options: RetrievalOptions,
+    ) -> list[RankedHit]:
+        pool = min(MAX_POOL, max(k * POOL_FACTOR, MIN_POOL))
+        params = self.params(options)
+        vector_rows, text_rows = await asyncio.gather(
+            self._retrieval.vector_candidates(
+                namespace, embedding, pool, view, params, narrows=options.filter.narrows
+            ),
+            self._retrieval.text_candidates(namespace, text, embedding, pool, view, params),
+        )
+        # One similarity scale, 0..1: a full-text match the embedding finds unrelated
+        # (negative cosine) is similarity 0, kept by the default threshold of 0; a vector
+        # candidate is held to the threshold as in plain search.
+        vector_rows = [row for row in vector_rows if row.similarity >= threshold]
+        text_rows = [row for row in text_rows if max(0.0, row.similarity) >= threshold]
+        candidates = candidates_of(vector_rows, text_rows)
+        fused = reciprocal_rank_fusion(
+            [[r.thought.id for r in vector_rows], [r.thought.id for r in text_rows]]
+        )
+        ids = [f.id for f in fused]
+        (newest, superseders), links = await asyncio.gather(
+            self.lineage(namespace, ids), self._retrieval.related_among(namespace, ids)
+        )
+        if view.current_only:  # a refined thought is not current either
+            fused = [f for f in fused if f.id not in newest]
+        in_result = {f.id for f in fused}
+        related = scoring.strongest_links(links, in_result)
+        refined = set(newest) & in_result
+        hits: list[RankedHit] = []
+        for f in fused:
+            candidate = candidates[f.id]
+            thought = candidate.thought
+            supersession, superseded_by = scoring.supersession_factor(
+                thought, superseders, self._superseded_factor
+            )
+            explanation = scoring.explain(
+                candidate,
+                f,
+                now_ms=view.now_ms,
+                policy=self.policy,
+                related=related.get(f.id, 0.0),
+                lineage=scoring.lineage_factor(thought, refined, in_result),
+                supersession=supersession,
+            )
+            hits.append(
+                RankedHit(
+                    thought=thought,
+                    similarity=max(0.0, candidate.similarity),
+                    score=explanation.score,
+                    refined_by=newest.get(f.id),
+                    superseded=f.id in newest or superseded_by is not None,
+                    superseded_by=superseded_by,
+                    retention=min(1.0, candidate.retention),
+                    tier=tier_of(candidate.retention, self.policy),
+                    explanation=explanation,
+                )
+            )
+        hits.sort(key=lambda h: h.score, reverse=True)  # stable: ties keep the fused order
+        return hits[:k]
+
+
+def candidates_of(
+    vector_rows: list[scoring.Candidate], text_rows: list[scoring.Candidate]
+) -> dict[str, scoring.Candidate]:
+    """One candidate per thought: the vector side's, with its full-text score joined."""
+    found = {row.thought.id: row for row in text_rows}
+    for row in vector_rows:
+        text = found.get(row.thought.id)
+        found[row.thought.id] = row if text is None else replace(row, text_score=text.text_score)
+    return found
