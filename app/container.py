@@ -70,7 +70,13 @@ def build_services(
     access = AccessRecorder(repos, clock)
     allowlist = load_allowlist(settings.allowlist_file)  # a bad file stops the start
     search = SearchService(
-        repos, embedder, clock=clock, access=access, settings=settings, events=events
+        repos,
+        embedder,
+        clock=clock,
+        access=access,
+        settings=settings,
+        events=events,
+        allowlist=allowlist,
     )
     return Services(
         repos=repos,
@@ -94,7 +100,9 @@ def build_services(
         episodes=EpisodeService(repos, embedder, thoughts, llm, settings, clock, events),
         allowlist=allowlist,
         recall=RecallService(search, llm, allowlist),
-        context=ContextService(repos, search, settings=settings, clock=clock, events=events),
+        context=ContextService(
+            repos, search, settings=settings, clock=clock, events=events, allowlist=allowlist
+        ),
         telemetry=telemetry,
         ops=ops,
     )

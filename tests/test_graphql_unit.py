@@ -24,7 +24,6 @@ from thoughtgraph.api.graphql.app import ThoughtgraphGraphQL, create_graphql_app
 from thoughtgraph.api.graphql.request_context import GraphQLContext
 from thoughtgraph.api.graphql.schema import build_schema
 from thoughtgraph.domain.access import Principal
-from thoughtgraph.domain.allowlist import AllowlistPolicy
 from thoughtgraph.domain.errors import (
     EmbeddingError,
     InvalidInputError,
@@ -62,15 +61,13 @@ class RaisingSearch:
     def __init__(self, error: Exception) -> None:
         self.error = error
 
-    async def search(self, namespace: str, query: str, **options: Any) -> Any:
+    async def search_for(self, caller: Any, namespace: str, query: str, **options: Any) -> Any:
         raise self.error
 
 
 def raising_context(error: Exception) -> Any:
     return SimpleNamespace(
-        services=SimpleNamespace(
-            search=RaisingSearch(error), allowlist=AllowlistPolicy.unrestricted()
-        ),
+        services=SimpleNamespace(search=RaisingSearch(error)),
         principal=Principal.anyone(),
     )
 

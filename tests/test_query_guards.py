@@ -109,7 +109,6 @@ def test_heavy_operations_take_turns_and_are_refused_when_too_many_wait(
 
     from thoughtgraph.api.graphql.request_context import GraphQLContext
     from thoughtgraph.domain.access import Principal
-    from thoughtgraph.domain.allowlist import AllowlistPolicy
 
     settings = Settings(
         data_dir=tmp_path_factory.mktemp("gate"),
@@ -122,13 +121,13 @@ def test_heavy_operations_take_turns_and_are_refused_when_too_many_wait(
     entered = asyncio.Event()
 
     class HeldSearch:
-        async def search(self, *args: Any, **kwargs: Any) -> list[Any]:
+        async def search_for(self, *args: Any, **kwargs: Any) -> list[Any]:
             entered.set()
             await release.wait()
             return []
 
     def context() -> Any:
-        services = SimpleNamespace(search=HeldSearch(), allowlist=AllowlistPolicy.unrestricted())
+        services = SimpleNamespace(search=HeldSearch())
         return GraphQLContext(services=services, loaders=None, principal=Principal.anyone())  # type: ignore[arg-type]
 
     heavy = '{ search(query: "x", k: 100) { thought { content } } }'  # cost 110

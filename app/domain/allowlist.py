@@ -137,6 +137,26 @@ class AllowlistPolicy:
             and (rule.context is not ContextMode.ON_DEMAND or name in named)
         }
 
+    def readable_by(
+        self,
+        caller_agent: str | None,
+        claimed: str | None,
+        requested: Iterable[str] | None = None,
+        *,
+        field: str = "agent",
+    ) -> frozenset[str] | None:
+        """``categories_for`` the agent a request reads as (``effective_agent``): the one
+        its API key is bound to, else the one it claims in ``field``."""
+        return self.categories_for(effective_agent(caller_agent, claimed, field), requested)
+
+    def context_categories_for(
+        self, caller_agent: str | None, claimed: str | None, *, field: str = "agent"
+    ) -> frozenset[str] | None:
+        """The categories context assembly may put into the reading agent's context (None:
+        unrestricted)."""
+        rules = self.context_rules(effective_agent(caller_agent, claimed, field))
+        return None if rules is None else frozenset(rules)
+
     def allows(self, allowed: frozenset[str] | None, category: str | None) -> bool:
         """Whether a thought of ``category`` may be returned under ``categories_for``'s
         answer (None: anything)."""

@@ -11,6 +11,12 @@ from pydantic import BaseModel, ConfigDict, Field
 from thoughtgraph.domain.knowledge import Topic
 from thoughtgraph.domain.models import SearchHit, ThoughtKind, ThoughtState
 
+# What a search returns when the caller names no k (every interface shows this default).
+DEFAULT_SEARCH_K = 10
+# The tiered search's thoughts and topics when the caller names none.
+DEFAULT_TIERED_K = 7
+MAX_TOPIC_LIMIT = 10
+
 MAX_LIMIT = 25  # seed 004: a search returns at most 25 results
 DEFAULT_TOPIC_LIMIT = 3  # seed 004: the top 3 topic summaries come first
 

@@ -8,9 +8,11 @@ candidates, reads the change log and counts tokens with the configured tokenizer
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from thoughtgraph.domain import validation as check
+from thoughtgraph.domain.access import Principal
+from thoughtgraph.domain.allowlist import AllowlistPolicy, effective_agent
 from thoughtgraph.domain.context.budget import Split, split_for
 from thoughtgraph.domain.context.delta import delta_header, subject_ids
 from thoughtgraph.domain.context.model import (
@@ -68,8 +70,10 @@ class ContextService:
         settings: Settings | None = None,
         clock: Clock | None = None,
         events: OpsEvents = NO_OPS_EVENTS,
+        allowlist: AllowlistPolicy | None = None,
     ) -> None:
         settings = settings or Settings()
+        self._allowlist = allowlist or AllowlistPolicy.unrestricted()
         self._repos = repos
         self._events = events
         self._search = search
@@ -90,14 +94,14 @@ class ContextService:
         budget: int | None = None,
         signals: Signals | None = None,
         since_revision: int | None = None,
-        allowed_categories: Collection[str] | None = None,
+        caller: Principal | None = None,
+        agent_field: str = "agent",
     ) -> AssembledContext:
         """The context for ``signals`` within ``budget`` tokens, tier by tier; with
         ``since_revision``, headed by what changed since."""
         budget = self._budget(budget, self.default_budget)
-        gathered = await self._gather(
-            namespace, signals, since_revision, allowed_categories, budget=budget
-        )
+        signals, allowed = self._reading(caller, signals, agent_field)
+        gathered = await self._gather(namespace, signals, since_revision, allowed, budget=budget)
         return self._packed(gathered, budget)
 
     async def predict(
@@ -106,11 +110,12 @@ class ContextService:
         *,
         signals: Signals | None = None,
         budget: int | None = None,
-        allowed_categories: Collection[str] | None = None,
+        caller: Principal | None = None,
+        agent_field: str = "agent",
     ) -> Prediction:
         """What ``assemble`` would load for these signals, with a confidence per item."""
         assembled = await self.assemble(
-            namespace, budget=budget, signals=signals, allowed_categories=allowed_categories
+            namespace, budget=budget, signals=signals, caller=caller, agent_field=agent_field
         )
         return predict(assembled.packing, assembled.tokenizer)
 
@@ -121,7 +126,8 @@ class ContextService:
         budget: int | None = None,
         signals: Signals | None = None,
         since_revision: int | None = None,
-        allowed_categories: Collection[str] | None = None,
+        caller: Principal | None = None,
+        agent_field: str = "agent",
     ) -> tuple[SessionBlock, AssembledContext]:
         """The tagged block, tags included within ``budget`` (default 2000) tokens."""
         budget = self._budget(budget, self.session_budget)
@@ -134,9 +140,8 @@ class ContextService:
                 field="budget",
             )
         # Gathered once: only the packing is redone when the block comes out too long.
-        gathered = await self._gather(
-            namespace, signals, since_revision, allowed_categories, budget=budget
-        )
+        signals, allowed = self._reading(caller, signals, agent_field)
+        gathered = await self._gather(namespace, signals, since_revision, allowed, budget=budget)
         for _ in range(FIT_ATTEMPTS):
             assembled = self._packed(gathered, max(0, inner))
             block = wrap(assembled.packing.text, namespace)
@@ -154,7 +159,8 @@ class ContextService:
         budget: int | None = None,
         signals: Signals | None = None,
         since_revision: int | None = None,
-        allowed_categories: Collection[str] | None = None,
+        caller: Principal | None = None,
+        agent_field: str = "agent",
     ) -> tuple[Injection, SessionBlock]:
         """``text`` with the session block replaced (or added once): never two blocks."""
         if text.strip():
@@ -164,11 +170,26 @@ class ContextService:
             budget=budget,
             signals=signals,
             since_revision=since_revision,
-            allowed_categories=allowed_categories,
+            caller=caller,
+            agent_field=agent_field,
         )
         return inject(text, block), block
 
     # --- helpers -----------------------------------------------------------------------
+    def _reading(
+        self, caller: Principal | None, signals: Signals | None, agent_field: str
+    ) -> tuple[Signals | None, frozenset[str] | None]:
+        """The signals as the agent the caller reads as (its key's, else the one the
+        signals claim: AGENT_MISMATCH when they differ), and the categories its allowlist
+        lets into its context (None: unrestricted)."""
+        claimed = signals.agent if signals is not None else None
+        key_agent = caller.agent if caller is not None else None
+        reading_as = effective_agent(key_agent, claimed, agent_field)
+        allowed = self._allowlist.context_categories_for(key_agent, claimed, field=agent_field)
+        if signals is not None and reading_as != claimed:
+            signals = replace(signals, agent=reading_as)
+        return signals, allowed
+
     def _budget(self, budget: int | None, default: int) -> int:
         chosen = default if budget is None else budget
         return check.require_int_range("budget", chosen, 0, MAX_BUDGET)

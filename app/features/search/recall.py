@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import structlog
 
 from thoughtgraph.domain import validation as check
+from thoughtgraph.domain.access import Principal
 from thoughtgraph.domain.allowlist import AllowlistPolicy
 from thoughtgraph.domain.judgement import UsageMeter
 from thoughtgraph.domain.language.temporal import TemporalResolution, resolve
@@ -96,18 +97,23 @@ class RecallService:
         namespace: str,
         question: str,
         *,
-        k: int = DEFAULT_K,
-        current_only: bool = False,
+        k: int | None = None,
+        current_only: bool | None = None,
+        caller: Principal | None = None,
         agent: str | None = None,
         categories: Sequence[str] | None = None,
         resolve_dates: bool | None = None,
     ) -> RecallAnswer:
-        """``resolve_dates`` None: resolve them when the question asks for a time."""
+        """An answer from the k closest thoughts the reading agent may read: the one the
+        caller's key is bound to, else ``agent``. ``resolve_dates`` None: resolve them when
+        the question asks for a time."""
         text = check.require_text("question", question, check.MAX_QUERY_CHARS)
+        k = DEFAULT_K if k is None else k
         check.require_int_range("k", k, 1, MAX_RECALL_K)
         asked = [check.require_name("categories", name) for name in categories or ()]
-        allowed = self._allowlist.categories_for(agent, asked)
-        hits = await self._hits(namespace, text, k, current_only, allowed)
+        key_agent = caller.agent if caller is not None else None
+        allowed = self._allowlist.readable_by(key_agent, agent, asked)
+        hits = await self._hits(namespace, text, k, bool(current_only), allowed)
         temporal = asks_when(text) if resolve_dates is None else resolve_dates
         resolutions = hit_resolutions(hits) if temporal else ()
         if self._llm is not None and hits:

@@ -11,22 +11,30 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from thoughtgraph.domain import validation as check
+from thoughtgraph.domain.access import Principal
+from thoughtgraph.domain.allowlist import AllowlistPolicy
 from thoughtgraph.domain.errors import ThoughtNotFoundError
 from thoughtgraph.domain.models import LineageEdgeHit, Thought, TimeView
 from thoughtgraph.domain.ops import NO_OPS_EVENTS, OpsEvents, OpsNode, current_node
 from thoughtgraph.domain.ranking.retention import includes_forgotten
 from thoughtgraph.domain.retrieval import (
+    DEFAULT_SEARCH_K,
+    DEFAULT_TIERED_K,
     DEFAULT_TOPIC_LIMIT,
+    MAX_LIMIT,
+    MAX_TOPIC_LIMIT,
     DetailLevel,
     RankedHit,
+    RetrievalMode,
     RetrievalOptions,
+    SearchFilter,
     TieredResult,
     TopicHit,
 )
 from thoughtgraph.features.repositories import Repositories
 from thoughtgraph.features.retention.service import AccessRecorder
 from thoughtgraph.features.search.expanded import EXPANSION_POOL, ExpandedSearch
-from thoughtgraph.features.search.options import checked_options, usage_policy
+from thoughtgraph.features.search.options import checked_options, usage_policy, within_allowlist
 from thoughtgraph.features.search.ranking import Ranking
 from thoughtgraph.ports.clock import Clock, SystemClock
 from thoughtgraph.ports.services import Embeddings
@@ -46,8 +54,10 @@ class SearchService:
         access: AccessRecorder | None = None,
         settings: Settings | None = None,
         events: OpsEvents = NO_OPS_EVENTS,
+        allowlist: AllowlistPolicy | None = None,
     ) -> None:
         self._repos = repos
+        self._allowlist = allowlist or AllowlistPolicy.unrestricted()
         self._embedder = embedder
         self._events = events
         self._clock = clock or SystemClock()
@@ -169,6 +179,81 @@ class SearchService:
             topics=tuple(topics), thoughts=tuple(thoughts), detail_level=detail_level
         )
 
+    # --- what a caller asks for: its allowlist and every default applied here, once ------
+    async def search_for(
+        self,
+        caller: Principal,
+        namespace: str,
+        query: str,
+        *,
+        agent: str | None = None,
+        k: int | None = None,
+        threshold: float | None = None,
+        view: TimeView | None = None,
+        filter: SearchFilter | None = None,
+        mode: RetrievalMode | None = None,
+        hybrid: bool | None = None,
+        expand: bool | None = None,
+    ) -> list[RankedHit]:
+        """A caller's search, within the allowlist of the agent it reads as (AGENT_MISMATCH
+        for a claimed agent its key is not, CATEGORY_NOT_ALLOWED for a category outside
+        it); an argument left out (None) takes its default."""
+        options = self._readable(caller, agent, _options(filter, mode, hybrid, expand))
+        if options is None:
+            return []
+        return await self.search(
+            namespace,
+            query,
+            k=DEFAULT_SEARCH_K if k is None else k,
+            threshold=0.0 if threshold is None else threshold,
+            view=view,
+            options=options,
+        )
+
+    async def search_tiered_for(
+        self,
+        caller: Principal,
+        namespace: str,
+        query: str,
+        *,
+        agent: str | None = None,
+        limit: int | None = None,
+        topic_limit: int | None = None,
+        detail_level: DetailLevel | None = None,
+        threshold: float | None = None,
+        view: TimeView | None = None,
+        filter: SearchFilter | None = None,
+        mode: RetrievalMode | None = None,
+    ) -> TieredResult:
+        """``search_tiered`` for a caller, as ``search_for``; an agent with an allowlist gets
+        no topics (a topic's summary draws on thoughts of any category)."""
+        size = DEFAULT_TIERED_K if limit is None else limit
+        check.require_int_range("limit", size, 1, MAX_LIMIT)
+        topics = DEFAULT_TOPIC_LIMIT if topic_limit is None else topic_limit
+        check.require_int_range("topicLimit", topics, 0, MAX_TOPIC_LIMIT)
+        level = detail_level or DetailLevel.FULL
+        options = self._readable(caller, agent, _options(filter, mode, True, False))
+        if options is None:
+            return TieredResult(topics=(), thoughts=(), detail_level=level)
+        if self._allowlist.readable_by(caller.agent, agent) is not None:
+            topics = 0
+        return await self.search_tiered(
+            namespace,
+            query,
+            k=size,
+            topic_k=topics,
+            detail_level=level,
+            threshold=0.0 if threshold is None else threshold,
+            view=view,
+            options=options,
+        )
+
+    def _readable(
+        self, caller: Principal, agent: str | None, options: RetrievalOptions
+    ) -> RetrievalOptions | None:
+        allowed = self._allowlist.readable_by(caller.agent, agent, options.filter.categories)
+        return within_allowlist(options, allowed)
+
     def _record_search(self, namespace: str, hits: Sequence[RankedHit]) -> None:
         """Seed 001's search event: the best hit and its similarity. A search that found
         nothing leaves none: its namespace may never have been written, and an event would
@@ -259,6 +344,21 @@ class SearchService:
         check.require_int_range("k", k, 1, check.MAX_K)
         embedding = await self._embedder.async_embed_query(text)
         return await self._repos.lineage.search_reasons(namespace, embedding, k)
+
+
+def _options(
+    filter: SearchFilter | None,
+    mode: RetrievalMode | None,
+    hybrid: bool | None,
+    expand: bool | None,
+) -> RetrievalOptions:
+    """A caller's options: hybrid unless asked off, no expansion unless asked for."""
+    return RetrievalOptions(
+        filter=filter or SearchFilter(),
+        mode=mode or RetrievalMode.STANDARD,
+        hybrid=hybrid is not False,
+        expand=bool(expand),
+    )
 
 
 def _checked_query(namespace: str, query: str, k: int, threshold: float) -> str:

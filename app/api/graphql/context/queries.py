@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import strawberry
 
-from thoughtgraph.api.graphql.allowlist import reader
 from thoughtgraph.api.graphql.auth import CanRead
 from thoughtgraph.api.graphql.context.types import (
     AssembledContext,
@@ -16,15 +15,6 @@ from thoughtgraph.api.graphql.context.types import (
 )
 from thoughtgraph.api.graphql.request_context import Info
 from thoughtgraph.domain.models import DEFAULT_NAMESPACE
-
-
-def context_categories(info: Info, signals: ContextSignalsInput | None) -> frozenset[str] | None:
-    """The categories the agent's allowlist lets into its context (None: unrestricted).
-    The agent is the API key's; ``signals.agent`` only counts when the key names none."""
-    claimed = signals.agent if signals is not None else None
-    agent = reader(info, claimed, "signals.agent")
-    rules = info.context.services.allowlist.context_rules(agent)
-    return None if rules is None else frozenset(rules)
 
 
 async def resolve_assemble_context(
@@ -39,7 +29,8 @@ async def resolve_assemble_context(
         budget=budget,
         signals=signals_of(signals),
         since_revision=since_revision,
-        allowed_categories=context_categories(info, signals),
+        caller=info.context.principal,
+        agent_field="signals.agent",
     )
     return AssembledContext.from_domain(assembled)
 
@@ -54,7 +45,8 @@ async def resolve_predict_context(
         namespace,
         signals=signals_of(signals),
         budget=budget,
-        allowed_categories=context_categories(info, signals),
+        caller=info.context.principal,
+        agent_field="signals.agent",
     )
     return PredictedContext.from_domain(prediction)
 
@@ -72,7 +64,8 @@ async def resolve_session_block(
         budget=budget,
         signals=signals_of(signals),
         since_revision=since_revision,
-        allowed_categories=context_categories(info, signals),
+        caller=info.context.principal,
+        agent_field="signals.agent",
     )
     limit = service.session_budget if budget is None else budget
     return SessionBlock.build(block, assembled, service.tokens(block.text), limit)
@@ -92,7 +85,8 @@ async def resolve_inject_session_block(
         budget=budget,
         signals=signals_of(signals),
         since_revision=since_revision,
-        allowed_categories=context_categories(info, signals),
+        caller=info.context.principal,
+        agent_field="signals.agent",
     )
     return SessionInjection.from_domain(injection)
 

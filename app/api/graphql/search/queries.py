@@ -6,19 +6,16 @@ from datetime import datetime
 
 import strawberry
 
-from thoughtgraph.api.graphql.allowlist import readable_categories
 from thoughtgraph.api.graphql.auth import CanRead
 from thoughtgraph.api.graphql.request_context import Info
 from thoughtgraph.api.graphql.search.explain import DetailLevel, RetrievalMode
 from thoughtgraph.api.graphql.search.types import TieredSearch
 from thoughtgraph.api.graphql.thoughts.inputs import SearchFilterInput
-from thoughtgraph.api.graphql.thoughts.queries import retrieval_options, time_view
-from thoughtgraph.domain import validation as check
+from thoughtgraph.api.graphql.thoughts.queries import time_view
 from thoughtgraph.domain.models import DEFAULT_NAMESPACE
-from thoughtgraph.domain.retrieval import DEFAULT_TOPIC_LIMIT, MAX_LIMIT, TieredResult
+from thoughtgraph.domain.retrieval import DEFAULT_TIERED_K, DEFAULT_TOPIC_LIMIT
 
-TIERED_LIMIT = 7  # seed 004: 3 summaries + 7 thoughts
-MAX_TOPIC_LIMIT = 10
+TIERED_LIMIT = DEFAULT_TIERED_K
 
 
 async def resolve_search_tiered(
@@ -36,26 +33,18 @@ async def resolve_search_tiered(
     mode: RetrievalMode | None = RetrievalMode.STANDARD,
     agent: str | None = None,
 ) -> TieredSearch:
-    size = TIERED_LIMIT if limit is None else limit
-    check.require_int_range("limit", size, 1, MAX_LIMIT)
-    topics = DEFAULT_TOPIC_LIMIT if topic_limit is None else topic_limit
-    check.require_int_range("topicLimit", topics, 0, MAX_TOPIC_LIMIT)
-    options = retrieval_options(info, filter, mode, True, agent)
-    if options is None:
-        empty = TieredResult(topics=(), thoughts=(), detail_level=detail_level or DetailLevel.FULL)
-        return TieredSearch.from_domain(empty)
-    if readable_categories(info, agent) is not None:
-        # A topic's summary draws on thoughts of any category: not for restricted agents.
-        topics = 0
-    result = await info.context.services.search.search_tiered(
+    result = await info.context.services.search.search_tiered_for(
+        info.context.principal,
         namespace,
         query,
-        k=size,
-        topic_k=topics,
-        detail_level=detail_level or DetailLevel.FULL,
-        threshold=0.0 if threshold is None else threshold,
+        agent=agent,
+        limit=limit,
+        topic_limit=topic_limit,
+        detail_level=detail_level,
+        threshold=threshold,
         view=time_view(info, current_only, valid_at, known_at),
-        options=options,
+        filter=filter.to_domain() if filter is not None else None,
+        mode=mode,
     )
     return TieredSearch.from_domain(result)
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import strawberry
 
-from thoughtgraph.api.graphql.allowlist import reader
 from thoughtgraph.api.graphql.auth import CanRead
 from thoughtgraph.api.graphql.request_context import Info
 from thoughtgraph.api.graphql.search.recall_types import RecallAnswer
@@ -25,9 +24,10 @@ async def resolve_recall(
     found = await info.context.services.recall.recall(
         namespace,
         question,
-        k=DEFAULT_K if k is None else k,
-        current_only=bool(current_only),
-        agent=reader(info, agent),
+        k=k,
+        current_only=current_only,
+        caller=info.context.principal,
+        agent=agent,
         categories=categories,
         resolve_dates=resolve_dates,
     )

@@ -7,7 +7,6 @@ from datetime import datetime
 
 import strawberry
 
-from thoughtgraph.api.graphql.allowlist import readable_categories
 from thoughtgraph.api.graphql.auth import CanRead
 from thoughtgraph.api.graphql.request_context import Info
 from thoughtgraph.api.graphql.search.explain import RetrievalMode
@@ -24,12 +23,11 @@ from thoughtgraph.api.graphql.thoughts.types import (
     load_thoughts,
 )
 from thoughtgraph.domain.models import DEFAULT_NAMESPACE, TimeView
-from thoughtgraph.domain.retrieval import RetrievalOptions
-from thoughtgraph.features.search.options import within_allowlist
+from thoughtgraph.domain.retrieval import DEFAULT_SEARCH_K
 
 # Nullable arguments with defaults: an explicit null means the default.
 PAGE_SIZE = 20
-SEARCH_K = 10
+SEARCH_K = DEFAULT_SEARCH_K
 RELATED_FIRST = 10
 
 
@@ -74,26 +72,6 @@ async def resolve_thoughts(
     return ThoughtConnection.from_page(page)
 
 
-def retrieval_options(
-    info: Info,
-    filter: SearchFilterInput | None,
-    mode: RetrievalMode | None,
-    hybrid: bool | None,
-    agent: str | None,
-    expand: bool | None = False,
-) -> RetrievalOptions | None:
-    """The search's options within the reading agent's allowlist; None when the
-    allowlist leaves it nothing to read."""
-    options = RetrievalOptions(
-        filter=(filter or SearchFilterInput()).to_domain(),
-        mode=mode or RetrievalMode.STANDARD,
-        hybrid=hybrid is not False,
-        expand=bool(expand),
-    )
-    allowed = readable_categories(info, agent, options.filter.categories)
-    return within_allowlist(options, allowed)
-
-
 async def resolve_search(
     info: Info,
     query: str,
@@ -109,16 +87,18 @@ async def resolve_search(
     agent: str | None = None,
     expand: bool | None = False,
 ) -> list[SearchHit]:
-    options = retrieval_options(info, filter, mode, hybrid, agent, expand)
-    if options is None:
-        return []
-    hits = await info.context.services.search.search(
+    hits = await info.context.services.search.search_for(
+        info.context.principal,
         namespace,
         query,
-        k=SEARCH_K if k is None else k,
-        threshold=0.0 if threshold is None else threshold,
+        agent=agent,
+        k=k,
+        threshold=threshold,
         view=time_view(info, current_only, valid_at, known_at),
-        options=options,
+        filter=filter.to_domain() if filter is not None else None,
+        mode=mode,
+        hybrid=hybrid,
+        expand=expand,
     )
     return [SearchHit.from_domain(hit) for hit in hits]
 

@@ -11,7 +11,6 @@ from pydantic import BaseModel, Field
 from thoughtgraph.api.mcp.tools.env import READ_ONLY, Namespace, ToolEnv
 from thoughtgraph.api.mcp.tools.shapes import Shape
 from thoughtgraph.domain.access import Action
-from thoughtgraph.domain.allowlist import effective_agent
 from thoughtgraph.domain.context import model
 from thoughtgraph.domain.models import DEFAULT_NAMESPACE
 
@@ -93,15 +92,13 @@ def register(server: MCPServer[Any], env: ToolEnv) -> None:
         background, index), each item at the compression level that fits, never over
         the budget; with since_revision, headed by the memory updates since then."""
         principal = env.caller(ctx, Action.READ, namespace)
-        reading_as = effective_agent(principal.agent, agent)
-        rules = env.services.allowlist.context_rules(reading_as)
         signals = model.Signals(
             query=query,
             current_file=current_file,
             branch=branch,
             recent_errors=tuple(recent_errors or ()),
             activity=activity,
-            agent=reading_as,
+            agent=agent,
             collaborators=tuple(collaborators or ()),
         )
         assembled = await env.services.context.assemble(
@@ -109,7 +106,7 @@ def register(server: MCPServer[Any], env: ToolEnv) -> None:
             budget=budget,
             signals=signals,
             since_revision=since_revision,
-            allowed_categories=None if rules is None else frozenset(rules),
+            caller=principal,
         )
         return AssembledContextOut.of(assembled)
 

@@ -12,7 +12,6 @@ from pydantic import Field
 from thoughtgraph.api.mcp.tools.env import READ_ONLY, Agent, Namespace, ToolEnv
 from thoughtgraph.api.mcp.tools.shapes import SearchHitOut, Shape
 from thoughtgraph.domain.access import Action
-from thoughtgraph.domain.allowlist import effective_agent
 from thoughtgraph.domain.language.temporal import Granularity
 from thoughtgraph.domain.models import DEFAULT_NAMESPACE
 from thoughtgraph.features.search import recall as recall_service
@@ -81,7 +80,8 @@ def register(server: MCPServer[Any], env: ToolEnv) -> None:
             question,
             k=k,
             current_only=current_only,
-            agent=effective_agent(principal.agent, agent),
+            caller=principal,
+            agent=agent,
             categories=categories,
             resolve_dates=resolve_dates,
         )

@@ -11,18 +11,16 @@ from pydantic import Field
 from thoughtgraph.api.mcp.tools.env import READ_ONLY, Agent, Namespace, ToolEnv
 from thoughtgraph.api.mcp.tools.shapes import LineageOut, SearchOut, epoch_ms
 from thoughtgraph.domain.access import Action
-from thoughtgraph.domain.allowlist import effective_agent
 from thoughtgraph.domain.models import DEFAULT_NAMESPACE, ThoughtKind
-from thoughtgraph.domain.retrieval import RetrievalMode, RetrievalOptions, SearchFilter
+from thoughtgraph.domain.retrieval import DEFAULT_SEARCH_K, RetrievalMode, SearchFilter
 from thoughtgraph.domain.validation import MAX_K, MAX_LINEAGE_DEPTH
-from thoughtgraph.features.search.options import within_allowlist
 
 
 def register(server: MCPServer[Any], env: ToolEnv) -> None:
     async def search(
         ctx: Context[Any, Any],
         query: Annotated[str, Field(description="What to look for, in plain words.")],
-        k: Annotated[int, Field(description=f"How many hits, 1 to {MAX_K}.")] = 10,
+        k: Annotated[int, Field(description=f"How many hits, 1 to {MAX_K}.")] = DEFAULT_SEARCH_K,
         threshold: Annotated[
             float, Field(description="Leave out hits less similar than this (-1 to 1).")
         ] = 0.0,
@@ -66,21 +64,6 @@ def register(server: MCPServer[Any], env: ToolEnv) -> None:
         allowlist allows come back."""
         principal = env.caller(ctx, Action.READ, namespace)
         services = env.services
-        wanted = SearchFilter(kinds=tuple(kinds or ()), categories=tuple(categories or ()))
-        allowed = services.allowlist.categories_for(
-            effective_agent(principal.agent, agent), categories
-        )
-        options = within_allowlist(
-            RetrievalOptions(
-                filter=wanted,
-                mode=mode,
-                expand=expand,
-                hybrid=hybrid,
-            ),
-            allowed,
-        )
-        if options is None:
-            return SearchOut(hits=[])
         view = None
         if current_only or valid_at is not None or known_at is not None:
             view = services.search.view(
@@ -88,8 +71,18 @@ def register(server: MCPServer[Any], env: ToolEnv) -> None:
                 valid_at_ms=epoch_ms(valid_at),
                 known_at_ms=epoch_ms(known_at),
             )
-        hits = await services.search.search(
-            namespace, query, k=k, threshold=threshold, view=view, options=options
+        hits = await services.search.search_for(
+            principal,
+            namespace,
+            query,
+            agent=agent,
+            k=k,
+            threshold=threshold,
+            view=view,
+            filter=SearchFilter(kinds=tuple(kinds or ()), categories=tuple(categories or ())),
+            mode=mode,
+            hybrid=hybrid,
+            expand=expand,
         )
         return SearchOut.of(hits)
 
