@@ -115,7 +115,7 @@ class Settings(BaseSettings):
     context_budget: int = 8000
     context_session_budget: int = 2000  # the session-start block, tags included
     context_tokenizer_model: str | None = None
-    # Retrieval (app/retrieval): retention scores and tiers (seed 003), usage weights.
+    # Retrieval: retention scores and tiers, usage weights.
     retention_half_life_days: float = Field(default=30.0, gt=0)
     retention_activation_boost: float = Field(default=0.1, ge=0)  # per retrieval
     retention_cite_weight: float = Field(default=3.0, ge=0)  # a citation, in retrievals
@@ -166,7 +166,7 @@ class Settings(BaseSettings):
     # serves its own on worker_metrics_port (+ its pool process index), when set.
     worker_metrics_port: int | None = None
     otlp_endpoint: str | None = None  # OTLP/HTTP collector; tracing is off without it
-    # Operational events (seed 001): each namespace keeps its newest this many; 0: none.
+    # Operational events: each namespace keeps its newest this many; 0: none.
     ops_events_keep: int = Field(default=10_000, ge=0)
 
     # Every engine statement is stopped after this long (both engines).

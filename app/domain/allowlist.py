@@ -1,6 +1,6 @@
-"""Which categories each agent may read, and how each reaches its context (seed 001, §5).
+"""Which categories each agent may read, and how each reaches its context.
 
-The file (``TG_ALLOWLIST_FILE``, YAML) keeps seed 001's shape::
+The file (``TG_ALLOWLIST_FILE``, YAML) keeps the shape::
 
     categories:              # the categories and their default context mode
       system:
@@ -221,7 +221,7 @@ def parse_allowlist(data: Any) -> AllowlistPolicy:
 def _categories(given: Any) -> dict[str, CategoryRule]:
     if given is None:
         return {}
-    if isinstance(given, dict):  # seed 001: {system: [...], custom: [...]}
+    if isinstance(given, dict):  # {system: [...], custom: [...]}
         unknown = sorted(set(given) - {"system", "custom"})
         if unknown:
             raise ValueError(f"`categories` has unknown groups: {', '.join(map(str, unknown))}")

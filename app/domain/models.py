@@ -23,7 +23,7 @@ class ThoughtType(StrEnum):
 
 
 class ThoughtKind(StrEnum):
-    """What a thought is about (seed 004's cell types, plus seed 002's)."""
+    """What a thought is about."""
 
     FACT = "fact"
     DECISION = "decision"

@@ -1,4 +1,4 @@
-"""Operational events (seed 001, section 14): one compact record per operation, so "what
+"""Operational events: one compact record per operation, so "what
 changed and when" is answerable from the graph without the logs.
 
 Which part of the service acted (``node``) comes from where the work runs: a request is
@@ -78,7 +78,7 @@ def new_event_id() -> str:
 
 
 class OpsEvents(Protocol):
-    """Where services report what they did (app/services/ops.py's recorder)."""
+    """Where services report what they did (app/features/ops/service.py's recorder)."""
 
     def record(
         self,

@@ -17,12 +17,12 @@ DEFAULT_SEARCH_K = 10
 DEFAULT_TIERED_K = 7
 MAX_TOPIC_LIMIT = 10
 
-MAX_LIMIT = 25  # seed 004: a search returns at most 25 results
-DEFAULT_TOPIC_LIMIT = 3  # seed 004: the top 3 topic summaries come first
+MAX_LIMIT = 25
+DEFAULT_TOPIC_LIMIT = 3
 
 
 class RetentionTier(StrEnum):
-    """How alive a thought is (seed 003), from its retention score."""
+    """How alive a thought is, from its retention score."""
 
     HOT = "hot"
     WARM = "warm"
@@ -31,7 +31,7 @@ class RetentionTier(StrEnum):
 
 
 class RetrievalMode(StrEnum):
-    """Which tiers a search reaches (seed 003)."""
+    """Which tiers a search reaches."""
 
     REFLEXIVE = "reflexive"  # hot only: automatic injection
     STANDARD = "standard"  # hot and warm: the default
@@ -87,18 +87,16 @@ class RetrievalOptions(_Frozen):
     filter: SearchFilter = SearchFilter()
     mode: RetrievalMode = RetrievalMode.STANDARD
     # Full-text and vector candidates, scored by cosine plus a full-text bonus and the
-    # priors (app/retrieval/scoring.py): on LoCoMo 49.9 all@10 against vector's 44.9, and
-    # at 100,000 thoughts 10.5 ms p50 against 3.5 ms (common words only rank:
-    # app/store/fulltext.py).
+    # priors (domain.ranking.scoring).
     hybrid: bool = True
-    # Graph expansion of the pool (app/services/expanded_search.py): +18 points on LoCoMo,
-    # a few statements and embeddings more per search, so asked for.
+    # Graph expansion of the pool (features.search.expanded): a few statements and
+    # embeddings more per search, so asked for.
     expand: bool = False
     record_access: bool = True  # count the hits as retrieved (usage tracking)
 
 
 class ScoreExplanation(_Frozen):
-    """How a hit's score came about (app/retrieval/scoring.py): ``score = min(1,
+    """How a hit's score came about (app/domain/ranking/scoring.py): ``score = min(1,
     relevance x prior_factor x lineage_factor) x supersession_factor``, where
     ``relevance`` is the cosine plus a bonus by full-text rank, ``prior_factor = 0.9 +
     0.1 prior`` and ``prior`` weighs the four priors."""
@@ -108,7 +106,7 @@ class ScoreExplanation(_Frozen):
     text_score: float | None  # the engine's own full-text score
     fusion: float  # reciprocal rank fusion of the two lists, raw (reported, not scored)
     relevance: float  # cosine (>= 0) + 0.1 x 11 / (10 + text rank), at most 1
-    salience_decay: float  # salience x exp(-0.01 x age_days) (seed 004)
+    salience_decay: float  # salience x exp(-0.01 x age_days)
     usage: float  # the retention score: recency of use, retrievals, cites, ignores
     pheromone: float  # 1 - 1/weight: what refinements and use earned it, 0..1
     related: float  # strongest RELATED_TO link to another candidate, 0..1
@@ -134,7 +132,7 @@ class TopicHit(_Frozen):
 
 
 class TieredResult(_Frozen):
-    """Seed 004's two tiers: topic summaries first, then thoughts (none at ``summary``)."""
+    """The two tiers: topic summaries first, then thoughts (none at ``summary``)."""
 
     topics: tuple[TopicHit, ...]
     thoughts: tuple[RankedHit, ...]
@@ -142,7 +140,7 @@ class TieredResult(_Frozen):
 
 
 class UsagePolicy(_Frozen):
-    """Retention scoring (seed 003) and the tier thresholds, from settings."""
+    """Retention scoring and the tier thresholds, from settings."""
 
     half_life_days: float = Field(default=30.0, gt=0)
     activation_boost: float = Field(default=0.1, ge=0)

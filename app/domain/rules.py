@@ -1,4 +1,4 @@
-"""Pure rules of thought lineage (seed 000): pheromone inheritance and lineage-aware ranking."""
+"""Pure rules of thought lineage: pheromone inheritance and lineage-aware ranking."""
 
 from __future__ import annotations
 

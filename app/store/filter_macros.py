@@ -49,7 +49,7 @@ def _current(engine: str, var: str) -> str:
 
 
 def _consolidation_candidate(engine: str, var: str) -> str:
-    """What a consolidation run or a scheduled scan looks at (seed 002): written before
+    """What a consolidation run or a scheduled scan looks at: written before
     $until, and new or used within the window ($since), important, or frequently
     retrieved ($minImportance and $minAccessCount: null when those do not count). The
     caller adds current()."""

@@ -1,5 +1,5 @@
 """Any user text as a safe full-text query, for each engine's syntax (the store's side of
-hybrid search: app/store/repositories/retrieval.py).
+hybrid search: app/features/search/repository.py).
 
 Neither engine's query language is exposed: the text is cut into words (Unicode letters
 and digits), each word is lowercased and escaped, and the words are joined as
@@ -7,7 +7,7 @@ alternatives. Lowercasing turns Lucene's operators (AND, OR, NOT, TO) into plain
 escaping every character outside [a-z0-9] covers the rest of both syntaxes (Lucene's
 ``+ - && || ! ( ) { } [ ] ^ " ~ * ? : \\ /`` and RediSearch's ``@ | - ~ * % ( ) { } [ ]
 " ' : ; $ . , < > = !``), now and if a word ever carries one. Stopwords are left out
-(app/retrieval/stopwords.py: "to" or "are" would match most thoughts). A text with no word left
+(app/domain/ranking/stopwords.py: "to" or "are" would match most thoughts). A text with no word left
 gives None: the caller skips full-text search rather than sending an empty query.
 
 RediSearch (FalkorDB) does not index single letters the way Lucene does and cannot match
@@ -19,7 +19,7 @@ word in a large share of a namespace adds little to a text score, yet a union wi
 makes the engine return every thought it matches before any LIMIT applies (RediSearch
 ranks the whole match set; at 100,000 thoughts a union of common words is 80,000 rows
 and most of a hybrid search's time). So the words are counted first, each up to
-UNION_BUDGET + 1 matches (app/store/repositories/retrieval.py), and planned_query keeps
+UNION_BUDGET + 1 matches (app/features/search/repository.py), and planned_query keeps
 the union while its matches stay within UNION_BUDGET; past it, the rarest words that fit
 are required (any of them) and the common ones only rank what those match; when every
 word is common, all of them are required together. Words that match nothing are dropped,

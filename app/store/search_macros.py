@@ -4,8 +4,8 @@ registered with the others in app/store/cypher.py.
 ``search_filter(t)`` is every filter of a search (thoughtgraph.domain.retrieval.SearchFilter and the
 retrieval mode's lowest retention), so both candidate lists, vector and full-text, are
 narrowed inside the engine by the same text. ``retention(t)`` is the retention score of
-app/retrieval/retention.py before its cap at 1 (the cap cannot change a comparison with a
-threshold at or below 1). Parameters: see app/store/repositories/retrieval.py.
+app/domain/ranking/retention.py before its cap at 1 (the cap cannot change a comparison with a
+threshold at or below 1). Parameters: see app/features/search/repository.py.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-// Operational events (seed 001, section 14): one compact node per operation, written in
+// Operational events: one compact node per operation, written in
 // batches by the service's recorder. An OpsEvent is not knowledge: no vector index, no
 // change event, and no thought query matches its label. MERGE on the event's own id, so
 // a retried batch writes each event once.

@@ -1,4 +1,4 @@
-// Usage: an agent says the thought influenced an action (seed 002's usage tracker). It
+// Usage: an agent says the thought influenced an action. It
 // counts as a use (lastAccessedAt) and raises the retention score. Usage is not
 // knowledge: no change event, like retention/touch. One SET on one node.
 MATCH (t:Thought {id: $id})

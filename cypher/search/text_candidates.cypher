@@ -1,5 +1,5 @@
 // The full-text side of a hybrid search: thoughts whose content matches the escaped
-// $textQuery (app/retrieval/escaping.py), filtered like the vector side, best first, with
+// $textQuery (app/store/fulltext.py), filtered like the vector side, best first, with
 // their cosine similarity to the query so every hit is on one similarity scale. The
 // $textCandidates best matches are taken before the filters (a common word matches most
 // of a namespace, and a filter costs a property read per node); `seen` says how many, so

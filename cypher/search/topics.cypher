@@ -1,4 +1,4 @@
-// The first tier of a two-tier search (seed 004): summarised topics nearest the query.
+// The first tier of a two-tier search: summarised topics nearest the query.
 // Neo4j's topic index spans namespaces, so $candidates is wider than $k.
 {{ vector_query_nodes(topic_embedding, Topic, embedding, $candidates, $embedding) }}
 WITH node AS tp, score

@@ -1,4 +1,4 @@
-// The first tier of a two-tier search (seed 004) on FalkorDB: an exact scan of the
+// The first tier of a two-tier search on FalkorDB: an exact scan of the
 // namespace's summarised topics by cosine distance. Not its vector index: that keeps stale
 // copies of a node's vector after every SET and ignores a changed vector, and a topic is
 // SET (counts, centroid) each time thoughts join it. A namespace holds few topics (5,000

@@ -2,7 +2,7 @@
 // filter of the search (search_filter) and the time view. The index answers its
 // $candidates nearest before any filter can apply, so the service asks for more than it
 // needs and widens when the filters left too few while the index was saturated: `seen`
-// says how many the index answered (app/store/repositories/retrieval.py).
+// says how many the index answered (app/features/search/repository.py).
 {{ vector_query_namespace_nodes(Thought, embedding, $candidates, $embedding) }}
 WITH collect({node: node, score: score}) AS found
 UNWIND found AS f

@@ -102,7 +102,7 @@ ROOT_WEIGHTS = {
 # Root fields whose weight counts once per item of a list argument: (field, argument).
 BATCH_ROOTS = {"contributeMany": "inputs"}
 # Root fields whose boolean argument multiplies their work: an expanded search runs a base
-# search for 50, a search per content word and the session reads (app/services/expanded_search.py).
+# search for 50, a search per content word and the session reads (app/features/search/expanded.py).
 HEAVY_FLAGS = {"search": ("expand", 5)}
 # Fields resolved through a DataLoader (a batched store read) weigh 1 even when scalar.
 LOADER_FIELDS = {

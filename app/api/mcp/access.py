@@ -1,5 +1,5 @@
 """Who calls a tool, and whether they may: the same API keys, roles and namespaces as
-GraphQL (app/access.py), found per call.
+GraphQL (app/api/access.py), found per call.
 
 Over streamable HTTP every request carries its own key (``Authorization: Bearer <key>``
 or ``X-API-Key``); ``KeyGate`` refuses a request without a valid one before the MCP

@@ -8,14 +8,14 @@ from thoughtgraph.domain.context.model import Tier
 
 Split = Mapping[Tier, float]
 
-# Seed 002: 2,000 / 3,000 / 2,000 / 1,000 of 8,000.
+# The default split: 2,000 / 3,000 / 2,000 / 1,000 of 8,000.
 DEFAULT_SPLIT: Split = {
     Tier.CRITICAL: 0.25,
     Tier.RELEVANT: 0.375,
     Tier.BACKGROUND: 0.25,
     Tier.INDEX: 0.125,
 }
-# Seed 002's debugging scenario: tier 1 widened to 3,000, tiers 2 and 3 reduced.
+# The debugging scenario: tier 1 widened to 3,000, tiers 2 and 3 reduced.
 DEBUGGING_SPLIT: Split = {
     Tier.CRITICAL: 0.375,
     Tier.RELEVANT: 0.3125,

@@ -1,6 +1,6 @@
-"""One text per compression level (seed 002): full, summary, compressed, index.
+"""One text per compression level: full, summary, compressed, index.
 
-Offline and extractive (app/knowledge/extractive.py): the summary is the first sentences
+Offline and extractive (app/domain/language/extractive.py): the summary is the first sentences
 within a word budget, the compressed form the first sentence within a line, the index a
 few salient words. Lines are single-line: newlines would split an item in the rendering.
 """

@@ -1,4 +1,4 @@
-"""The delta header (seed 001): what changed in the namespace since the caller's revision,
+"""The delta header: what changed in the namespace since the caller's revision,
 as a title with counts and at most three bullets."""
 
 from __future__ import annotations

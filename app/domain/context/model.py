@@ -9,7 +9,7 @@ from enum import IntEnum, StrEnum
 
 
 class Tier(IntEnum):
-    """Seed 002's four tiers, filled in this order."""
+    """The four tiers, filled in this order."""
 
     CRITICAL = 1  # open contradictions, decisions for the file or task, errors and fixes
     RELEVANT = 2  # query and signal matches, related decisions, collaborators' preferences
@@ -49,7 +49,7 @@ def levels_from(level: Level) -> tuple[Level, ...]:
 
 @dataclass(frozen=True)
 class Signals:
-    """What the agent is doing now (seed 002's predictive signals)."""
+    """What the agent is doing now."""
 
     query: str | None = None
     current_file: str | None = None

@@ -1,4 +1,4 @@
-"""Predictive prefetch (seed 002): what an assembly for these signals would load, each
+"""Predictive prefetch: what an assembly for these signals would load, each
 item with how sure the prediction is that it will be needed (its candidate's
 confidence). Pure."""
 

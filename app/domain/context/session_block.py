@@ -1,4 +1,4 @@
-"""The session-start summary block (seed 003): one tagged block with a version hash,
+"""The session-start summary block: one tagged block with a version hash,
 replaced in place on every injection, never accumulated.
 
     <thoughtgraph-memory version="1a2b3c4d5e6f" namespace="team-a">

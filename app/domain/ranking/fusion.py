@@ -1,13 +1,10 @@
 """Reciprocal rank fusion of the vector and full-text candidate lists: the union of the
 two lists, each candidate's rank in each, and its RRF value (k = 60, Cormack et al. 2009).
 
-The union and the ranks feed the score (app/retrieval/scoring.py); the RRF value is
-reported in ``explain`` beside it. It is not the score's relevance any more: the two lists
-score on scales that do not compare (cosine, and full-text scores whose range depends on
-the corpus and the engine), which is what rank fusion is for, but on the LoCoMo dev set
-RRF's equal weight for the noisy full-text ranks and its flat gaps between close hits cost
-22 points against plain vector search (scoring.py has the figures). The cosine, calibrated
-the same on both engines, plus a bonus by full-text rank, does better.
+The union and the ranks feed the score (``scoring.py``); the RRF value is reported in
+``explain`` beside it, not used as the score's relevance: equal weight for noisy full-text
+ranks and flat gaps between close hits ranked worse than the cosine plus a bonus by
+full-text rank (docs/design/search.md).
 
 ``relevance`` here is the fused value divided by its best possible value (rank 1 in every
 list that ran), on 0..1.

@@ -1,4 +1,4 @@
-"""Retention scores and tiers (seed 003), the same formula the store filters with (the
+"""Retention scores and tiers, the same formula the store filters with (the
 ``retention`` macro in app/store/cypher.py; a test holds them together).
 
     decay     = 0.5 ^ (days since last use / half-life)   last use: last retrieval or

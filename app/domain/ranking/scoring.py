@@ -5,23 +5,19 @@
     prior_factor   = 0.9 + 0.1 prior        (the prior breaks near-ties, it never buries a match)
     score          = min(1, relevance x prior_factor x lineage_factor) x supersession_factor
 
-Why the cosine and a full-text bonus rather than reciprocal rank fusion: on the LoCoMo dev
-set (``thoughtgraph eval locomo``, categories 1-4, all@10) plain vector search finds 43.1;
-RRF of the two lists 20.9 (23.5 with the priors at 0.9 + 0.1 prior), because a
-conversation's full-text ranks are noisy and RRF gives them the vector ranks' weight and
-flattens the gaps between close hits; the cosine alone with the priors 43.6, with a text
-bonus of 0.05 / 0.1 / 0.2 at its best rank 44.9 / 44.6 / 42.0. The cosine is calibrated the
-same on both engines (the full-text scores are not), so it is the one scale; the full-text
-list still brings in exact keyword matches the embedding misses, ranked by their cosine
-plus the bonus. The prior weighs 0.1 of the score (0.5 cost 1 point, the flat RRF 20).
+Why the cosine and a full-text bonus rather than reciprocal rank fusion: the cosine is
+calibrated the same on both engines (the full-text scores are not), so it is the one scale;
+the full-text list still brings in exact keyword matches the embedding misses, ranked by
+their cosine plus the bonus. The prior weighs 0.1 of the score, so it breaks near-ties and
+never buries a match. The measured alternatives are in docs/design/search.md.
 
-``salience_decay`` is seed 004's ``salience x exp(-0.01 x age_days)``, age from the time
+``salience_decay`` is ``salience x exp(-0.01 x age_days)``, age from the time
 the thought became true (validFrom, else creation). ``usage`` is the retention score
 (recency of use, retrievals, citations, ignores) times how much the thought was used:
 ``retention x (0.5 + 0.5 a / (a + 10))`` with ``a = retrievals + cite_weight x cites``.
 ``pheromone`` is ``1 - 1/weight`` (weights start at 1). ``related`` is the strongest
 RELATED_TO link from the hit to another candidate of the same search: knowledge the rest
-of the answer connects to. The lineage factor is seed 000's (x0.7 for a refined or
+of the answer connects to. The lineage factor is x0.7 for a refined or
 consolidated hit, x1.2 for a hit refining one of those, within the cap of 1) and the
 supersession factor the configured ``superseded_rank_factor``.
 """
@@ -38,7 +34,7 @@ from thoughtgraph.domain.ranking.retention import DAY_MS
 from thoughtgraph.domain.retrieval import ScoreExplanation, UsagePolicy
 from thoughtgraph.domain.rules import MAX_SCORE, REFINEMENT_BOOST, SUPERSEDED_FACTOR
 
-AGE_DECAY_PER_DAY = 0.01  # seed 004
+AGE_DECAY_PER_DAY = 0.01
 PRIOR_FLOOR = 0.9
 TEXT_BONUS = 0.1  # a full-text match's relevance bonus at text rank 1
 TEXT_RANK_K = 10  # the bonus at rank r: TEXT_BONUS x (K + 1) / (K + r)

@@ -1,12 +1,10 @@
 """Collecting candidates for each tier from the store and the search service, concurrently.
 
-Search goes through ``ThoughtSearch``, a protocol any search service satisfies (the
-lineage-aware one today, the hybrid one next), so swapping it changes nothing here.
+Search goes through ``ThoughtSearch``, a protocol the search service satisfies.
 
 Agent allowlists: ``visible`` is applied to every thought before it becomes a candidate
-(a contradiction needs both its thoughts visible). It is the seam for seed 001's
-allowlists: ``visibility(allowed_categories)`` builds it from the categories an agent may
-read; the allowlist service passes its own.
+(a contradiction needs both its thoughts visible); ``visibility(allowed_categories)``
+builds it from the categories the context service says the reading agent may read.
 """
 
 from __future__ import annotations
@@ -215,7 +213,7 @@ class Gathering:
         return items
 
     async def _preferences(self) -> list[Candidate]:
-        """Collaborators' preferences (seed 002: loaded to tier 2 when they join)."""
+        """Collaborators' preferences."""
         collaborators = list(dict.fromkeys(self.signals.collaborators))[:MAX_COLLABORATORS]
         lists = await asyncio.gather(
             *(self._listed(ThoughtKind.PREFERENCE, agent_id=who) for who in collaborators)
@@ -244,7 +242,7 @@ class Gathering:
 
     async def _recent(self) -> list[Candidate]:
         """The newest current thoughts, below every signal match: what a session start
-        without signals still needs (seed 003 ranks its summary by recency too). Read off
+        without signals still needs. Read off
         the change log's last events, whose revision bounds the read, rather than by
         sorting every thought of the namespace by time."""
         async with self._slots:

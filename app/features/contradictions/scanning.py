@@ -1,4 +1,4 @@
-"""The contradiction scanner and link discovery (seed 002): each thought against its most
+"""The contradiction scanner and link discovery: each thought against its most
 similar current thoughts, pairs judged once per fortnight, contradictions recorded.
 
 Precision first: only highly similar pairs reach the judge, a pair is judged once

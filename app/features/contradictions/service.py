@@ -1,4 +1,4 @@
-"""Contradictions: listing them and deciding them (seed 002's resolution endpoint)."""
+"""Contradictions: listing them and deciding them."""
 
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
-"""Episodes (seed 002's episodic memory, seed 004's extraction): a transcript is kept as
+"""Episodes: a transcript is kept as
 an Episode (narrative, summary, one-line compression, index label, artifacts) and the
 thoughts worth remembering are extracted from it, each PART_OF the episode.
 
-With an LLM the extraction is typed and salient; without one, seed 004's fallback: turns
+With an LLM the extraction is typed and salient; without one, the fallback: turns
 (or sentences) become ``fact`` thoughts with salience 0.5. Ids come from the transcript,
 so ingesting the same transcript again returns the same episode and writes nothing new.
 """

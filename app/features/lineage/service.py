@@ -1,4 +1,4 @@
-"""Tracing a thought's lineage in both directions, with a depth cap (seed 000 Q3)."""
+"""Tracing a thought's lineage in both directions, with a depth cap."""
 
 from __future__ import annotations
 

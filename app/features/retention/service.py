@@ -1,5 +1,5 @@
-"""Usage tracking, forgetting, restoring and pinning (seed 002's usage tracker and active
-forgetting; seed 001's TTL and soft delete)."""
+"""Usage tracking, forgetting, restoring and pinning: what agents use stays, what they
+ignore or leave fades and is forgotten (soft-deleted, then purged after its TTL)."""
 
 from __future__ import annotations
 

@@ -1,15 +1,13 @@
 """Search with graph expansion (``RetrievalOptions(expand=True)``): the base search's pool
 re-ranked by keyword sub-queries, session neighbours and the people a question names
-(app/retrieval/expansion.py), held to the search's own rules.
+(``expansion.py``), held to the search's own rules.
 
 The expansion brings in thoughts the base search did not return (a turn next to the one
 that matched, a keyword sub-query's hit). Each of those newcomers is admitted only when
 the search's filters, allowlist, retention tiers and time view admit it (one statement,
 ``search.admitted``), and is marked and ranked down like any hit when it was refined or
-superseded. On the LoCoMo dev set this step is worth about 19 points all@10 over the base
-search (categories 1-4: 46.0 to 65.5; multi-hop 8.1 to 27.0); it costs a few statements
-and an embedding per content word of the question, so it is asked for, not the default
-(``thoughtgraph eval locomo`` prints both).
+superseded. It costs a few statements and an embedding per content word of the question;
+its figures and the command that measures them are in docs/design/search.md.
 """
 
 from __future__ import annotations
@@ -25,7 +23,7 @@ from thoughtgraph.features.search.expansion import StoreExpansionReader, expand
 from thoughtgraph.ports.services import Embeddings
 
 # How many hits the base search hands the expansion (fixed, so a search for k returns the
-# prefix of a search for more: the weights were tuned with this pool).
+# prefix of a search for more; the weights were chosen with this pool).
 EXPANSION_POOL = 50
 _EVERY = 1_000_000  # expand() ranks them all; admission decides what is left
 

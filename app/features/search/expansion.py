@@ -34,18 +34,9 @@ The ranking (:func:`rerank`) is pure; the store reads go through a
 :class:`StoreExpansionReader` (the sub-queries all in one statement through
 :class:`~thoughtgraph.features.search.neighbours_repository.NeighbourRepository`, the
 session context through
-:class:`~thoughtgraph.features.search.expansion_repository.ExpansionRepository`). The
-weights were
-tuned on the LoCoMo dev set (``thoughtgraph eval locomo``, which prints the figures per
-category). RELATED_TO neighbours (similarity links) and pseudo-relevance feedback were
-tried in that tuning and left out: they bring back what the vector search already ranks.
-The named person's match, the question penalty and the agent bonus at 0.15 (was 0.1)
-took multi-hop all@10 of the full search from 20.3 to 27.0 (categories 1-4 63.2 to 65.5)
-and cost the adversarial questions (category 5, which name the wrong person on purpose:
-the evidence is the other speaker's) 58.9 to 48.2; with the bonus at 0.1, 24.3 and 56.2.
-Left out, for multi-hop questions (evidence in several sessions): a cap or penalty per
-session in the top k and a round robin over the keywords' best hits: the evidence of most
-questions sits in neighbouring turns, and the spread cost more than it found.
+:class:`~thoughtgraph.features.search.expansion_repository.ExpansionRepository`).
+The weights, what was tried and left out, and their figures per category are in
+docs/design/search.md (measured by ``thoughtgraph eval locomo``).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Reads of the retrieval expansion step (app/retrieval/expansion.py): the graph
+"""Reads of the retrieval expansion step (app/features/search/expansion.py): the graph
 context around search hits (cypher/expansion)."""
 
 from __future__ import annotations

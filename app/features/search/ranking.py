@@ -45,7 +45,7 @@ class Ranking:
         view: TimeView,
         options: RetrievalOptions,
     ) -> list[RankedHit]:
-        """Vector search with seed 000's lineage and the supersession adjustments only:
+        """Vector search with the lineage and supersession adjustments only:
         the baseline hybrid search is measured against."""
         rows = await self._retrieval.vector_candidates(
             namespace, embedding, k, view, self.params(options), narrows=options.filter.narrows

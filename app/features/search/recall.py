@@ -1,4 +1,4 @@
-"""Recall: a question answered from memory (seed 003's reasoned recall).
+"""Recall: a question answered from memory.
 
 The question is searched; for when / what date / how long ago questions the relative
 expressions in the hits ("yesterday", "last week") are resolved against the date each hit

@@ -142,7 +142,7 @@ class RetrievalRepository:
     async def _term_matches(self, namespace: str, text: str) -> dict[str, int]:
         """Each escaped word of ``text`` and how many thoughts it matches, up to
         UNION_BUDGET + 1 (past that it is common, however common); counted in the engine
-        unless remembered (app/retrieval/term_counts.py)."""
+        unless remembered (app/features/search/term_counts.py)."""
         terms = escaped_terms(text)
         known = self._term_counts.known(namespace, terms)
         missing = [term for term in terms if term not in known]

@@ -41,7 +41,7 @@ from thoughtgraph.ports.services import Embeddings
 from thoughtgraph.settings import Settings
 
 MAX_ACTION_CHARS = 500
-MAX_CONTEXT_K = 100  # what one context assembly may ask for (app/context/gathering.py)
+MAX_CONTEXT_K = 100  # what one context assembly may ask for (app/features/context/gathering.py)
 
 
 class SearchService:
@@ -117,9 +117,8 @@ class SearchService:
         to MAX_CONTEXT_K hits (a caller's search stops at MAX_K)."""
         text = _checked_query(namespace, query, 1, 0.0)
         check.require_int_range("k", k, 1, MAX_CONTEXT_K)
-        # Vector search: on LoCoMo's questions hybrid search put fewer evidence turns in
-        # the context at 2,000 and 4,000 tokens (22.7 and 25.8 against 24.5 and 26.6,
-        # `thoughtgraph eval context`), the same at 8,000.
+        # Vector search: hybrid search put fewer evidence turns into tight budgets
+        # (docs/design/context.md, measured by `thoughtgraph eval context`).
         options = RetrievalOptions(hybrid=False)
         embedding = await self._embedder.async_embed_query(text)
         return await self._search(namespace, text, embedding, k, 0.0, view, options)
@@ -154,7 +153,7 @@ class SearchService:
         view: TimeView | None = None,
         options: RetrievalOptions | None = None,
     ) -> TieredResult:
-        """Seed 004's two tiers: the topic summaries nearest the query first, then (at
+        """The two tiers: the topic summaries nearest the query first, then (at
         ``full``) the thoughts of a search. One query embedding serves both."""
         text = _checked_query(namespace, query, k, threshold)
         check.require_int_range("topicLimit", topic_k, 0, check.MAX_K)
@@ -255,7 +254,7 @@ class SearchService:
         return within_allowlist(options, allowed)
 
     def _record_search(self, namespace: str, hits: Sequence[RankedHit]) -> None:
-        """Seed 001's search event: the best hit and its similarity. A search that found
+        """The search event: the best hit and its similarity. A search that found
         nothing leaves none: its namespace may never have been written, and an event would
         create it. The context assembler's searches are its own one event."""
         if not hits or current_node() is OpsNode.CONTEXT:
@@ -316,7 +315,7 @@ class SearchService:
 
     # --- usage ----------------------------------------------------------------------------
     async def cite(self, namespace: str, thought_id: str, action: str) -> Thought:
-        """An agent acted on this thought: its retention rises (seed 002's usage tracker)."""
+        """An agent acted on this thought: its retention rises."""
         check.require_namespace(namespace)
         tid = check.require_thought_id("thoughtId", thought_id)
         what = check.require_text("action", action, MAX_ACTION_CHARS)

@@ -41,7 +41,7 @@ log = structlog.get_logger(__name__)
 
 # Originals one contributeMany call may carry; the CLI import writes batches this size too.
 MAX_BATCH = 100
-# Seed 001's operational vocabulary for each kind of write.
+# The operational vocabulary for each kind of write.
 OPS_FOR_TYPE = {
     ThoughtType.ORIGINAL: "create",
     ThoughtType.REFINEMENT: "update",

@@ -1,4 +1,4 @@
-"""Topics (seed 004): a thought joins the topic whose embedding is closest above the
+"""Topics: a thought joins the topic whose embedding is closest above the
 assignment similarity, or starts a new one named from it; a topic is summarised lazily,
 once enough unsummarised thoughts have gathered."""
 

@@ -1,5 +1,5 @@
 """Answer a question from retrieved memories, resolving relative dates against when each
-memory was written (seed 003's reasoned recall)."""
+memory was written."""
 
 from __future__ import annotations
 

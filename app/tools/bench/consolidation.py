@@ -37,7 +37,7 @@ from thoughtgraph.tools.bench.service import BenchSetupError
 from thoughtgraph.tools.bench.vectors import Embedded, embed_cached
 
 LOAD_BATCH = 1000
-# Targets: seed 003 asks 1,000 thoughts in under 5 minutes; the benchmark issue 10,000 in
+# Targets: 1,000 thoughts in under 5 minutes; the benchmark issue 10,000 in
 # under a minute, on the embedded engine.
 TARGET_SECONDS = {1_000: 300.0, 10_000: 60.0}
 TOP_STATEMENTS = 8

@@ -2,7 +2,7 @@
 turns all appear in ``assembleContext(budget)`` (the query signal is the question), per
 category and budget, with the mean tokens the context used.
 
-It runs on the same ingestion as ``eval locomo`` (app/eval/locomo_run.py): each budget is
+It runs on the same ingestion as ``eval locomo`` (app/tools/eval/locomo_run.py): each budget is
 a strategy whose "ranking" is every thought the assembled context shows, in any tier and
 at any compression level (its ``ids``), so "all evidence in the top k" with k above any
 context's size is "all evidence in the context".

@@ -1,4 +1,4 @@
-"""Tracing lineage (seed 000 Q3) and searching changes by why they were made."""
+"""Tracing lineage and searching changes by why they were made."""
 
 from __future__ import annotations
 

@@ -1,1 +1,1 @@
-"""Operational events (seed 001, section 14): what the service did, per namespace."""
+"""Operational events: what the service did, per namespace."""

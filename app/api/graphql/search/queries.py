@@ -1,4 +1,4 @@
-"""Two-tier search (seed 004): topic summaries, then thoughts, from one query."""
+"""Two-tier search: topic summaries, then thoughts, from one query."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Output type of recall: seed 003's reasoned answer."""
+"""Output type of recall: the reasoned answer."""
 
 from __future__ import annotations
 

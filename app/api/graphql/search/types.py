@@ -1,4 +1,4 @@
-"""Two-tier search results (seed 004): topic summaries first, then thoughts."""
+"""Two-tier search results: topic summaries first, then thoughts."""
 
 from __future__ import annotations
 

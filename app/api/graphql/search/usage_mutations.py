@@ -1,4 +1,4 @@
-"""Usage signals (seed 002's usage tracker): a thought an agent acted on is cited, one
+"""Usage signals: a thought an agent acted on is cited, one
 it was given and did not use is ignored. Both move its retention score, and so its tier
 and rank; neither changes knowledge, so neither is in the change log."""
 

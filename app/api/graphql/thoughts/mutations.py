@@ -1,4 +1,4 @@
-"""Contributing thoughts: originals, refinements and consolidations (seed 000)."""
+"""Contributing thoughts: originals, refinements and consolidations."""
 
 from __future__ import annotations
 

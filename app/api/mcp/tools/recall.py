@@ -1,4 +1,4 @@
-"""Recall: a question answered from memory (seed 003's reasoned recall), read under the
+"""Recall: a question answered from memory, read under the
 caller's agent allowlist as GraphQL's ``recall`` is."""
 
 from __future__ import annotations

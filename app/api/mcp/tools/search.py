@@ -1,4 +1,4 @@
-"""Reading: lineage-aware semantic search, and a thought's lineage (seed 000 Q3)."""
+"""Reading: lineage-aware semantic search, and a thought's lineage."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Writing thoughts: contribute an original, refine one, and record that one supersedes
-another (seed 000's lineage; the knowledge issue's supersession)."""
+another (it is no longer current)."""
 
 from __future__ import annotations
 
