@@ -1,5 +1,5 @@
 """Runtimes over the session's real stores for the knowledge-maintenance tests: the jobs
-run in-process here; tests/test_maintenance_worker.py runs them on a Celery worker."""
+run in-process here; tests/processes/test_maintenance_worker.py runs them on a Celery worker."""
 
 from __future__ import annotations
 

@@ -17,7 +17,7 @@ was written by anything but a test embedder (``test:...``).
 
 The few Cypher statements here are test-only, so they live in this module rather than in
 cypher/ (whose every file is product code, loaded into both engines' statement libraries
-and pinned in the snapshots); tests/test_cypher_lint.py lints them all the same.
+and pinned in the snapshots); tests/store/test_cypher_lint.py lints them all the same.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The operations GraphiQL opens with, one tab each: README's "Try it in GraphiQL"
-examples, word for word (tests/test_graphiql.py checks), each given an operation name
+examples, word for word (tests/api/test_graphiql.py checks), each given an operation name
 because GraphiQL titles a tab with it."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Authorisation of every root field: the caller's role must allow the action and its key
 the namespace. Nested fields stay inside the namespace their root field was allowed
 (loaders are keyed by namespace), so checking the roots covers the whole operation.
-``tests/test_api_keys.py`` fails if a root field is added without one of these."""
+``tests/api/test_api_keys.py`` fails if a root field is added without one of these."""
 
 from __future__ import annotations
 

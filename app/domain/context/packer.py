@@ -1,7 +1,7 @@
 """Packing candidates into a token budget, tier by tier. Pure: candidates, a budget, a
 split and a token counter in; the rendered text and what went where out.
 
-Rules, each checked by tests/test_context_packer.py over random inputs:
+Rules, each checked by tests/domain/test_context_packer.py over random inputs:
 - the text's exact token count (the counter run on the whole text) never exceeds the budget;
 - tiers are filled in order, and what a tier leaves unused is passed on to the next;
 - nothing appears twice: an item covering an id already shown is left out;

@@ -4,7 +4,7 @@ the client builds it but faster.
 FalkorDB takes parameters as Cypher literals in front of the statement text. The client
 turns every value into text one element at a time, recursively: a consolidation run sends
 millions of list elements (embeddings, id lists) and spent about a tenth of its time
-there. This builds the same text (tests/test_falkordb_params.py compares it with the
+there. This builds the same text (tests/store/test_falkordb_params.py compares it with the
 client's own on every kind of value), joining flat number lists and string lists at once,
 except that float lists of vector length are written with the 9 digits float32 needs.
 """

@@ -1,0 +1,76 @@
+"""ThoughtService over the real embedded engine: inheritance from stored weights, and
+that every failure path leaves the graph untouched."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+
+import pytest
+
+from tests.store.test_store_contract import make_thought
+from tests.support import LoopThread
+from thoughtgraph.container import build_services
+from thoughtgraph.domain.errors import ThoughtNotFoundError
+from thoughtgraph.domain.models import ThoughtRecord, ThoughtType
+from thoughtgraph.features.services import Services
+from thoughtgraph.features.thoughts.service import ThoughtInput
+from thoughtgraph.llm.embedders.hashing import HashEmbedder
+from thoughtgraph.settings import Settings
+from thoughtgraph.store.factory import open_store
+
+DIMENSION = 32
+
+
+@pytest.fixture(scope="module")
+def services(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LoopThread, Services]]:
+    loop = LoopThread()
+    stack = contextlib.AsyncExitStack()
+    settings = Settings(data_dir=tmp_path_factory.mktemp("service"))
+    store = loop.run(stack.enter_async_context(open_store(settings)))
+    embedder = HashEmbedder(dimension=DIMENSION)
+    loop.run(store.bootstrap(embedding_dimension=DIMENSION, embedder=embedder.name))
+    yield loop, build_services(store, embedder)
+    loop.run(stack.aclose())
+    loop.close()
+
+
+def _seed(loop: LoopThread, services: Services, ns: str, weight: float) -> str:
+    thought = make_thought(ns, f"seeded with weight {weight}", weight=weight)
+    record = ThoughtRecord(thought=thought, embedding=tuple([1.0] + [0.0] * (DIMENSION - 1)))
+    assert loop.run(
+        services.repos.thoughts.create(
+            record, event_id=f"{thought.id}:created", event_kind="created"
+        )
+    )
+    return thought.id
+
+
+def test_pheromone_is_inherited_from_stored_weights(
+    services: tuple[LoopThread, Services], ns: str
+) -> None:
+    loop, svc = services
+    heavy, light = _seed(loop, svc, ns, 6.0), _seed(loop, svc, ns, 2.0)
+    data = ThoughtInput(content="new insight", agent_id="a", agent_name="A", namespace=ns)
+    refinement = loop.run(svc.thoughts.refine(data, heavy)).thought
+    assert refinement.type is ThoughtType.REFINEMENT
+    assert refinement.pheromone_weight == 3.0
+    merged = loop.run(svc.thoughts.consolidate(data, [heavy, light])).thought
+    assert merged.pheromone_weight == 2.0
+    assert loop.run(svc.thoughts.refine(data, light)).thought.pheromone_weight == 1.0
+    stored = loop.run(svc.repos.thoughts.get_many(ns, [refinement.id, merged.id]))
+    assert stored[refinement.id].pheromone_weight == 3.0
+    assert stored[merged.id].source_ids == (heavy, light)
+
+
+def test_unknown_sources_write_nothing(services: tuple[LoopThread, Services], ns: str) -> None:
+    loop, svc = services
+    known = _seed(loop, svc, ns, 1.0)
+    before = loop.run(svc.history.revision(ns))
+    data = ThoughtInput(content="x", agent_id="a", agent_name="A", namespace=ns)
+    ghost = "00000000-0000-4000-8000-00000000dead"
+    with pytest.raises(ThoughtNotFoundError) as caught:
+        loop.run(svc.thoughts.consolidate(data, [known, ghost]))
+    assert caught.value.missing_ids == [ghost]
+    assert caught.value.extensions == {"code": "THOUGHT_NOT_FOUND", "ids": [ghost]}
+    assert loop.run(svc.history.revision(ns)) == before

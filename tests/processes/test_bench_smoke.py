@@ -1,0 +1,166 @@
+"""``thoughtgraph bench`` runs end to end in a real process and prints its tables.
+
+This checks that the command works and reports every measurement; it never asserts
+timings (the targets are for the full run on a quiet machine).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+
+# A measured row: N, the label, then p50, p95 and the sample count.
+_LATENCY = r"\s+(\d+(?:\.\d+)?)\s+(\d+(?:\.\d+)?)\s+(\d+)"
+
+LATENCY_ROWS = (
+    "raw engine vector query (k=40)",
+    "store search (vector_search k=10 + refiners)",
+    "service search (SearchService, hash embedder)",
+    "GraphQL search over HTTP (hybrid, the default)",
+    "GraphQL vector search over HTTP (hybrid: false)",
+    "lineage, 10-deep chain (LineageService)",
+    "lineage, 10-deep chain (GraphQL over HTTP)",
+    "hybrid search k=10, no query embedding (SearchService)",
+    "plain vector search k=10, no query embedding (hybrid off)",
+    "recall k=5, offline answer (RecallService)",
+    "assembleContext budget=8000 (ContextService)",
+)
+
+
+def _bench_command() -> list[str]:
+    script = Path(sys.executable).parent / "thoughtgraph"
+    if script.exists():
+        return [str(script), "bench"]
+    return [sys.executable, "-m", "thoughtgraph", "bench"]
+
+
+def _run_bench(tmp_path: Path, *args: str) -> str:
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if not key.startswith("TG_")  # never the developer's data dir or Neo4j
+    }
+    env["TG_LOG_LEVEL"] = "WARNING"
+    result = subprocess.run(
+        [*_bench_command(), *args],
+        cwd=tmp_path,  # no .env file from the repository
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=540,
+        check=False,
+    )
+    out = result.stdout
+    assert result.returncode == 0, f"stdout:\n{out}\nstderr:\n{result.stderr[-4000:]}"
+    return out
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(600)
+def test_bench_prints_every_measurement(tmp_path: Path) -> None:
+    out = _run_bench(
+        tmp_path,
+        *("--sizes", "200", "--queries", "5", "--sentences", "16", "--ingest", "30"),
+        *("--consolidation", "none", "--no-scan-cost"),
+    )
+
+    assert re.search(r"^machine: \d+ CPUs", out, re.M), out
+    assert re.search(r"^python:  \w+ \d+\.\d+", out, re.M), out
+    assert "engine:  embedded FalkorDB" in out, out
+
+    for label in LATENCY_ROWS:
+        match = re.search(r"^\s*200\s+" + re.escape(label) + _LATENCY + r"\s*$", out, re.M)
+        assert match, f"no measured row {label!r} in:\n{out}"
+        p50, p95, samples = float(match[1]), float(match[2]), int(match[3])
+        assert 0 < p50 <= p95, (label, p50, p95)
+        assert samples == 5, (label, samples)
+
+    load = re.search(r"^\s*200\s+load \(bulk_create_originals.*?([\d,]+) thoughts/s\s*$", out, re.M)
+    assert load and int(load[1].replace(",", "")) > 0, out
+    ratio_row = r"ratio GraphQL vector search / raw query \(p50\)\s+(\d+\.\d+)x\s*$"
+    ratio = re.search(ratio_row, out, re.M)
+    assert ratio and float(ratio[1]) > 0, out
+
+    embed = re.search(r"embed_documents, batch \d+\s+([\d,]+\.\d) sentences/s \(16 ", out)
+    assert embed and float(embed[1].replace(",", "")) > 0, out
+    query = re.search(r"embed_query \(one text\)" + _LATENCY, out)
+    assert query and float(query[1]) > 0, out
+
+    for label in ("batch call alone", "contributeMany, 100 per call", "single contributes"):
+        rate = re.search(re.escape(label) + r".*?\s([\d,]+\.\d) thoughts/s \(30 thoughts\)", out)
+        assert rate and float(rate[1].replace(",", "")) > 0, (label, out)
+
+    assert "targets:" in out, out
+    for target in (
+        "GraphQL vector search p50 <= 1.5x",
+        "search p50 < 20 ms",
+        "lineage p50 < 10 ms",
+        "hybrid search p50 < 20 ms without the query embedding",
+        "assembleContext p50 < 100 ms",
+    ):
+        assert re.search(r"^\s+(PASS|MISS)\s+" + re.escape(target), out, re.M), (target, out)
+
+
+def _numbers(cells: str) -> list[float]:
+    return [float(cell.replace(",", "").rstrip("x")) for cell in cells.split()]
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(600)
+def test_bench_maintenance_sections_print_their_tables(tmp_path: Path) -> None:
+    """Consolidation of 100 realistic thoughts and 20 contributes with scanning on and off
+    (a real worker process): the tables print, and the runs did the work they report."""
+    out = _run_bench(
+        tmp_path,
+        *("--sizes", "none", "--sentences", "0", "--ingest", "0", "--consolidation", "100"),
+        *("--contributes", "20", "--scan-preload", "100"),
+        *("--vector-cache", str(tmp_path / "vectors")),
+    )
+    assert "engine:  embedded FalkorDB" in out, out
+
+    # N, seconds, thoughts/s, then the run's counts.
+    row = re.search(r"^\s*100((?:\s+[\d,]+(?:\.\d+)?){10})\s*$", out, re.M)
+    assert row, f"no consolidation row in:\n{out}"
+    seconds, rate, deduped, assigned, topics, summarised, superseded, found, links, pairs = (
+        _numbers(row[1])
+    )
+    assert seconds > 0 and rate > 0, row[0]
+    # The corpus has 5 near-duplicates and 5 changed facts among 100 thoughts.
+    assert deduped > 0 and found > 0 and superseded >= 0, row[0]
+    assert assigned > 0 and deduped + assigned <= 100, row[0]
+    assert topics > 0 and links > 0 and pairs > 0 and summarised >= 0, row[0]
+    assert re.search(r"^  N=100: corpus 90 facts, 5 near-duplicates, 5 changed facts", out, re.M)
+    assert re.search(r"^  where the time goes at N=100: statements [\d.]+ s", out, re.M), out
+    assert re.search(r"^\s+neighbours\.vectors\s+\d+\s", out, re.M), out
+
+    modes = {
+        "scanning off (no queue, no worker)": None,
+        "scanning off, 30 ms pause before each write": None,
+        "scanning on, worker scanning alongside": 20,
+        "scanning on, scans drained before each write": 24,  # with the 4 warm-up writes
+    }
+    for label, scans in modes.items():
+        match = re.search(r"^" + re.escape(label) + r"((?:\s+\S+){8})\s*$", out, re.M)
+        assert match, f"no scan-cost row {label!r} in:\n{out}"
+        cells = match[1].split()
+        p50, p95, samples = float(cells[0]), float(cells[1]), int(cells[2])
+        assert 0 < p50 <= p95 and samples == 20, match[0]
+        assert float(cells[3].rstrip("x")) > 0, match[0]
+        if scans is None:
+            assert cells[4:] == ["-", "-", "-", "-"], match[0]
+        else:  # every write was scanned (in fewer tasks), judged and linked neighbours
+            assert int(cells[4]) == scans and 0 < int(cells[5]) <= scans, match[0]
+            assert int(cells[6]) > 0 and int(cells[7]) > 0, match[0]
+
+    assert "targets:" in out, out
+    for target in ("consolidation of 1,000 thoughts", "consolidation of 10,000 thoughts"):
+        assert re.search(r"^\s+n/a\s+" + re.escape(target), out, re.M), (target, out)
+    target = "contribute p50 with scanning <= 1.10x without"
+    assert re.search(r"^\s+(PASS|MISS)\s+" + re.escape(target), out, re.M), out
