@@ -11,6 +11,12 @@ index and label, and the shared thought projection. Values never enter a stateme
 macros take parameter names and schema identifiers only, and those come from the
 statement files, never from input.
 
+Labels and relationship types cannot be parameters, so a statement that differs only by
+them is written once, as a template: its ``//@ <name>: <slot>=<Identifier>, ...`` lines
+each declare one statement, ``<group>.<name>``, whose text is the template's with every
+``{{ slot }}`` replaced by that line's identifier (checked to be one). The template file
+itself names no statement of its own; snapshots and the linter see every instance.
+
 One exception, and only for schema commands, which accept no parameter for a label: the
 slot ``__NAMESPACE_LABEL__`` in a ``schema.*`` statement is filled per namespace by
 ``fill_namespace_label`` with a label derived from a hash (``Ns_`` and 24 hex digits) and
@@ -240,6 +246,38 @@ def _split_statements(text: str) -> list[str]:
     return [part.strip() for part in parts if part.strip()]
 
 
+_INSTANCE = re.compile(r"^//@\s*([a-z_][a-z0-9_]*)\s*:\s*(.*)$")
+_SLOT = re.compile(r"\{\{\s*([a-z_]+)\s*\}\}")
+_LABEL = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def _instances(text: str, path: Path) -> dict[str, dict[str, str]] | None:
+    """A template's declared statements: name -> slot values; None for a plain file."""
+    found: dict[str, dict[str, str]] = {}
+    for line in text.splitlines():
+        match = _INSTANCE.match(line.strip())
+        if match is None:
+            continue
+        values: dict[str, str] = {}
+        for pair in filter(None, (part.strip() for part in match.group(2).split(","))):
+            slot, _, value = (part.strip() for part in pair.partition("="))
+            if not _LABEL.match(slot) or not _LABEL.match(value):
+                raise ConfigurationError(f"{path}: not a slot=Identifier pair: {pair!r}")
+            values[slot] = value
+        found[match.group(1)] = values
+    return found or None
+
+
+def _fill(template: str, values: dict[str, str], name: str) -> str:
+    def slot(match: re.Match[str]) -> str:
+        value = values.get(match.group(1))
+        if value is None:
+            raise ConfigurationError(f"template instance {name!r} gives no {match.group(1)!r}")
+        return value
+
+    return _SLOT.sub(slot, template)
+
+
 def _strip_comments(text: str) -> str:
     lines = [line for line in text.splitlines() if not line.lstrip().startswith("//")]
     return "\n".join(lines).strip()
@@ -278,7 +316,16 @@ class StatementLibrary:
         chosen.update({name: path for name, fe, path in found if fe == engine})
         statements: dict[str, list[Statement]] = {}
         for name, path in sorted(chosen.items()):
-            text = _strip_comments(path.read_text(encoding="utf-8"))
+            raw = path.read_text(encoding="utf-8")
+            text = _strip_comments(raw)
+            instances = _instances(raw, path)
+            if instances is not None:
+                group = name.rsplit(".", 1)[0]
+                for instance, values in instances.items():
+                    full = f"{group}.{instance}"
+                    body = expand(_fill(text, values, full), engine)
+                    statements[full] = [Statement(full, engine, body, path)]
+                continue
             bodies = _split_statements(text) if name.startswith("schema.") else [text]
             statements[name] = [
                 Statement(name=name, engine=engine, text=expand(body, engine), source=path)

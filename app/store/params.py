@@ -8,6 +8,7 @@ from typing import Any
 
 from thoughtgraph.domain.changes import Actor, ChangeKind, SubjectKind
 from thoughtgraph.domain.models import ThoughtRecord, TimeView, now_ms
+from thoughtgraph.domain.retrieval import SearchFilter, UsagePolicy
 
 
 def change_params(
@@ -86,4 +87,28 @@ def thought_create_params(
             related_ids=t.source_ids,
             event_id=event_id,
         ),
+    }
+
+
+def filter_params(
+    search_filter: SearchFilter, min_retention: float | None, policy: UsagePolicy
+) -> dict[str, Any]:
+    """The parameters of the search_filter and retention macros (store/search_macros.py)."""
+    f = search_filter
+    return {
+        "kinds": [k.value for k in f.kinds] or None,
+        "categories": list(f.categories) or None,
+        "tags": list(f.tags) or None,
+        "agentId": f.agent_id,
+        "importanceMin": f.importance_min,
+        "importanceMax": f.importance_max,
+        "pinned": f.pinned,
+        "updatedAfter": f.updated_after_ms,
+        "updatedBefore": f.updated_before_ms,
+        "states": [s.value for s in f.states] or None,
+        "minRetention": min_retention,
+        "halfLifeDays": policy.half_life_days,
+        "activationBoost": policy.activation_boost,
+        "citeWeight": policy.cite_weight,
+        "ignorePenalty": policy.ignore_penalty,
     }

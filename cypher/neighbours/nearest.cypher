@@ -1,5 +1,5 @@
 // Each subject's nearest thoughts by embedding, a whole page of subjects in one statement:
-// the filters and order of thought/vector_search applied per subject (its namespace's own
+// the filters and order of search/vector_candidates applied per subject (its namespace's own
 // index, the time view, the k nearest of a $candidates-wide beam). Rows come back in
 // nearest-first order within each subject, equal scores in id order (so which of two
 // identical vectors the k cut keeps does not depend on how the engine sorts); the subject

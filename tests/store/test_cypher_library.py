@@ -199,6 +199,38 @@ def test_a_bad_macro_in_a_file_fails_the_load(library_root: Path) -> None:
         StatementLibrary.load(library_root, "falkordb")
 
 
+def test_a_template_declares_one_statement_per_label(library_root: Path) -> None:
+    """A statement that differs only by a label is written once: each ``//@`` line names
+    a statement and the identifiers its slots take; the template names none itself."""
+    write(
+        library_root,
+        "transfer/page.cypher",
+        "// one page per label\n//@ page_a: label=Alpha\n//@ page_b: label=Beta\n"
+        "MATCH (n:{{ label }}) RETURN {{ vector($v) }} AS v",
+    )
+    library = StatementLibrary.load(library_root, "falkordb")
+    assert library.get("transfer.page_a") == "MATCH (n:Alpha) RETURN vecf32($v) AS v"
+    assert library.get("transfer.page_b") == "MATCH (n:Beta) RETURN vecf32($v) AS v"
+    assert "transfer.page" not in library.names()
+
+
+@pytest.mark.parametrize(
+    ("declaration", "fault"),
+    [
+        ("//@ page_a: label=Alpha) DETACH DELETE (m", "not a slot=Identifier"),
+        ("//@ page_a: other=Alpha", "gives no 'label'"),
+    ],
+)
+def test_a_template_takes_identifiers_only(
+    library_root: Path, declaration: str, fault: str
+) -> None:
+    write(
+        library_root, "transfer/page.cypher", f"{declaration}\nMATCH (n:{{{{ label }}}}) RETURN n"
+    )
+    with pytest.raises(ConfigurationError, match=fault):
+        StatementLibrary.load(library_root, "falkordb")
+
+
 # --- the real cypher/ directory ----------------------------------------------------------
 
 

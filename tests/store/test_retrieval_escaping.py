@@ -14,7 +14,7 @@ from tests.support import LoopThread, repos
 from thoughtgraph.domain.errors import InvalidInputError
 from thoughtgraph.domain.models import TimeView, new_thought_id, now_ms
 from thoughtgraph.domain.retrieval import SearchFilter, UsagePolicy
-from thoughtgraph.features.search.repository import RetrievalRepository, filter_params
+from thoughtgraph.features.search.repository import RetrievalRepository
 from thoughtgraph.llm.embedders.base import TextEmbedder
 from thoughtgraph.store.cypher_store import CypherGraphStore
 from thoughtgraph.store.fulltext import (
@@ -24,6 +24,7 @@ from thoughtgraph.store.fulltext import (
     planned_query,
     query_terms,
 )
+from thoughtgraph.store.params import filter_params
 from thoughtgraph.tools.bench.data import BenchThought
 
 

@@ -15,7 +15,7 @@ from thoughtgraph.domain.ranking.retention import min_retention, tier_of
 from thoughtgraph.domain.retrieval import RankedHit, RetrievalOptions, UsagePolicy
 from thoughtgraph.domain.rules import rank_with_lineage, rank_with_supersession
 from thoughtgraph.features.repositories import Repositories
-from thoughtgraph.features.search.repository import filter_params
+from thoughtgraph.store.params import filter_params
 
 # Each list brings this many candidates per result asked for (at least MIN_POOL), so
 # fusion and the priors have something to reorder.

@@ -22,7 +22,6 @@ from typing import Any
 from thoughtgraph.domain.knowledge import Topic
 from thoughtgraph.domain.models import Thought, TimeView
 from thoughtgraph.domain.ranking.scoring import Candidate
-from thoughtgraph.domain.retrieval import SearchFilter, UsagePolicy
 from thoughtgraph.features.search.term_counts import TermCounts
 from thoughtgraph.store.beam import MIN_CANDIDATES, OVERSAMPLE
 from thoughtgraph.store.executor import Executor
@@ -38,30 +37,6 @@ MAX_CANDIDATES = 4096
 TEXT_OVERSAMPLE = 8
 TEXT_MIN_CANDIDATES = 200
 TOPIC_CANDIDATES = 100  # Neo4j's topic index spans namespaces
-
-
-def filter_params(
-    search_filter: SearchFilter, min_retention: float | None, policy: UsagePolicy
-) -> dict[str, Any]:
-    """The parameters of the search_filter and retention macros."""
-    f = search_filter
-    return {
-        "kinds": [k.value for k in f.kinds] or None,
-        "categories": list(f.categories) or None,
-        "tags": list(f.tags) or None,
-        "agentId": f.agent_id,
-        "importanceMin": f.importance_min,
-        "importanceMax": f.importance_max,
-        "pinned": f.pinned,
-        "updatedAfter": f.updated_after_ms,
-        "updatedBefore": f.updated_before_ms,
-        "states": [s.value for s in f.states] or None,
-        "minRetention": min_retention,
-        "halfLifeDays": policy.half_life_days,
-        "activationBoost": policy.activation_boost,
-        "citeWeight": policy.cite_weight,
-        "ignorePenalty": policy.ignore_penalty,
-    }
 
 
 class RetrievalRepository:

@@ -18,8 +18,9 @@ from thoughtgraph.domain.models import (
     ThoughtRecord,
     TimeView,
 )
+from thoughtgraph.domain.retrieval import SearchFilter, UsagePolicy
 from thoughtgraph.store.executor import Executor, vector_list
-from thoughtgraph.store.params import thought_create_params, view_params
+from thoughtgraph.store.params import filter_params, thought_create_params, view_params
 from thoughtgraph.store.rows import thought_from_row
 
 
@@ -129,11 +130,13 @@ class ThoughtRepository:
     ) -> list[ScoredThought]:
         if not await self._x.searchable(namespace):
             return []
+        # The one vector search of thoughts, with no filter beyond the view.
         rows = await self._x.read(
-            "thought.vector_search",
+            "search.vector_candidates",
             {
                 "namespace": namespace,
                 **view_params(view),
+                **filter_params(SearchFilter(), None, UsagePolicy()),
                 "embedding": list(embedding),
                 "candidates": max(k * self._oversample, self._min_candidates),
                 "k": k,

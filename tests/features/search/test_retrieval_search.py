@@ -29,9 +29,10 @@ from thoughtgraph.domain.retrieval import (
     RetrievalOptions,
     SearchFilter,
 )
-from thoughtgraph.features.search.repository import RetrievalRepository, filter_params
+from thoughtgraph.features.search.repository import RetrievalRepository
 from thoughtgraph.llm.embedders.base import TextEmbedder
 from thoughtgraph.store.cypher_store import CypherGraphStore
+from thoughtgraph.store.params import filter_params
 
 QUERY = "how are the deployment pipelines monitored"
 ACTOR = Actor(id="tester", name="Tester")

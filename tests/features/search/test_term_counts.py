@@ -8,10 +8,11 @@ from tests.retrieval_support import Writer
 from tests.support import LoopThread
 from thoughtgraph.domain.models import TimeView, now_ms
 from thoughtgraph.domain.retrieval import SearchFilter, UsagePolicy
-from thoughtgraph.features.search.repository import RetrievalRepository, filter_params
+from thoughtgraph.features.search.repository import RetrievalRepository
 from thoughtgraph.features.search.term_counts import TTL_S, TermCounts
 from thoughtgraph.llm.embedders.base import TextEmbedder
 from thoughtgraph.store.cypher_store import CypherGraphStore
+from thoughtgraph.store.params import filter_params
 
 
 class Clock:

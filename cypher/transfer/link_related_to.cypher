@@ -1,9 +1,0 @@
-// Restores a batch of RELATED_TO relationships, Thought to Thought (import): MERGE
-// between the nodes the ids name, properties set only on creation, so a second
-// import changes nothing.
-UNWIND $rows AS row
-MATCH (a:Thought {id: row.fromId})
-MATCH (b:Thought {id: row.toId})
-MERGE (a)-[r:RELATED_TO]->(b)
-ON CREATE SET r += row.properties
-RETURN count(r) AS linked
