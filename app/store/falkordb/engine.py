@@ -329,6 +329,10 @@ class EmbeddedFalkorDB(OwnedProcess):
         except (OSError, ValueError):
             return False
 
+    def answers(self) -> bool:
+        """Whether the engine process lives and answers a PING now."""
+        return self.is_running() and self._answers_ping()
+
     def _answers_ping(self) -> bool:
         """True once the server accepts commands (not while it is loading the AOF)."""
         if not self.socket_path.exists():
