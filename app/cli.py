@@ -205,6 +205,18 @@ def build_parser() -> argparse.ArgumentParser:
         "--isolation", type=float, default=30.0, help="seconds per write-isolation phase (0: skip)"
     )
     load.add_argument("--url", help="an already running service (default: start one)")
+    load.add_argument(
+        "--clients",
+        type=int,
+        help="soak instead: this many clients looping over contribute/search/assembleContext/"
+        "lineage for --duration s on a fresh service and namespace, then a read-back",
+    )
+    load.add_argument(
+        "--engine", choices=("falkordb", "neo4j"), help="the soak's engine (default: configured)"
+    )
+    load.add_argument(
+        "--kill-engine-at", type=float, help="soak: SIGKILL the embedded engine this many s in"
+    )
     neo4j = commands.add_parser(
         "dev-neo4j",
         help="run a local Neo4j Community server from Maven Central (needs Java 17+, Maven)",
@@ -303,8 +315,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command in ("export", "import"):
             return cli_transfer.run(settings, args)
         if args.command == "loadtest":
-            from app.loadtest import run_loadtest
+            from app.loadtest import run_loadtest, run_soak
 
+            if args.clients:
+                return run_soak(
+                    settings,
+                    clients=args.clients,
+                    duration_s=args.duration,
+                    engine=args.engine or settings.engine,
+                    kill_engine_at=args.kill_engine_at,
+                )
             return run_loadtest(
                 settings,
                 rate=args.rate,
