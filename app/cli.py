@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
 from app import cli_eval, cli_keys, cli_transfer
@@ -46,6 +48,9 @@ def _serve(settings: Settings, args: argparse.Namespace) -> int:
         lifespan="on",
     )
     server = uvicorn.Server(config)
+    # uvicorn shuts down gracefully on SIGTERM, then raises it again to end the process
+    # the default way, which skipped the clean-up below and exited -15: end it as Ctrl-C.
+    signal.signal(signal.SIGTERM, _exit_cleanly)
     try:
         server.run()
     except KeyboardInterrupt:
@@ -63,6 +68,10 @@ def _serve(settings: Settings, args: argparse.Namespace) -> int:
         print(f"thoughtgraph: error: the service did not start: {reason}", file=sys.stderr)
         return 1
     return 0
+
+
+def _exit_cleanly(signum: int, frame: FrameType | None) -> None:
+    raise SystemExit(0)
 
 
 def _mcp(args: argparse.Namespace) -> int:
