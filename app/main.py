@@ -6,6 +6,8 @@ after it, never at import time.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -19,6 +21,7 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from app.access import LOOPBACK_NAMES, AccessPolicy
+from app.context.tokens import import_tokenizers
 from app.domain.errors import ThoughtgraphError
 from app.graphiql.page import GraphiQLPage
 from app.graphql.app import create_graphql_app
@@ -27,7 +30,7 @@ from app.jobs.queue import JobQueue
 from app.llm.embedders import TextEmbedder
 from app.neo4j_browser import neo4j_browser_files
 from app.observability.http import metrics_endpoint
-from app.runtime import open_runtime
+from app.runtime import Runtime, open_runtime
 from app.services.container import Services
 from app.settings import Settings
 
@@ -136,29 +139,46 @@ def create_app(
 
     @asynccontextmanager
     async def _running_services(app: Starlette) -> AsyncIterator[None]:
-        async with open_runtime(settings, embedder=embedder, queue=job_queue) as runtime:
-            store = runtime.store
-            app.state.services = runtime.services
-            if not access.keys_required:
-                log.warning(
-                    "service.open",
-                    note="no API keys: anyone who can reach this address can read and write",
-                    host=settings.api_host,
-                )
-            schema = store.schema
-            log.info(
-                "service.ready",
-                engine=store.engine,
-                **store.describe(),
-                embedder=runtime.embedder.name,
-                dimension=runtime.embedder.dimension,
-                schema_created=schema.created_now if schema else None,
+        # The tokenizer is ready before the service is: on a fresh service every assembled
+        # context of the first seconds waited for litellm's import (seconds). The import
+        # runs beside the engine's start; the counter then loads from it.
+        importing = asyncio.create_task(asyncio.to_thread(import_tokenizers))
+        try:
+            async with open_runtime(settings, embedder=embedder, queue=job_queue) as runtime:
+                try:
+                    await runtime.services.context.tokens.warm()
+                except Exception as exc:  # assembled contexts will say what is wrong
+                    log.warning("context.tokenizer_not_loaded", error=str(exc))
+                async with _serving(app, runtime):
+                    yield
+        finally:
+            with contextlib.suppress(Exception):
+                await importing
+
+    @asynccontextmanager
+    async def _serving(app: Starlette, runtime: Runtime) -> AsyncIterator[None]:
+        store = runtime.store
+        app.state.services = runtime.services
+        if not access.keys_required:
+            log.warning(
+                "service.open",
+                note="no API keys: anyone who can reach this address can read and write",
+                host=settings.api_host,
             )
-            try:
-                yield
-            finally:
-                app.state.services = None
-                log.info("service.stopping", engine=store.engine)
+        schema = store.schema
+        log.info(
+            "service.ready",
+            engine=store.engine,
+            **store.describe(),
+            embedder=runtime.embedder.name,
+            dimension=runtime.embedder.dimension,
+            schema_created=schema.created_now if schema else None,
+        )
+        try:
+            yield
+        finally:
+            app.state.services = None
+            log.info("service.stopping", engine=store.engine)
 
     access = AccessPolicy.from_settings(settings)
     graphiql = GraphiQLPage(access, settings.graphiql)
