@@ -226,6 +226,13 @@ def build_parser() -> argparse.ArgumentParser:
     load.add_argument(
         "--kill-engine-at", type=float, help="soak: SIGKILL the embedded engine this many s in"
     )
+    load.add_argument(
+        "--kill-worker-mid-consolidation",
+        type=int,
+        metavar="THOUGHTS",
+        help="instead: SIGKILL a worker consolidating this many thoughts (half near-"
+        "duplicates), restart it, check the merges",
+    )
     neo4j = commands.add_parser(
         "dev-neo4j",
         help="run a local Neo4j Community server from Maven Central (needs Java 17+, Maven)",
@@ -326,6 +333,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "loadtest":
             from app.loadtest import run_loadtest, run_soak
 
+            if args.kill_worker_mid_consolidation:
+                from app.loadtest.worker_kill import run_worker_kill
+
+                return run_worker_kill(settings, thoughts=args.kill_worker_mid_consolidation)
             if args.clients:
                 return run_soak(
                     settings,

@@ -55,11 +55,13 @@ class Service:
 
 
 @contextlib.contextmanager
-def started_service(settings: Settings, env: Mapping[str, str] | None = None) -> Iterator[Service]:
+def started_service(
+    settings: Settings, env: Mapping[str, str] | None = None, data_dir: Path | None = None
+) -> Iterator[Service]:
     """`thoughtgraph serve` on a free loopback port with a temporary data dir (the hash
     embedder, 384 dimensions), ``env`` over this process's environment; SIGTERM after."""
     port = free_port()
-    data_dir = Path(tempfile.mkdtemp(prefix="tg-loadtest-"))
+    data_dir = data_dir or Path(tempfile.mkdtemp(prefix="tg-loadtest-"))
     environment = {**os.environ, "TG_DATA_DIR": str(data_dir), "TG_API_PORT": str(port)}
     environment |= {"TG_EMBEDDER": "hash", "TG_EMBEDDING_DIMENSION": "384"}
     environment |= {"TG_LOG_LEVEL": "WARNING", **(env or {})}
