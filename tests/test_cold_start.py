@@ -137,6 +137,40 @@ def test_more_statements_at_once_than_connections_all_answer(
     assert all(answer for answer in answers)
 
 
+def test_statements_cancelled_mid_flight_leave_no_half_read_connection(
+    loop: LoopThread, store: CypherGraphStore, ns: str
+) -> None:
+    """A request whose client went away is cancelled with the statement it waited on. Its
+    connection must not go back to the pool with the answer still unread, or the next
+    statement on it would get that answer instead of its own."""
+    thoughts = [make_thought(ns, f"cancelled reads {i}") for i in range(8)]
+    for thought in thoughts:
+        record = ThoughtRecord(thought=thought, embedding=tuple(unit_vector(CONTRACT_DIMENSION)))
+        loop.run(
+            store.create_thought(record, event_id=f"{thought.id}:created", event_kind="created")
+        )
+
+    async def read(i: int) -> bool:
+        wanted = thoughts[i % len(thoughts)].id
+        return list(await store.get_thoughts(ns, [wanted])) == [wanted]
+
+    async def rounds() -> list[bool]:
+        answers: list[bool] = []
+        for _ in range(10):
+            doomed = [asyncio.create_task(read(i)) for i in range(40)]
+            kept = [asyncio.create_task(read(i)) for i in range(40)]
+            await asyncio.sleep(0.002)  # some are waiting on the engine now
+            for task in doomed:
+                task.cancel()
+            await asyncio.gather(*doomed, return_exceptions=True)
+            answers += await asyncio.gather(*kept)
+        answers += await asyncio.gather(*(read(i) for i in range(40)))  # after them all
+        return answers
+
+    answers = loop.run(rounds())
+    assert answers == [True] * len(answers)
+
+
 @pytest.mark.slow
 def test_a_fresh_service_answers_twenty_concurrent_clients(
     request: pytest.FixtureRequest, engine: str

@@ -78,7 +78,7 @@ def started_service(
         failure = wait_until_ready(process, base_url, timeout_s=120)
         if failure is not None:
             raise RuntimeError(f"{failure}: see {log}")
-        _progress(f"service {base_url} ({settings.engine}), pid {process.pid}, log {log}")
+        _progress(f"service {base_url}, pid {process.pid}, log {log}")
         yield Service(base_url, data_dir, process, log)
     finally:
         process.terminate()
