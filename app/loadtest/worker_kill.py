@@ -1,14 +1,15 @@
 """`thoughtgraph loadtest --kill-worker-mid-consolidation N`: a worker SIGKILLed in the
 middle of a consolidation of N thoughts with near-duplicates, then started again.
 
-A fresh service (embedded engine, the local model, its own worker off) and a `thoughtgraph worker` of its
-own in a process group of its own, on the engine's Redis as the broker. N thoughts go in
-(half of them near-duplicates of the other half), a consolidation run is asked for, and
-the worker's whole group is SIGKILLed once it has consolidated a few pages. A second
-worker takes the run back (the broker redelivers it after the visibility timeout). Then,
-over the API: the run completed or was marked failed; every merge is whole (the merged
-thought has a CONSOLIDATES edge to each of the sources its MERGED event names, and each
-source is retired into it); no orphans (every retired thought belongs to a merge, every
+A fresh service (embedded engine, the local model: the hash embedder knows no near-
+duplicates; its own worker off) and a `thoughtgraph worker` of its own, in a process group
+of its own, on the engine's Redis as the broker. N thoughts go in (half of them near-
+duplicates of the other half), a consolidation run is asked for, and the worker's whole
+group is SIGKILLed once it has consolidated a few pages. A second worker takes the run
+back (the broker redelivers it after the visibility timeout). Then, over the API: the run
+completed or was marked failed; every merge is whole (the merged thought has a
+CONSOLIDATES edge to each of the sources its MERGED event names, and each source is
+retired into it); no orphans (every retired thought belongs to a merge, every
 consolidation thought has its event); no duplicates (no thought merged twice, no two
 merges of the same sources).
 """
