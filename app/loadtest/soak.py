@@ -19,6 +19,7 @@ import contextlib
 import os
 import random
 import secrets
+import shutil
 import signal
 import sys
 import tempfile
@@ -286,6 +287,7 @@ def neo4j_env(settings: Settings) -> Iterator[Mapping[str, str]]:
         yield {"TG_NEO4J_URI": server.bolt_uri, "TG_NEO4J_USER": "neo4j"}
     finally:
         server.stop()
+        shutil.rmtree(home, ignore_errors=True)  # its data: hundreds of MB after a soak
 
 
 def run_soak(
