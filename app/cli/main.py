@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
 from thoughtgraph.cli import keys as cli_keys
@@ -48,6 +50,9 @@ def _serve(settings: Settings, args: argparse.Namespace) -> int:
         lifespan="on",
     )
     server = uvicorn.Server(config)
+    # uvicorn shuts down gracefully on SIGTERM, then raises it again to end the process
+    # the default way, which skipped the clean-up below and exited -15: end it as Ctrl-C.
+    signal.signal(signal.SIGTERM, _exit_cleanly)
     try:
         server.run()
     except KeyboardInterrupt:
@@ -65,6 +70,10 @@ def _serve(settings: Settings, args: argparse.Namespace) -> int:
         print(f"thoughtgraph: error: the service did not start: {reason}", file=sys.stderr)
         return 1
     return 0
+
+
+def _exit_cleanly(signum: int, frame: FrameType | None) -> None:
+    raise SystemExit(0)
 
 
 def _mcp(args: argparse.Namespace) -> int:
@@ -207,6 +216,25 @@ def build_parser() -> argparse.ArgumentParser:
         "--isolation", type=float, default=30.0, help="seconds per write-isolation phase (0: skip)"
     )
     load.add_argument("--url", help="an already running service (default: start one)")
+    load.add_argument(
+        "--clients",
+        type=int,
+        help="soak instead: this many clients looping over contribute/search/assembleContext/"
+        "lineage for --duration s on a fresh service and namespace, then a read-back",
+    )
+    load.add_argument(
+        "--engine", choices=("falkordb", "neo4j"), help="the soak's engine (default: configured)"
+    )
+    load.add_argument(
+        "--kill-engine-at", type=float, help="soak: SIGKILL the embedded engine this many s in"
+    )
+    load.add_argument(
+        "--kill-worker-mid-consolidation",
+        type=int,
+        metavar="THOUGHTS",
+        help="instead: SIGKILL a worker consolidating this many thoughts (half near-"
+        "duplicates), restart it, check the merges",
+    )
     neo4j = commands.add_parser(
         "dev-neo4j",
         help="run a local Neo4j Community server from Maven Central (needs Java 17+, Maven)",
@@ -305,8 +333,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command in ("export", "import"):
             return cli_transfer.run(settings, args)
         if args.command == "loadtest":
-            from thoughtgraph.tools.loadtest import run_loadtest
+            from thoughtgraph.tools.loadtest import run_loadtest, run_soak
 
+            if args.kill_worker_mid_consolidation:
+                from thoughtgraph.tools.loadtest.worker_kill import run_worker_kill
+
+                return run_worker_kill(settings, thoughts=args.kill_worker_mid_consolidation)
+            if args.clients:
+                return run_soak(
+                    settings,
+                    clients=args.clients,
+                    duration_s=args.duration,
+                    engine=args.engine or settings.engine,
+                    kill_engine_at=args.kill_engine_at,
+                )
             return run_loadtest(
                 settings,
                 rate=args.rate,

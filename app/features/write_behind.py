@@ -27,7 +27,8 @@ class WriteBehind(abc.ABC, Generic[Batch]):
     def __init__(self, interval_s: float) -> None:
         self._interval_s = interval_s
         self._pending: dict[str, Batch] = {}
-        self._task: asyncio.Task[None] | None = None
+        self._timer: asyncio.Task[None] | None = None  # waiting out the interval
+        self._tasks: set[asyncio.Task[None]] = set()  # every scheduled write, until done
 
     @abc.abstractmethod
     def _empty(self) -> Batch:
@@ -41,19 +42,23 @@ class WriteBehind(abc.ABC, Generic[Batch]):
         batch = self._pending.get(namespace)
         if batch is None:
             batch = self._pending[namespace] = self._empty()
-        if self._task is None:
+        if self._timer is None:
             with contextlib.suppress(RuntimeError):  # no running loop: written at close
                 # A context of its own: the write is nobody's request (nor in its trace).
-                self._task = asyncio.get_running_loop().create_task(
+                task = asyncio.get_running_loop().create_task(
                     self._flush_soon(), context=contextvars.Context()
                 )
+                self._timer = task
+                self._tasks.add(task)
+                task.add_done_callback(self._tasks.discard)
         return batch
 
     async def _flush_soon(self) -> None:
-        try:
-            await asyncio.sleep(self._interval_s)
-        finally:
-            self._task = None
+        await asyncio.sleep(self._interval_s)
+        # From here on this task is writing: close() waits for it instead of cancelling
+        # it (a cancelled write lost the batch it had taken), and the next thing buffered
+        # schedules a write of its own.
+        self._timer = None
         await self.flush()
 
     async def flush(self) -> None:
@@ -65,8 +70,14 @@ class WriteBehind(abc.ABC, Generic[Batch]):
                 log.warning(self.not_recorded, namespace=namespace, error=str(exc))
 
     async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-        await self.flush()
+        """Write everything buffered and end every task (none is left pending, so none is
+        destroyed with the loop): a write still waiting out its interval is written now,
+        one already writing is waited for; what those writes buffer in turn as well."""
+        for _ in range(10):  # a write may buffer more (an ops event about a failed write)
+            timer, self._timer = self._timer, None
+            if timer is not None:
+                timer.cancel()  # still asleep: it holds nothing, the batch is in _pending
+            await asyncio.gather(*self._tasks, return_exceptions=True)
+            await self.flush()
+            if not self._pending and not self._tasks:
+                return

@@ -37,4 +37,5 @@ CREATE VECTOR INDEX FOR ()-[r:SUPERSEDES]-() ON (r.reasonEmbedding)
 OPTIONS {dimension: $dimension, similarityFunction: 'cosine'};
 CREATE VECTOR INDEX FOR (ep:Episode) ON (ep.embedding)
 OPTIONS {dimension: $dimension, similarityFunction: 'cosine'};
+// Last, so that once it exists every index above does (schema.namespace_searchable).
 CREATE FULLTEXT INDEX FOR (t:Thought) ON (t.content);

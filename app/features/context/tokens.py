@@ -60,6 +60,12 @@ def tokenizer_name(model: str) -> str:
     return f"{model} ({openai_tokenizer_encoding_name(model)})"
 
 
+def import_tokenizers() -> None:
+    """Import litellm (seconds), blocking: a service starts this in a thread at once."""
+    prepare_litellm()
+    import litellm  # noqa: F401
+
+
 class TokenCounter:
     """Counts tokens of texts for one model; remembers recent texts (items are counted
     again and again as they are tried at several compression levels)."""
@@ -88,6 +94,13 @@ class TokenCounter:
 
     def _load(self) -> None:
         self.model, self.name, self._count  # noqa: B018 - cached on first access
+
+    async def warm(self) -> None:
+        """Load the tokenizer and count once (the first count reads its files), off the
+        event loop: a service does this as it starts, so that its first assembled
+        contexts do not wait seconds for it (they all did, on a fresh service)."""
+        await self.load()
+        await asyncio.to_thread(self._count, "warm up")
 
     def __call__(self, text: str) -> int:
         if not text:

@@ -22,6 +22,7 @@ import structlog
 from falkordb.asyncio import FalkorDB
 from falkordb.asyncio.graph import AsyncGraph
 from redis import exceptions as redis_errors
+from redis.asyncio import BlockingConnectionPool, UnixDomainSocketConnection
 
 from thoughtgraph.domain.errors import StoreError, StoreFullError, StoreTimeoutError
 from thoughtgraph.store.cypher import StatementLibrary
@@ -48,6 +49,13 @@ _ALREADY_EXISTS = ("already indexed", "already exists")
 _LOST = (redis_errors.ConnectionError, redis_errors.TimeoutError)
 # How long a statement waits for a restarting engine (loading a large log takes seconds).
 RESTART_WAIT_S = 60.0
+# Connections to the engine per process. The engine runs 2 queries at a time and queues
+# the rest, so more connections only move the queue from this process into the engine;
+# a statement past the limit waits for a free connection (up to the statement timeout).
+# redis-py's default pool instead *refused* the 101st concurrent statement with a
+# ConnectionError, which was taken for a lost engine (see ``_run_observed``).
+POOL_CONNECTIONS = 64
+_POOL_EXHAUSTED = "No connection available"
 
 
 class FalkorDBGraphStore(CypherGraphStore):
@@ -68,9 +76,17 @@ class FalkorDBGraphStore(CypherGraphStore):
         self._socket_path = socket_path
         self._graph_name = graph_name
         self._embedded = embedded
-        self._client = FalkorDB(unix_socket_path=socket_path)
+        self._pool = BlockingConnectionPool(
+            connection_class=UnixDomainSocketConnection,
+            path=socket_path,
+            max_connections=POOL_CONNECTIONS,
+            timeout=statement_timeout_s,
+            decode_responses=True,  # as FalkorDB's own client asks for
+        )
+        self._client = FalkorDB(connection_pool=self._pool)
         self._catalog = self._client.select_graph(graph_name)
         self._graphs: dict[str, AsyncGraph] = {}
+        self._searchable: set[str] = set()  # namespaces seen with every index built
         self._supervisor = (
             EngineSupervisor(
                 embedded,
@@ -153,6 +169,12 @@ class FalkorDBGraphStore(CypherGraphStore):
         try:
             return await self._execute(graph, text, params, read_only=read_only)
         except _LOST as exc:
+            if _POOL_EXHAUSTED in str(exc):  # busy, not lost: every connection stayed in use
+                raise StoreTimeoutError(
+                    f"FalkorDB was busy: no free connection for {name} within {self._timeout_ms} ms"
+                ) from exc
+            # The client has already dropped the broken connection; the supervisor tells a
+            # live engine (nothing more to do) from a dead one (restart, fresh connections).
             # Every statement is safe to repeat (deterministic ids, guarded creates), so
             # after bringing a crashed engine back the statement is simply run again;
             # a write that met a full disk is not (it would crash the engine again).
@@ -203,9 +225,23 @@ class FalkorDBGraphStore(CypherGraphStore):
             # Not retried here: the next write prepares the namespace again (idempotent).
             raise StoreError(f"FalkorDB was lost creating namespace {namespace!r}: {exc}") from exc
 
+    async def _namespace_searchable(self, namespace: str) -> bool:
+        """Whether the namespace's indexes are all there: prepared here, or by another
+        process (the worker, another API) that may still be creating them."""
+        if namespace in self._prepared_namespaces or namespace in self._searchable:
+            return True
+        rows = await self._read("schema.namespace_searchable", {}, namespace=namespace)
+        if not rows or int(rows[0]["ready"]) < 2:
+            return False  # never written to, or its indexes are being created right now
+        self._searchable.add(namespace)
+        return True
+
     # --- supervision ------------------------------------------------------------------
     async def _reconnect(self) -> None:
-        await self._client.connection.connection_pool.disconnect()
+        # After a restart: the idle connections lead to the old process. Connections in use
+        # are left to their statements (each drops its own when it fails): closing them
+        # here broke statements already running on the new process.
+        await self._pool.disconnect(inuse_connections=False)
 
     async def _indexes_not_ready(self) -> list[str]:
         # Readiness asks this on every probe. The supervisor waits for the indexes after

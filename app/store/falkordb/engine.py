@@ -29,6 +29,9 @@ from thoughtgraph.settings import FsyncPolicy
 
 # What the engine logs when it cannot append to its log (disk full, in practice).
 _APPEND_FAILURES = ("AOF write error", "No space left on device", "Short write while writing")
+# When the engine rewrites its log (see _command).
+AOF_REWRITE_MIN_SIZE = "4mb"
+AOF_REWRITE_PERCENTAGE = "50"
 # sockaddr_un.sun_path is 108 bytes on Linux, including the terminating NUL.
 _MAX_SOCKET_PATH = 100
 
@@ -253,6 +256,12 @@ class EmbeddedFalkorDB(OwnedProcess):
             "--dir", str(self.engine_dir),
             "--appendonly", "yes",
             "--appendfsync", self.fsync.value,
+            # A restart replays the log written since its last rewrite, query by query:
+            # 3.6 s for 25 s of 50 clients (14 MB), against 0.2 s for the same data from a
+            # rewritten base. Rewriting (in a forked child) whenever the tail has grown by
+            # half the base, and at 4 MB at the latest, keeps a restart's replay short.
+            "--auto-aof-rewrite-min-size", AOF_REWRITE_MIN_SIZE,
+            "--auto-aof-rewrite-percentage", AOF_REWRITE_PERCENTAGE,
             "--save", "",
             "--daemonize", "no",
             "--pidfile", str(self.pid_path),
@@ -328,6 +337,10 @@ class EmbeddedFalkorDB(OwnedProcess):
             return _pid_alive(int(self.pid_path.read_text().strip()))
         except (OSError, ValueError):
             return False
+
+    def answers(self) -> bool:
+        """Whether the engine process lives and answers a PING now."""
+        return self.is_running() and self._answers_ping()
 
     def _answers_ping(self) -> bool:
         """True once the server accepts commands (not while it is loading the AOF)."""

@@ -92,8 +92,11 @@ class EngineSupervisor:
     # --- bringing it back --------------------------------------------------------------
     async def recover(self, cause: BaseException) -> None:
         """Restart a dead engine and wait until it serves with usable indexes; statements
-        wait meanwhile. A live engine only gets fresh connections."""
+        wait meanwhile. On a live engine only the connection that broke is lost, and
+        the client has already dropped it: nothing stops, nothing else is closed."""
         async with self._lock:
+            if self.engine.answers():
+                return
             self._serving.clear()
             try:
                 if await self.engine.ensure_running():

@@ -13,6 +13,7 @@ grow, and incomplete once its hits fall outside the candidates asked for).
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping
 from typing import Any
 
@@ -44,6 +45,7 @@ from thoughtgraph.store.neo4j_names import namespace_index, namespace_label
 # SessionExpired are DriverErrors; TransientErrors surface here only once the managed
 # transaction's retries are exhausted.
 _UNAVAILABLE = (DriverError, TransientError, DatabaseError)
+_TIMED_OUT = ("TransactionTimedOut", "LockClientStopped")
 INDEX_ONLINE_TIMEOUT_S = 300
 # Schema commands wait for index population: they get the population's own timeout.
 SCHEMA_TIMEOUT_S = INDEX_ONLINE_TIMEOUT_S + 30
@@ -74,6 +76,7 @@ class Neo4jGraphStore(CypherGraphStore):
         # Every session shares one bookmark manager, so a read always sees the writes
         # acknowledged before it, also on a cluster where reads go to another member.
         self._bookmarks = AsyncGraphDatabase.bookmark_manager()
+        self._write_turns: dict[str | None, asyncio.Lock] = {}  # per namespace, see _write
 
     @classmethod
     async def connect(
@@ -135,13 +138,19 @@ class Neo4jGraphStore(CypherGraphStore):
     async def _write(
         self, name: str, params: Mapping[str, Any], *, namespace: str | None
     ) -> list[Row]:
-        try:
-            return await self._run(name, self._scoped(params, namespace), write=True)
-        except ConstraintError:
-            # Every write statement creates only what is absent and returns no row when it
-            # exists already; a unique-constraint conflict is the concurrent form of that
-            # outcome (another writer got there first), and its transaction wrote nothing.
-            return []
+        # Writes to one namespace take turns here: in Neo4j they take turns anyway (each
+        # appends to the namespace's change log, one node, one lock), but a transaction
+        # waiting there for the lock spends its timeout waiting. Under 50 clients on a
+        # fresh service, writes queued behind the lock past 10 s were stopped
+        # (LockClientStopped) and 142 of 3,398 contributes failed.
+        async with self._write_turns.setdefault(namespace, asyncio.Lock()):
+            try:
+                return await self._run(name, self._scoped(params, namespace), write=True)
+            except ConstraintError:
+                # Every write statement creates only what is absent and returns no row when
+                # it exists already; a unique-constraint conflict is the concurrent form of
+                # that outcome (another writer got there first), and it wrote nothing.
+                return []
 
     @staticmethod
     def _scoped(params: Mapping[str, Any], namespace: str | None) -> dict[str, Any]:
@@ -156,7 +165,8 @@ class Neo4jGraphStore(CypherGraphStore):
             with self.observer.statement(name, write=write):
                 return await self._execute(self._statements.get(name), params, write=write)
         except ClientError as exc:
-            if "TransactionTimedOut" in (exc.code or ""):
+            # Stopped by the timeout while running, or while waiting for a lock.
+            if any(code in (exc.code or "") for code in _TIMED_OUT):
                 raise StoreTimeoutError(
                     f"Neo4j stopped {name} after {self._timeout_s} s: {exc}", statement=name
                 ) from exc

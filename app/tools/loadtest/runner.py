@@ -20,7 +20,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -46,18 +46,30 @@ def _progress(message: str) -> None:
     print(f"loadtest: {message}", file=sys.stderr, flush=True)
 
 
+@dataclass(frozen=True)
+class Service:
+    base_url: str
+    data_dir: Path
+    process: subprocess.Popen[bytes]
+    log: Path
+
+
 @contextlib.contextmanager
-def service_process(settings: Settings) -> Iterator[str]:
-    """`thoughtgraph serve` on a free loopback port with a temporary data dir."""
+def started_service(
+    settings: Settings, env: Mapping[str, str] | None = None, data_dir: Path | None = None
+) -> Iterator[Service]:
+    """`thoughtgraph serve` on a free loopback port with a temporary data dir (the hash
+    embedder, 384 dimensions), ``env`` over this process's environment; SIGTERM after."""
     port = free_port()
-    data_dir = Path(tempfile.mkdtemp(prefix="tg-loadtest-"))
-    env = {**os.environ, "TG_DATA_DIR": str(data_dir), "TG_API_PORT": str(port)}
-    env |= {"TG_EMBEDDER": "hash", "TG_EMBEDDING_DIMENSION": "384", "TG_LOG_LEVEL": "WARNING"}
+    data_dir = data_dir or Path(tempfile.mkdtemp(prefix="tg-loadtest-"))
+    environment = {**os.environ, "TG_DATA_DIR": str(data_dir), "TG_API_PORT": str(port)}
+    environment |= {"TG_EMBEDDER": "hash", "TG_EMBEDDING_DIMENSION": "384"}
+    environment |= {"TG_LOG_LEVEL": "WARNING", **(env or {})}
     log = data_dir.parent / f"{data_dir.name}.log"
     with log.open("wb") as output:
         process = subprocess.Popen(
             [sys.executable, "-m", "thoughtgraph", "serve"],
-            env=env,
+            env=environment,
             stdout=output,
             stderr=output,
         )
@@ -66,13 +78,20 @@ def service_process(settings: Settings) -> Iterator[str]:
         failure = wait_until_ready(process, base_url, timeout_s=120)
         if failure is not None:
             raise RuntimeError(f"{failure}: see {log}")
-        _progress(f"service {base_url} ({settings.engine}), pid {process.pid}")
-        yield base_url
+        _progress(f"service {base_url}, pid {process.pid}, log {log}")
+        yield Service(base_url, data_dir, process, log)
     finally:
         process.terminate()
         with contextlib.suppress(subprocess.TimeoutExpired):
             process.wait(timeout=60)
         shutil.rmtree(data_dir, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def service_process(settings: Settings) -> Iterator[str]:
+    """`thoughtgraph serve` on a free loopback port with a temporary data dir."""
+    with started_service(settings) as service:
+        yield service.base_url
 
 
 @dataclass(frozen=True)
