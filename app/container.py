@@ -101,7 +101,13 @@ def build_services(
         allowlist=allowlist,
         recall=RecallService(search, llm, allowlist),
         context=ContextService(
-            repos, search, settings=settings, clock=clock, events=events, allowlist=allowlist
+            repos,
+            search,
+            settings=settings,
+            clock=clock,
+            events=events,
+            allowlist=allowlist,
+            access=access,
         ),
         telemetry=telemetry,
         ops=ops,

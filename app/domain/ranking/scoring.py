@@ -13,8 +13,9 @@ never buries a match. The measured alternatives are in docs/design/search.md.
 
 ``salience_decay`` is ``salience x exp(-0.01 x age_days)``, age from the time
 the thought became true (validFrom, else creation). ``usage`` is the retention score
-(recency of use, retrievals, citations, ignores) times how much the thought was used:
-``retention x (0.5 + 0.5 a / (a + 10))`` with ``a = retrievals + cite_weight x cites``.
+(recency of use, retrievals, citations, ignores) times how much the thought was cited:
+``retention x (0.5 + 0.5 c / (c + 10))`` with ``c = cite_weight x cites``: citations
+only, since a retrieval says what was shown, not what helped.
 ``pheromone`` is ``1 - 1/weight`` (weights start at 1). ``related`` is the strongest
 RELATED_TO link from the hit to another candidate of the same search: knowledge the rest
 of the answer connects to. The lineage factor is x0.7 for a refined or
@@ -64,8 +65,12 @@ def salience_decay(thought: Thought, now_ms: int) -> float:
 
 
 def usage(thought: Thought, retention: float, policy: UsagePolicy) -> float:
-    activity = thought.access_count + policy.cite_weight * thought.cite_count
-    return retention * (0.5 + 0.5 * activity / (activity + USE_SATURATION))
+    """How useful agents found the thought: its retention times how often it was cited.
+    Being retrieved is not being useful: counting retrievals here would let every search
+    push what it returned above what the next question needs (a thought shown once ranks
+    higher the next time, and so on)."""
+    cited = policy.cite_weight * thought.cite_count
+    return retention * (0.5 + 0.5 * cited / (cited + USE_SATURATION))
 
 
 def pheromone(thought: Thought) -> float:

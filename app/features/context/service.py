@@ -42,6 +42,7 @@ from thoughtgraph.features.context.gathering import (
 )
 from thoughtgraph.features.context.tokens import TokenCounter
 from thoughtgraph.features.repositories import Repositories
+from thoughtgraph.features.retention.service import AccessRecorder
 from thoughtgraph.ports.clock import Clock, SystemClock
 from thoughtgraph.settings import Settings
 
@@ -71,8 +72,10 @@ class ContextService:
         clock: Clock | None = None,
         events: OpsEvents = NO_OPS_EVENTS,
         allowlist: AllowlistPolicy | None = None,
+        access: AccessRecorder | None = None,
     ) -> None:
         settings = settings or Settings()
+        self._access = access
         self._allowlist = allowlist or AllowlistPolicy.unrestricted()
         self._repos = repos
         self._events = events
@@ -98,11 +101,31 @@ class ContextService:
         agent_field: str = "agent",
     ) -> AssembledContext:
         """The context for ``signals`` within ``budget`` tokens, tier by tier; with
-        ``since_revision``, headed by what changed since."""
+        ``since_revision``, headed by what changed since. What it shows counts as
+        retrieved; what it considered and left out does not."""
+        assembled = await self._assemble(
+            namespace, budget, signals, since_revision, caller, agent_field
+        )
+        self._shown(namespace, assembled)
+        return assembled
+
+    async def _assemble(
+        self,
+        namespace: str,
+        budget: int | None,
+        signals: Signals | None,
+        since_revision: int | None,
+        caller: Principal | None,
+        agent_field: str,
+    ) -> AssembledContext:
         budget = self._budget(budget, self.default_budget)
         signals, allowed = self._reading(caller, signals, agent_field)
         gathered = await self._gather(namespace, signals, since_revision, allowed, budget=budget)
         return self._packed(gathered, budget)
+
+    def _shown(self, namespace: str, assembled: AssembledContext) -> None:
+        if self._access is not None:
+            self._access.record(namespace, assembled.packing.ids)
 
     async def predict(
         self,
@@ -114,9 +137,8 @@ class ContextService:
         agent_field: str = "agent",
     ) -> Prediction:
         """What ``assemble`` would load for these signals, with a confidence per item."""
-        assembled = await self.assemble(
-            namespace, budget=budget, signals=signals, caller=caller, agent_field=agent_field
-        )
+        # A prediction shows nothing yet: nothing counts as retrieved.
+        assembled = await self._assemble(namespace, budget, signals, None, caller, agent_field)
         return predict(assembled.packing, assembled.tokenizer)
 
     async def session_block(
@@ -147,6 +169,7 @@ class ContextService:
             block = wrap(assembled.packing.text, namespace)
             over = self.tokens(block.text) - budget
             if over <= 0:
+                self._shown(namespace, assembled)
                 return block, assembled
             inner -= over  # the seams between tags and body cost a token or two
         return wrap("", namespace), self._packed(gathered, 0)
