@@ -17,6 +17,8 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict
 
+from thoughtgraph.domain.errors import ForbiddenError
+
 ALL_NAMESPACES = "*"
 KEY_PREFIX = "tgk"
 _KEY = re.compile(rf"{KEY_PREFIX}_([0-9a-f]{{12}})_([A-Za-z0-9_-]{{20,128}})")
@@ -66,6 +68,9 @@ class ApiKey(BaseModel):
         return hmac.compare_digest(self.secret_sha256, sha256(secret))
 
 
+FORBIDDEN_MESSAGE = "The API key does not allow this operation on this namespace."
+
+
 class Principal(BaseModel):
     """The caller of one request: a key's identity, or anyone (open local mode)."""
 
@@ -93,6 +98,11 @@ class Principal(BaseModel):
             namespaces=key.namespaces,
             agent=key.agent,
         )
+
+    def require(self, action: Action, namespace: str | None) -> None:
+        """FORBIDDEN unless the caller may do ``action`` on ``namespace``."""
+        if not self.may(action, namespace):
+            raise ForbiddenError(FORBIDDEN_MESSAGE)
 
     def may(self, action: Action, namespace: str | None) -> bool:
         if action not in self.role.actions:

@@ -56,6 +56,12 @@ class AgentMismatchError(ThoughtgraphError):
     code = "AGENT_MISMATCH"
 
 
+class ForbiddenError(ThoughtgraphError):
+    """The caller's key does not allow this action on this namespace."""
+
+    code = "FORBIDDEN"
+
+
 class ThoughtNotFoundError(ThoughtgraphError):
     code = "THOUGHT_NOT_FOUND"
 

@@ -14,11 +14,19 @@ from typing import Any
 
 import httpx
 import pytest
+from graphql import (
+    GraphQLEnumType,
+    GraphQLInputObjectType,
+    GraphQLList,
+    GraphQLNonNull,
+    GraphQLObjectType,
+    GraphQLScalarType,
+    Undefined,
+)
 
 from tests.api.test_api_lineage import CONTRIBUTE, SEARCH, agent
 from tests.processes.test_serve_process import THOUGHTGRAPH, service_env
 from tests.support import GraphQLClient, free_port, serve_in_thread
-from thoughtgraph.api.graphql.auth import CanRead, CanWrite
 from thoughtgraph.api.graphql.schema import build_schema
 from thoughtgraph.api.keyfile import KeyFile
 from thoughtgraph.domain.access import Role
@@ -31,16 +39,6 @@ query($id: ID!, $ns: String!) {
   history(thoughtId: $id, namespace: $ns) { actorId actorName keyId }
 }"""
 INTROSPECTION = "{ __schema { queryType { name } } }"
-
-
-def test_every_root_field_is_authorised(tmp_path: Path) -> None:
-    """A root field added without a permission would be open to every key: refuse that."""
-    schema = build_schema(Settings(data_dir=tmp_path))
-    for type_name, wanted in (("Query", CanRead), ("Mutation", CanWrite)):
-        definition = schema.get_type_by_name(type_name)
-        assert definition is not None
-        for field in definition.fields:  # type: ignore[union-attr]
-            assert wanted in field.permission_classes, f"{type_name}.{field.name}"
 
 
 @dataclass
@@ -238,3 +236,69 @@ def test_an_open_service_refuses_to_listen_beyond_loopback(tmp_path: Path) -> No
     assert done.returncode == 2
     assert "refusing to listen on 0.0.0.0 without API keys" in done.stderr
     assert sys.executable  # the same interpreter ran it
+
+
+# --- every root field: the services check the key's scope -----------------------------------
+
+
+def _value(type_: Any, foreign: str) -> str:
+    """A valid GraphQL literal of ``type_`` (input objects with their required fields and
+    any namespace field, which addresses ``foreign``)."""
+    while isinstance(type_, GraphQLNonNull):
+        type_ = type_.of_type
+    if isinstance(type_, GraphQLList):
+        return f"[{_value(type_.of_type, foreign)}]"
+    if isinstance(type_, GraphQLEnumType):
+        return str(next(iter(type_.values)))
+    if isinstance(type_, GraphQLInputObjectType):
+        fields = [
+            f"{name}: {_literal(name, field.type, foreign)}"
+            for name, field in type_.fields.items()
+            if name == "namespace" or _required(field.type, field.default_value)
+        ]
+        return "{" + ", ".join(fields) + "}"
+    assert isinstance(type_, GraphQLScalarType), type_
+    literals = {"Int": "1", "Float": "0.5", "Boolean": "true", "DateTime": '"2025-01-01T00:00:00Z"'}
+    return literals.get(type_.name, '"x1"')
+
+
+def _required(type_: Any, default: Any) -> bool:
+    return isinstance(type_, GraphQLNonNull) and default is Undefined
+
+
+def _literal(name: str, type_: Any, foreign: str) -> str:
+    return json.dumps(foreign) if name == "namespace" else _value(type_, foreign)
+
+
+def _operations(foreign: str) -> list[tuple[str, str, str]]:
+    """(root type, field, document) for every root field, addressing ``foreign``."""
+    schema = build_schema(Settings())._schema
+    found = []
+    for kind, root in (("query", schema.query_type), ("mutation", schema.mutation_type)):
+        assert root is not None
+        for name, field in root.fields.items():
+            args = [
+                f"{arg}: {_literal(arg, definition.type, foreign)}"
+                for arg, definition in field.args.items()
+                if arg == "namespace" or _required(definition.type, definition.default_value)
+            ]
+            result = field.type
+            while not isinstance(result, GraphQLObjectType) and hasattr(result, "of_type"):
+                result = result.of_type
+            selection = " { __typename }" if isinstance(result, GraphQLObjectType) else ""
+            call = f"{name}({', '.join(args)})" if args else name
+            found.append((kind, name, f"{kind} {{ {call}{selection} }}"))
+    return found
+
+
+def test_every_root_field_refuses_a_key_of_another_namespace(keyed: Keyed, ns: str) -> None:
+    """The services check the key's scope: every root field, asked by an admin key of
+    another namespace, is FORBIDDEN, whatever it would have done."""
+    foreign = ns + "-not-mine"
+    admin = keyed.texts["admin"]
+    unchecked = []
+    for kind, name, document in _operations(foreign):
+        body = keyed.body(document, admin)
+        if codes(body) != ["FORBIDDEN"]:
+            unchecked.append((kind, name, body))
+    assert not unchecked, unchecked

@@ -640,10 +640,7 @@ def test_nested_knowledge_lists_are_sized_by_their_arguments(schema: strawberry.
 
 
 def test_writes_name_the_keys_agent_or_the_local_caller() -> None:
-    from thoughtgraph.api.graphql.thoughts.mutations import LOCAL_ACTOR, caller_actor
-
-    def actor_of(principal: Principal) -> Any:
-        return caller_actor(SimpleNamespace(context=SimpleNamespace(principal=principal)))  # type: ignore[arg-type]
+    from thoughtgraph.features.access import LOCAL_ACTOR, actor_of
 
     assert actor_of(Principal.anyone()) == LOCAL_ACTOR
     keyed = Principal(key_id="k1", agent_id="planner", agent_name="Planner")

@@ -10,7 +10,6 @@ key in ``TG_MCP_KEY``, or as anyone while the local service is open.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from starlette.datastructures import Headers
@@ -19,14 +18,11 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from thoughtgraph.api.access import AccessPolicy
 from thoughtgraph.api.http.errors import error_body
-from thoughtgraph.domain.access import Action, Principal
-from thoughtgraph.domain.changes import Actor
+from thoughtgraph.domain.access import Principal
 from thoughtgraph.domain.errors import InvalidInputError, ThoughtgraphError
 from thoughtgraph.features.thoughts.service import ThoughtInput
 
 PRINCIPAL_SCOPE_KEY = "thoughtgraph.principal"
-# Who the change log names for a write without an API key (open local mode), as GraphQL.
-LOCAL_ACTOR = Actor(id="local", name="local")
 UNAUTHENTICATED_MESSAGE = (
     "An API key is required: send it as `Authorization: Bearer <key>` (or `X-API-Key`); "
     "it was missing, unknown or revoked."
@@ -35,10 +31,6 @@ UNAUTHENTICATED_MESSAGE = (
 
 class UnauthenticatedError(ThoughtgraphError):
     code = "UNAUTHENTICATED"
-
-
-class ForbiddenError(ThoughtgraphError):
-    code = "FORBIDDEN"  # the code GraphQL's permission classes answer with
 
 
 class Callers:
@@ -66,45 +58,17 @@ class Callers:
             raise UnauthenticatedError(UNAUTHENTICATED_MESSAGE)
         return found
 
-    def allowed(self, request: Any | None, action: Action, namespace: str) -> Principal:
-        """The caller, if its role allows ``action`` and its key ``namespace``."""
-        principal = self.principal(request)
-        if not principal.may(action, namespace):
-            raise ForbiddenError(
-                "The API key does not allow this operation on this namespace.",
-                action=action.value,
-                namespace=namespace,
-            )
-        return principal
 
-
-def as_caller(principal: Principal, data: ThoughtInput) -> ThoughtInput:
-    """A write through an API key is the key's agent's and the change log names the key;
-    the agent the arguments name counts only in open local mode, where it is required."""
-    if principal.key_id is not None and principal.agent_id is not None:
-        return replace(
-            data,
-            agent_id=principal.agent_id,
-            agent_name=principal.agent_name or principal.agent_id,
-            key_id=principal.key_id,
-        )
-    for field, value in (("agent_id", data.agent_id), ("agent_name", data.agent_name)):
-        if not value.strip():
-            raise InvalidInputError(
-                f"{field} is required when the server runs without an API key", field=field
-            )
+def with_named_agent(principal: Principal, data: ThoughtInput) -> ThoughtInput:
+    """Without an API key a write names its agent in the arguments, which the tool's
+    schema leaves optional: refuse one that names none (a key's writes are its agent's)."""
+    if principal.key_id is None or principal.agent_id is None:
+        for field, value in (("agent_id", data.agent_id), ("agent_name", data.agent_name)):
+            if not value.strip():
+                raise InvalidInputError(
+                    f"{field} is required when the server runs without an API key", field=field
+                )
     return data
-
-
-def actor_of(principal: Principal) -> Actor:
-    """The actor of a write other than a contribution: the key's agent, and the key."""
-    if principal.agent_id is None:
-        return LOCAL_ACTOR.model_copy(update={"key_id": principal.key_id})
-    return Actor(
-        id=principal.agent_id,
-        name=principal.agent_name or principal.agent_id,
-        key_id=principal.key_id,
-    )
 
 
 class KeyGate:

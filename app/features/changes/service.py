@@ -5,6 +5,7 @@ from __future__ import annotations
 from thoughtgraph.domain import validation as check
 from thoughtgraph.domain.errors import ThoughtNotFoundError
 from thoughtgraph.domain.models import ChangeEvent
+from thoughtgraph.features.access import Action, Principal, check_access
 from thoughtgraph.features.repositories import Repositories
 
 
@@ -12,9 +13,12 @@ class HistoryService:
     def __init__(self, repos: Repositories) -> None:
         self._repos = repos
 
-    async def history(self, namespace: str, thought_id: str) -> list[ChangeEvent]:
+    async def history(
+        self, namespace: str, thought_id: str, *, caller: Principal | None = None
+    ) -> list[ChangeEvent]:
         """Creation of the thought and every refinement or consolidation of it, in order
         (the first ``MAX_HISTORY``)."""
+        check_access(caller, Action.READ, namespace)
         check.require_namespace(namespace)
         tid = check.require_thought_id("thoughtId", thought_id)
         events = await self._repos.changes.history(namespace, tid, check.MAX_HISTORY)
@@ -25,13 +29,20 @@ class HistoryService:
         return events
 
     async def changes(
-        self, namespace: str, after_revision: int = 0, limit: int = 100
+        self,
+        namespace: str,
+        after_revision: int = 0,
+        limit: int = 100,
+        *,
+        caller: Principal | None = None,
     ) -> list[ChangeEvent]:
+        check_access(caller, Action.READ, namespace)
         check.require_namespace(namespace)
         check.require_int_range("afterRevision", after_revision, 0, 2**53)
         check.require_int_range("limit", limit, 1, check.MAX_CHANGES)
         return await self._repos.changes.since(namespace, after_revision, limit)
 
-    async def revision(self, namespace: str) -> int:
+    async def revision(self, namespace: str, *, caller: Principal | None = None) -> int:
+        check_access(caller, Action.READ, namespace)
         check.require_namespace(namespace)
         return await self._repos.changes.revision(namespace)

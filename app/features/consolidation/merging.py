@@ -18,6 +18,7 @@ from thoughtgraph.domain.errors import InvalidStateError, ThoughtNotFoundError
 from thoughtgraph.domain.knowledge import pair_fingerprint, stable_thought_id
 from thoughtgraph.domain.models import ScoredThought, Thought, ThoughtType
 from thoughtgraph.domain.rules import inherited_pheromone, near_duplicate_text
+from thoughtgraph.features.access import Action, Principal, check_access
 from thoughtgraph.features.repositories import Repositories
 from thoughtgraph.ports.clock import Clock
 from thoughtgraph.ports.services import Embeddings
@@ -177,8 +178,11 @@ class MergeService:
         )
         return Merged(merged, embedding) if revision is not None else None
 
-    async def undo(self, namespace: str, merged_id: str, actor: Actor) -> list[Thought]:
+    async def undo(
+        self, namespace: str, merged_id: str, actor: Actor, *, caller: Principal | None = None
+    ) -> list[Thought]:
         """Restore the sources of a merge and retire the merged thought; the sources."""
+        check_access(caller, Action.WRITE, namespace)
         check.require_namespace(namespace)
         mid = check.require_thought_id("thoughtId", merged_id)
         found = await self._repos.thoughts.get_many(namespace, [mid])

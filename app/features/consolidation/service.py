@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from thoughtgraph.domain import validation as check
 from thoughtgraph.domain.knowledge import ConsolidationRun, new_run_id
+from thoughtgraph.features.access import Action, Principal, check_access
 from thoughtgraph.features.repositories import Repositories
 from thoughtgraph.ports.clock import Clock
 from thoughtgraph.ports.jobs import JobQueue
@@ -15,8 +16,11 @@ class ConsolidationService:
         self._queue = queue
         self._clock = clock
 
-    async def request(self, namespace: str, *, dry_run: bool, trigger: str) -> ConsolidationRun:
+    async def request(
+        self, namespace: str, *, dry_run: bool, trigger: str, caller: Principal | None = None
+    ) -> ConsolidationRun:
         """A queued run: the worker that takes it reports through its node."""
+        check_access(caller, Action.WRITE, namespace)
         check.require_namespace(namespace)
         run = await self._repos.runs.create(
             namespace, new_run_id(), dry_run=dry_run, trigger=trigger, at_ms=self._clock.now_ms()
@@ -24,16 +28,23 @@ class ConsolidationService:
         await self._queue.enqueue_consolidation(namespace, run.id, dry_run)
         return run
 
-    async def request_scan(self, namespace: str) -> None:
+    async def request_scan(self, namespace: str, *, caller: Principal | None = None) -> None:
+        check_access(caller, Action.WRITE, namespace)
         check.require_namespace(namespace)
         await self._queue.enqueue_namespace_scan(namespace)
 
-    async def runs(self, namespace: str, limit: int) -> list[ConsolidationRun]:
+    async def runs(
+        self, namespace: str, limit: int, *, caller: Principal | None = None
+    ) -> list[ConsolidationRun]:
+        check_access(caller, Action.READ, namespace)
         check.require_namespace(namespace)
         check.require_int_range("first", limit, 1, check.MAX_PAGE_SIZE)
         return await self._repos.runs.recent(namespace, limit)
 
-    async def run(self, namespace: str, run_id: str) -> ConsolidationRun | None:
+    async def run(
+        self, namespace: str, run_id: str, *, caller: Principal | None = None
+    ) -> ConsolidationRun | None:
+        check_access(caller, Action.READ, namespace)
         check.require_namespace(namespace)
         rid = check.require_identifier("id", run_id)
         return (await self._repos.runs.get_many(namespace, [rid])).get(rid)

@@ -34,6 +34,7 @@ from thoughtgraph.domain.context.session_block import (
 from thoughtgraph.domain.errors import InvalidInputError
 from thoughtgraph.domain.models import TimeView
 from thoughtgraph.domain.ops import NO_OPS_EVENTS, OpsEvents, OpsNode, acting_as
+from thoughtgraph.features.access import Action, check_access
 from thoughtgraph.features.context.gathering import (
     Gathering,
     ThoughtSearch,
@@ -103,6 +104,7 @@ class ContextService:
         """The context for ``signals`` within ``budget`` tokens, tier by tier; with
         ``since_revision``, headed by what changed since. What it shows counts as
         retrieved; what it considered and left out does not."""
+        check_access(caller, Action.READ, namespace)
         assembled = await self._assemble(
             namespace, budget, signals, since_revision, caller, agent_field
         )
@@ -137,6 +139,7 @@ class ContextService:
         agent_field: str = "agent",
     ) -> Prediction:
         """What ``assemble`` would load for these signals, with a confidence per item."""
+        check_access(caller, Action.READ, namespace)
         # A prediction shows nothing yet: nothing counts as retrieved.
         assembled = await self._assemble(namespace, budget, signals, None, caller, agent_field)
         return predict(assembled.packing, assembled.tokenizer)
@@ -152,6 +155,7 @@ class ContextService:
         agent_field: str = "agent",
     ) -> tuple[SessionBlock, AssembledContext]:
         """The tagged block, tags included within ``budget`` (default 2000) tokens."""
+        check_access(caller, Action.READ, namespace)
         budget = self._budget(budget, self.session_budget)
         check.require_namespace(namespace)
         await self.tokens.load()
@@ -186,6 +190,7 @@ class ContextService:
         agent_field: str = "agent",
     ) -> tuple[Injection, SessionBlock]:
         """``text`` with the session block replaced (or added once): never two blocks."""
+        check_access(caller, Action.READ, namespace)
         if text.strip():
             check.require_text("text", text, MAX_INJECTION_CHARS)
         block, _ = await self.session_block(

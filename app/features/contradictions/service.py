@@ -13,6 +13,7 @@ from thoughtgraph.domain.knowledge import (
     stable_thought_id,
 )
 from thoughtgraph.domain.models import Thought, ThoughtType
+from thoughtgraph.features.access import Action, Principal, check_access
 from thoughtgraph.features.repositories import Repositories
 from thoughtgraph.features.thoughts.service import ThoughtInput, ThoughtService
 from thoughtgraph.ports.clock import Clock
@@ -37,13 +38,22 @@ class ContradictionService:
         self._reasons: dict[str, list[float]] = {}
 
     async def by_status(
-        self, namespace: str, status: ContradictionStatus | None, limit: int
+        self,
+        namespace: str,
+        status: ContradictionStatus | None,
+        limit: int,
+        *,
+        caller: Principal | None = None,
     ) -> list[Contradiction]:
+        check_access(caller, Action.READ, namespace)
         check.require_namespace(namespace)
         check.require_int_range("first", limit, 1, check.MAX_PAGE_SIZE)
         return await self._repos.contradictions.by_status(namespace, status, limit)
 
-    async def get(self, namespace: str, contradiction_id: str) -> Contradiction | None:
+    async def get(
+        self, namespace: str, contradiction_id: str, *, caller: Principal | None = None
+    ) -> Contradiction | None:
+        check_access(caller, Action.READ, namespace)
         check.require_namespace(namespace)
         cid = check.require_identifier("id", contradiction_id)
         return (await self._repos.contradictions.get_many(namespace, [cid])).get(cid)
@@ -57,9 +67,11 @@ class ContradictionService:
         actor: Actor,
         note: str | None = None,
         merged_content: str | None = None,
+        caller: Principal | None = None,
     ) -> Contradiction:
         """a_wins / b_wins: the winner SUPERSEDES the loser; merged: a consolidation
         thought of both supersedes them; both_valid: the pair is never flagged again."""
+        check_access(caller, Action.WRITE, namespace)
         found = await self.get(namespace, contradiction_id)
         if found is None:
             raise NotFoundError("contradiction", contradiction_id)

@@ -6,6 +6,7 @@ from thoughtgraph.domain import validation as check
 from thoughtgraph.domain.changes import Actor
 from thoughtgraph.domain.errors import InvalidInputError, InvalidStateError, ThoughtNotFoundError
 from thoughtgraph.domain.models import Thought
+from thoughtgraph.features.access import Action, Principal, check_access
 from thoughtgraph.features.repositories import Repositories
 from thoughtgraph.ports.clock import Clock
 from thoughtgraph.ports.services import Embeddings
@@ -27,9 +28,11 @@ class SupersessionService:
         actor: Actor,
         detector: str = "api",
         confidence: float = 1.0,
+        caller: Principal | None = None,
     ) -> Thought:
         """The older thought, now superseded by the newer. Superseding again by the same
         thought is a no-op; reversing a decision already taken is INVALID_STATE."""
+        check_access(caller, Action.WRITE, namespace)
         check.require_namespace(namespace)
         newer = check.require_thought_id("newerId", newer_id)
         older = check.require_thought_id("olderId", older_id)

@@ -20,6 +20,7 @@ from thoughtgraph.domain.judgement import ExtractedThought, UsageMeter
 from thoughtgraph.domain.knowledge import Artifact, Episode, stable_id, stable_thought_id
 from thoughtgraph.domain.models import ThoughtKind
 from thoughtgraph.domain.ops import NO_OPS_EVENTS, OpsEvents, OpsNode, OpsStatus
+from thoughtgraph.features.access import Action, Principal, check_access
 from thoughtgraph.features.repositories import Repositories
 from thoughtgraph.features.thoughts.service import ThoughtInput, ThoughtService
 from thoughtgraph.llm.client import LLMClient, LLMError
@@ -54,12 +55,18 @@ class EpisodeService:
         self._settings = settings
         self._clock = clock
 
-    async def recent(self, namespace: str, limit: int) -> list[Episode]:
+    async def recent(
+        self, namespace: str, limit: int, *, caller: Principal | None = None
+    ) -> list[Episode]:
+        check_access(caller, Action.READ, namespace)
         check.require_namespace(namespace)
         check.require_int_range("first", limit, 1, check.MAX_PAGE_SIZE)
         return await self._repos.episodes.recent(namespace, limit)
 
-    async def get(self, namespace: str, episode_id: str) -> Episode | None:
+    async def get(
+        self, namespace: str, episode_id: str, *, caller: Principal | None = None
+    ) -> Episode | None:
+        check_access(caller, Action.READ, namespace)
         check.require_namespace(namespace)
         eid = check.require_identifier("id", episode_id)
         return (await self._repos.episodes.get_many(namespace, [eid])).get(eid)
@@ -72,7 +79,9 @@ class EpisodeService:
         title: str | None,
         artifacts: Sequence[Artifact],
         actor: Actor,
+        caller: Principal | None = None,
     ) -> Episode:
+        check_access(caller, Action.WRITE, namespace)
         check.require_namespace(namespace)
         text = check.require_text("transcript", transcript, MAX_TRANSCRIPT_CHARS)
         title = check.require_name("title", title) if title is not None else None

@@ -5,6 +5,7 @@ from __future__ import annotations
 from thoughtgraph.domain import validation as check
 from thoughtgraph.domain.errors import ThoughtNotFoundError
 from thoughtgraph.domain.models import Lineage, LineageNode, Thought
+from thoughtgraph.features.access import Action, Principal, check_access
 from thoughtgraph.features.repositories import Repositories
 
 
@@ -26,7 +27,12 @@ class LineageService:
         self._repos = repos
 
     async def lineage(
-        self, namespace: str, thought_id: str, max_depth: int = check.MAX_LINEAGE_DEPTH
+        self,
+        namespace: str,
+        thought_id: str,
+        max_depth: int = check.MAX_LINEAGE_DEPTH,
+        *,
+        caller: Principal | None = None,
     ) -> Lineage:
         """Sources at negative depths, refinements at positive ones, the thought itself at 0.
 
@@ -34,6 +40,7 @@ class LineageService:
         or beyond the ``MAX_LINEAGE_NODES`` nearest thoughts (a walk visits thoughts, never
         paths, so a wide DAG of consolidations costs what it holds).
         """
+        check_access(caller, Action.READ, namespace)
         check.require_namespace(namespace)
         tid = check.require_thought_id("id", thought_id)
         check.require_int_range("maxDepth", max_depth, 1, check.MAX_LINEAGE_DEPTH)

@@ -21,6 +21,7 @@ from thoughtgraph.domain.ops import (
     current_node,
     new_event_id,
 )
+from thoughtgraph.features.access import Action, Principal, check_access
 from thoughtgraph.features.ops.repository import OpsRepository
 from thoughtgraph.features.write_behind import WriteBehind
 from thoughtgraph.ports.clock import Clock
@@ -119,7 +120,9 @@ class OpsService:
         node: OpsNode | None = None,
         op: str | None = None,
         first: int = 50,
+        caller: Principal | None = None,
     ) -> list[OpsEvent]:
+        check_access(caller, Action.READ, namespace)
         check.require_namespace(namespace)
         check.require_int_range("since", since_ms, 0, 2**62)
         check.require_int_range("first", first, 1, MAX_EVENTS)
@@ -134,8 +137,14 @@ class OpsService:
         )
 
     async def counts(
-        self, namespace: str, *, since_ms: int = 0, bucket_ms: int = DEFAULT_BUCKET_MS
+        self,
+        namespace: str,
+        *,
+        since_ms: int = 0,
+        bucket_ms: int = DEFAULT_BUCKET_MS,
+        caller: Principal | None = None,
     ) -> list[OpsCount]:
+        check_access(caller, Action.READ, namespace)
         check.require_namespace(namespace)
         check.require_int_range("since", since_ms, 0, 2**62)
         check.require_int_range("bucket", bucket_ms, MIN_BUCKET_MS, MAX_BUCKET_MS)

@@ -11,6 +11,7 @@ from thoughtgraph.domain import validation as check
 from thoughtgraph.domain.changes import Actor
 from thoughtgraph.domain.errors import ThoughtNotFoundError
 from thoughtgraph.domain.models import Thought, ThoughtState
+from thoughtgraph.features.access import Action, Principal, check_access
 from thoughtgraph.features.repositories import Repositories
 from thoughtgraph.features.write_behind import WriteBehind
 from thoughtgraph.ports.clock import Clock
@@ -55,8 +56,11 @@ class RetentionService:
             raise ThoughtNotFoundError([thought_id])
         return found[thought_id]
 
-    async def forget(self, namespace: str, thought_id: str, actor: Actor) -> Thought:
+    async def forget(
+        self, namespace: str, thought_id: str, actor: Actor, *, caller: Principal | None = None
+    ) -> Thought:
         """Soft-delete: out of every read until restored; purged after purge_after_days."""
+        check_access(caller, Action.WRITE, namespace)
         check.require_namespace(namespace)
         tid = check.require_thought_id("id", thought_id)
         await self._thought(namespace, tid)
@@ -71,8 +75,11 @@ class RetentionService:
         )
         return await self._thought(namespace, tid)
 
-    async def restore(self, namespace: str, thought_id: str, actor: Actor) -> Thought:
+    async def restore(
+        self, namespace: str, thought_id: str, actor: Actor, *, caller: Principal | None = None
+    ) -> Thought:
         """Bring a forgotten thought back (a purged one is gone: THOUGHT_NOT_FOUND)."""
+        check_access(caller, Action.WRITE, namespace)
         check.require_namespace(namespace)
         tid = check.require_thought_id("id", thought_id)
         await self._thought(namespace, tid)
@@ -86,7 +93,16 @@ class RetentionService:
         )
         return await self._thought(namespace, tid)
 
-    async def pin(self, namespace: str, thought_id: str, pinned: bool, actor: Actor) -> Thought:
+    async def pin(
+        self,
+        namespace: str,
+        thought_id: str,
+        pinned: bool,
+        actor: Actor,
+        *,
+        caller: Principal | None = None,
+    ) -> Thought:
+        check_access(caller, Action.WRITE, namespace)
         check.require_namespace(namespace)
         tid = check.require_thought_id("id", thought_id)
         await self._thought(namespace, tid)

@@ -26,6 +26,7 @@ from thoughtgraph.domain.judgement import UsageMeter
 from thoughtgraph.domain.language.temporal import TemporalResolution, resolve
 from thoughtgraph.domain.models import SearchHit, ms_to_datetime
 from thoughtgraph.domain.retrieval import MAX_LIMIT, RetrievalOptions
+from thoughtgraph.features.access import Action, check_access
 from thoughtgraph.features.search.options import within_allowlist
 from thoughtgraph.features.search.service import SearchService
 from thoughtgraph.llm.client import LLMClient, LLMError
@@ -107,6 +108,7 @@ class RecallService:
         """An answer from the k closest thoughts the reading agent may read: the one the
         caller's key is bound to, else ``agent``. ``resolve_dates`` None: resolve them when
         the question asks for a time."""
+        check_access(caller, Action.READ, namespace)
         text = check.require_text("question", question, check.MAX_QUERY_CHARS)
         k = DEFAULT_K if k is None else k
         check.require_int_range("k", k, 1, MAX_RECALL_K)

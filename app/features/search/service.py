@@ -31,6 +31,7 @@ from thoughtgraph.domain.retrieval import (
     TieredResult,
     TopicHit,
 )
+from thoughtgraph.features.access import Action, check_access
 from thoughtgraph.features.repositories import Repositories
 from thoughtgraph.features.retention.service import AccessRecorder
 from thoughtgraph.features.search.expanded import EXPANSION_POOL, ExpandedSearch
@@ -198,6 +199,7 @@ class SearchService:
         """A caller's search, within the allowlist of the agent it reads as (AGENT_MISMATCH
         for a claimed agent its key is not, CATEGORY_NOT_ALLOWED for a category outside
         it); an argument left out (None) takes its default."""
+        check_access(caller, Action.READ, namespace)
         options = self._readable(caller, agent, _options(filter, mode, hybrid, expand))
         if options is None:
             return []
@@ -227,6 +229,7 @@ class SearchService:
     ) -> TieredResult:
         """``search_tiered`` for a caller, as ``search_for``; an agent with an allowlist gets
         no topics (a topic's summary draws on thoughts of any category)."""
+        check_access(caller, Action.READ, namespace)
         size = DEFAULT_TIERED_K if limit is None else limit
         check.require_int_range("limit", size, 1, MAX_LIMIT)
         topics = DEFAULT_TOPIC_LIMIT if topic_limit is None else topic_limit
@@ -315,8 +318,11 @@ class SearchService:
         )
 
     # --- usage ----------------------------------------------------------------------------
-    async def cite(self, namespace: str, thought_id: str, action: str) -> Thought:
+    async def cite(
+        self, namespace: str, thought_id: str, action: str, *, caller: Principal | None = None
+    ) -> Thought:
         """An agent acted on this thought: its retention rises."""
+        check_access(caller, Action.WRITE, namespace)
         check.require_namespace(namespace)
         tid = check.require_thought_id("thoughtId", thought_id)
         what = check.require_text("action", action, MAX_ACTION_CHARS)
@@ -325,8 +331,11 @@ class SearchService:
             raise ThoughtNotFoundError([tid])
         return found
 
-    async def ignore(self, namespace: str, thought_id: str) -> Thought:
+    async def ignore(
+        self, namespace: str, thought_id: str, *, caller: Principal | None = None
+    ) -> Thought:
         """An agent was given this thought and did not use it: it sinks toward cold."""
+        check_access(caller, Action.WRITE, namespace)
         check.require_namespace(namespace)
         tid = check.require_thought_id("thoughtId", thought_id)
         found = await self._retrieval.ignore(namespace, tid)
@@ -336,9 +345,10 @@ class SearchService:
 
     # --- reasons of changes ---------------------------------------------------------------
     async def search_changes(
-        self, namespace: str, query: str, *, k: int = 10
+        self, namespace: str, query: str, *, k: int = 10, caller: Principal | None = None
     ) -> list[LineageEdgeHit]:
         """REFINES/CONSOLIDATES/SUPERSEDES edges whose reason is closest to the query."""
+        check_access(caller, Action.READ, namespace)
         check.require_namespace(namespace)
         text = check.require_text("query", query, check.MAX_QUERY_CHARS)
         check.require_int_range("k", k, 1, check.MAX_K)

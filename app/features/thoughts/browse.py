@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from thoughtgraph.domain import validation as check
 from thoughtgraph.domain.errors import InvalidInputError
 from thoughtgraph.domain.models import PageCursor, Thought, ThoughtFilter, ThoughtPage, TimeView
+from thoughtgraph.features.access import Action, Principal, check_access
 from thoughtgraph.features.repositories import Repositories
 
 
@@ -60,9 +61,12 @@ class BrowseService:
         first: int,
         after: str | None,
         view: TimeView | None = None,
+        *,
+        caller: Principal | None = None,
     ) -> ThoughtPage:
         """Newest first after the cursor, in the view (None: active and valid now); every
         free-form field of the filter checked, each error naming its field."""
+        check_access(caller, Action.READ, namespace)
         check.require_namespace(namespace)
         check.require_int_range("first", first, 1, check.MAX_PAGE_SIZE)
         cursor = decode_cursor(after) if after else None

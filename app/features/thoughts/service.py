@@ -25,6 +25,7 @@ from thoughtgraph.domain.models import (
 )
 from thoughtgraph.domain.ops import NO_OPS_EVENTS, OpsEvents, OpsNode, OpsStatus, acting_as
 from thoughtgraph.domain.rules import GUIDANCE_SIMILARITY, guidance_message, inherited_pheromone
+from thoughtgraph.features.access import Action, Principal, check_access, written_as
 from thoughtgraph.features.repositories import Repositories
 from thoughtgraph.features.thoughts.inputs import (
     BatchWrite,
@@ -74,8 +75,11 @@ class ThoughtService:
         refines: str | None = None,
         consolidates: Sequence[str] | None = None,
         reason: str | None = None,
+        caller: Principal | None = None,
     ) -> Contribution:
         """Store an original, or route to refine/consolidate when their ids are given."""
+        check_access(caller, Action.WRITE, data.namespace)
+        data = written_as(caller, data)
         if refines is not None and consolidates is not None:
             raise MutualExclusionError(
                 "give either refines or consolidates, not both", field="refines"
@@ -91,15 +95,29 @@ class ThoughtService:
         return await self._write(ThoughtType.ORIGINAL, validate_input(data, reason), ())
 
     async def refine(
-        self, data: ThoughtInput, source_id: str, *, reason: str | None = None
+        self,
+        data: ThoughtInput,
+        source_id: str,
+        *,
+        reason: str | None = None,
+        caller: Principal | None = None,
     ) -> Contribution:
+        check_access(caller, Action.WRITE, data.namespace)
+        data = written_as(caller, data)
         return await self._derive(
             ThoughtType.REFINEMENT, data, [source_id], reason, field="sourceId"
         )
 
     async def consolidate(
-        self, data: ThoughtInput, source_ids: Sequence[str], *, reason: str | None = None
+        self,
+        data: ThoughtInput,
+        source_ids: Sequence[str],
+        *,
+        reason: str | None = None,
+        caller: Principal | None = None,
     ) -> Contribution:
+        check_access(caller, Action.WRITE, data.namespace)
+        data = written_as(caller, data)
         return await self._derive(
             ThoughtType.CONSOLIDATION, data, source_ids, reason, field="sourceIds"
         )
@@ -241,6 +259,7 @@ class ThoughtService:
         *,
         thought_ids: Sequence[str] | None = None,
         limit: int = MAX_BATCH,
+        caller: Principal | None = None,
     ) -> BatchWrite:
         """Store many originals: every item is validated before anything is written (one
         bad item writes nothing), all are embedded in one batch call and written with one
@@ -249,6 +268,9 @@ class ThoughtService:
         computed (a search per item would cost more than the batch's write); RELATED_TO
         edges, topics and contradictions come from the scan, queued as after a contribute.
         """
+        for namespace in dict.fromkeys(item.namespace for item in items):
+            check_access(caller, Action.WRITE, namespace)
+        items = [written_as(caller, item) for item in items]
         if not items:
             raise InvalidInputError("give at least one thought", field="inputs")
         if len(items) > limit:
@@ -305,7 +327,10 @@ class ThoughtService:
         return BatchWrite(contributions=contributions, written=written_count)
 
     # --- reads -------------------------------------------------------------------------
-    async def get(self, namespace: str, thought_id: str) -> Thought | None:
+    async def get(
+        self, namespace: str, thought_id: str, *, caller: Principal | None = None
+    ) -> Thought | None:
+        check_access(caller, Action.READ, namespace)
         check.require_namespace(namespace)
         tid = check.require_thought_id("id", thought_id)
         return (await self._repos.thoughts.get_many(namespace, [tid])).get(tid)

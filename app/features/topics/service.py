@@ -16,6 +16,7 @@ from thoughtgraph.domain.changes import Actor
 from thoughtgraph.domain.judgement import UsageMeter
 from thoughtgraph.domain.knowledge import Topic, stable_id
 from thoughtgraph.domain.models import Thought
+from thoughtgraph.features.access import Action, Principal, check_access
 from thoughtgraph.features.repositories import Repositories
 from thoughtgraph.features.topics.repository import TopicVector
 from thoughtgraph.features.topics.summaries import TopicSummariser
@@ -157,12 +158,18 @@ class TopicService:
         self._clock = clock
 
     # --- reads -------------------------------------------------------------------------
-    async def recent(self, namespace: str, limit: int) -> list[Topic]:
+    async def recent(
+        self, namespace: str, limit: int, *, caller: Principal | None = None
+    ) -> list[Topic]:
+        check_access(caller, Action.READ, namespace)
         check.require_namespace(namespace)
         check.require_int_range("first", limit, 1, check.MAX_PAGE_SIZE)
         return await self._repos.topics.recent(namespace, limit)
 
-    async def get(self, namespace: str, topic_id: str) -> Topic | None:
+    async def get(
+        self, namespace: str, topic_id: str, *, caller: Principal | None = None
+    ) -> Topic | None:
+        check_access(caller, Action.READ, namespace)
         check.require_namespace(namespace)
         tid = check.require_identifier("id", topic_id)
         return (await self._repos.topics.get_many(namespace, [tid])).get(tid)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import strawberry
 
-from thoughtgraph.api.graphql.auth import CanRead
 from thoughtgraph.api.graphql.changes.types import ChangeEvent, ChangesPage
 from thoughtgraph.api.graphql.request_context import Info
 from thoughtgraph.domain.models import DEFAULT_NAMESPACE
@@ -15,7 +14,9 @@ CHANGES_LIMIT = 100  # an explicit null means this default
 async def resolve_history(
     info: Info, thought_id: strawberry.ID, namespace: str = DEFAULT_NAMESPACE
 ) -> list[ChangeEvent]:
-    events = await info.context.services.history.history(namespace, thought_id)
+    events = await info.context.services.history.history(
+        namespace, thought_id, caller=info.context.principal
+    )
     return [ChangeEvent.from_domain(event) for event in events]
 
 
@@ -30,8 +31,8 @@ async def resolve_changes(
     size = CHANGES_LIMIT if limit is None else limit
     # The revision is read first: an event landing in between is then returned (and
     # seen again on the next poll) rather than counted but never returned.
-    revision = await history.revision(namespace)
-    events = await history.changes(namespace, after, size)
+    revision = await history.revision(namespace, caller=info.context.principal)
+    events = await history.changes(namespace, after, size, caller=info.context.principal)
     return ChangesPage(
         revision=revision, events=[ChangeEvent.from_domain(event) for event in events]
     )
@@ -49,7 +50,6 @@ async def resolve_changes_since(
 @strawberry.type
 class ChangeQuery:
     history = strawberry.field(
-        permission_classes=[CanRead],
         resolver=resolve_history,
         description=(
             "The thought's creation and every refinement or consolidation of it, in order;"
@@ -57,7 +57,6 @@ class ChangeQuery:
         ),
     )
     changes = strawberry.field(
-        permission_classes=[CanRead],
         resolver=resolve_changes,
         description=(
             "Events with a revision above afterRevision, oldest first (limit 1 to 500)."
@@ -65,7 +64,6 @@ class ChangeQuery:
         ),
     )
     changes_since = strawberry.field(
-        permission_classes=[CanRead],
         resolver=resolve_changes_since,
         description=(
             "What changed after `revision` (the revision an assembleContext answer or an"

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import strawberry
 
-from thoughtgraph.api.graphql.auth import CanRead
 from thoughtgraph.api.graphql.consolidation.types import ConsolidationRun
 from thoughtgraph.api.graphql.request_context import Info
 from thoughtgraph.domain.models import DEFAULT_NAMESPACE
@@ -16,26 +15,28 @@ async def resolve_consolidation_runs(
     info: Info, namespace: str = DEFAULT_NAMESPACE, first: int | None = PAGE_SIZE
 ) -> list[ConsolidationRun]:
     size = PAGE_SIZE if first is None else first
-    runs = await info.context.services.consolidation.runs(namespace, size)
+    runs = await info.context.services.consolidation.runs(
+        namespace, size, caller=info.context.principal
+    )
     return [ConsolidationRun.from_domain(run) for run in runs]
 
 
 async def resolve_consolidation_run(
     info: Info, id: strawberry.ID, namespace: str = DEFAULT_NAMESPACE
 ) -> ConsolidationRun | None:
-    found = await info.context.services.consolidation.run(namespace, id)
+    found = await info.context.services.consolidation.run(
+        namespace, id, caller=info.context.principal
+    )
     return ConsolidationRun.from_domain(found) if found is not None else None
 
 
 @strawberry.type
 class ConsolidationQuery:
     consolidation_runs = strawberry.field(
-        permission_classes=[CanRead],
         resolver=resolve_consolidation_runs,
         description="Consolidation runs, most recently requested first; `first` is 1 to 100.",
     )
     consolidation_run = strawberry.field(
-        permission_classes=[CanRead],
         resolver=resolve_consolidation_run,
         description="One consolidation run, or null when the namespace has no such id.",
     )

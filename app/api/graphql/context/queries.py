@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import strawberry
 
-from thoughtgraph.api.graphql.auth import CanRead
 from thoughtgraph.api.graphql.context.types import (
     AssembledContext,
     ContextSignalsInput,
@@ -94,7 +93,6 @@ async def resolve_inject_session_block(
 @strawberry.type
 class ContextQuery:
     assemble_context = strawberry.field(
-        permission_classes=[CanRead],
         resolver=resolve_assemble_context,
         description=(
             "Context for the signals within `budget` tokens (default 8000): tier 1 critical,"
@@ -103,12 +101,10 @@ class ContextQuery:
         ),
     )
     predict_context = strawberry.field(
-        permission_classes=[CanRead],
         resolver=resolve_predict_context,
         description="What assembleContext would load for the signals, with a confidence each.",
     )
     session_block = strawberry.field(
-        permission_classes=[CanRead],
         resolver=resolve_session_block,
         description=(
             "The session-start block: one <thoughtgraph-memory version=...> block within"
@@ -116,7 +112,6 @@ class ContextQuery:
         ),
     )
     inject_session_block = strawberry.field(
-        permission_classes=[CanRead],
         resolver=resolve_inject_session_block,
         description=(
             "`text` with the session block replacing the one it holds (all others removed),"

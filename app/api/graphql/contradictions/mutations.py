@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import strawberry
 
-from thoughtgraph.api.graphql.auth import CanWrite
 from thoughtgraph.api.graphql.contradictions.types import Contradiction
 from thoughtgraph.api.graphql.enums import Resolution
 from thoughtgraph.api.graphql.request_context import Info
-from thoughtgraph.api.graphql.thoughts.mutations import caller_actor
 from thoughtgraph.domain.models import DEFAULT_NAMESPACE
+from thoughtgraph.features.access import actor_of
 
 
 async def resolve_resolve_contradiction(
@@ -24,9 +23,10 @@ async def resolve_resolve_contradiction(
         namespace,
         id,
         resolution,
-        actor=caller_actor(info),
+        actor=actor_of(info.context.principal),
         note=note,
         merged_content=merged_content,
+        caller=info.context.principal,
     )
     return Contradiction.from_domain(resolved)
 
@@ -34,7 +34,6 @@ async def resolve_resolve_contradiction(
 @strawberry.type
 class ContradictionMutation:
     resolve_contradiction = strawberry.mutation(
-        permission_classes=[CanWrite],
         resolver=resolve_resolve_contradiction,
         description=(
             "Decide a contradiction: A_WINS or B_WINS (the winner supersedes the other),"

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import strawberry
 
-from thoughtgraph.api.graphql.auth import CanRead
 from thoughtgraph.api.graphql.contradictions.types import Contradiction
 from thoughtgraph.api.graphql.enums import ContradictionStatus
 from thoughtgraph.api.graphql.request_context import Info
@@ -20,26 +19,28 @@ async def resolve_contradictions(
     first: int | None = PAGE_SIZE,
 ) -> list[Contradiction]:
     size = PAGE_SIZE if first is None else first
-    found = await info.context.services.contradictions.by_status(namespace, status, size)
+    found = await info.context.services.contradictions.by_status(
+        namespace, status, size, caller=info.context.principal
+    )
     return [Contradiction.from_domain(item) for item in found]
 
 
 async def resolve_contradiction(
     info: Info, id: strawberry.ID, namespace: str = DEFAULT_NAMESPACE
 ) -> Contradiction | None:
-    found = await info.context.services.contradictions.get(namespace, id)
+    found = await info.context.services.contradictions.get(
+        namespace, id, caller=info.context.principal
+    )
     return Contradiction.from_domain(found) if found is not None else None
 
 
 @strawberry.type
 class ContradictionQuery:
     contradictions = strawberry.field(
-        permission_classes=[CanRead],
         resolver=resolve_contradictions,
         description="Contradictions, newest first, of any status unless one is given.",
     )
     contradiction = strawberry.field(
-        permission_classes=[CanRead],
         resolver=resolve_contradiction,
         description="One contradiction, or null when the namespace has no such id.",
     )

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import strawberry
 
-from thoughtgraph.api.graphql.auth import CanWrite
 from thoughtgraph.api.graphql.episodes.types import ArtifactInput, Episode
 from thoughtgraph.api.graphql.request_context import Info
-from thoughtgraph.api.graphql.thoughts.mutations import caller_actor
 from thoughtgraph.domain.models import DEFAULT_NAMESPACE
+from thoughtgraph.features.access import actor_of
 
 
 async def resolve_ingest_episode(
@@ -23,7 +22,8 @@ async def resolve_ingest_episode(
         transcript,
         title=title,
         artifacts=[artifact.to_domain() for artifact in artifacts or ()],
-        actor=caller_actor(info),
+        actor=actor_of(info.context.principal),
+        caller=info.context.principal,
     )
     return Episode.from_domain(episode)
 
@@ -31,7 +31,6 @@ async def resolve_ingest_episode(
 @strawberry.type
 class EpisodeMutation:
     ingest_episode = strawberry.mutation(
-        permission_classes=[CanWrite],
         resolver=resolve_ingest_episode,
         description=(
             "Keep a session transcript as an episode and extract the thoughts worth"

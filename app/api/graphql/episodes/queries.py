@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import strawberry
 
-from thoughtgraph.api.graphql.auth import CanRead
 from thoughtgraph.api.graphql.episodes.types import Episode
 from thoughtgraph.api.graphql.request_context import Info
 from thoughtgraph.domain.models import DEFAULT_NAMESPACE
@@ -16,26 +15,26 @@ async def resolve_episodes(
     info: Info, namespace: str = DEFAULT_NAMESPACE, first: int | None = PAGE_SIZE
 ) -> list[Episode]:
     size = PAGE_SIZE if first is None else first
-    episodes = await info.context.services.episodes.recent(namespace, size)
+    episodes = await info.context.services.episodes.recent(
+        namespace, size, caller=info.context.principal
+    )
     return [Episode.from_domain(episode) for episode in episodes]
 
 
 async def resolve_episode(
     info: Info, id: strawberry.ID, namespace: str = DEFAULT_NAMESPACE
 ) -> Episode | None:
-    found = await info.context.services.episodes.get(namespace, id)
+    found = await info.context.services.episodes.get(namespace, id, caller=info.context.principal)
     return Episode.from_domain(found) if found is not None else None
 
 
 @strawberry.type
 class EpisodeQuery:
     episodes = strawberry.field(
-        permission_classes=[CanRead],
         resolver=resolve_episodes,
         description="Episodes, newest first; `first` is 1 to 100.",
     )
     episode = strawberry.field(
-        permission_classes=[CanRead],
         resolver=resolve_episode,
         description="One episode, or null when the namespace has no such id.",
     )

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import strawberry
 
-from thoughtgraph.api.graphql.auth import CanRead
 from thoughtgraph.api.graphql.lineage.types import ChangeHit, LineageResult
 from thoughtgraph.api.graphql.request_context import Info
 from thoughtgraph.domain.models import DEFAULT_NAMESPACE
@@ -20,7 +19,9 @@ async def resolve_lineage(
     namespace: str = DEFAULT_NAMESPACE,
 ) -> LineageResult:
     depth = MAX_LINEAGE_DEPTH if max_depth is None else max_depth
-    lineage = await info.context.services.lineage.lineage(namespace, id, depth)
+    lineage = await info.context.services.lineage.lineage(
+        namespace, id, depth, caller=info.context.principal
+    )
     return LineageResult.from_domain(lineage)
 
 
@@ -28,14 +29,15 @@ async def resolve_search_changes(
     info: Info, query: str, k: int | None = SEARCH_K, namespace: str = DEFAULT_NAMESPACE
 ) -> list[ChangeHit]:
     size = SEARCH_K if k is None else k
-    hits = await info.context.services.search.search_changes(namespace, query, k=size)
+    hits = await info.context.services.search.search_changes(
+        namespace, query, k=size, caller=info.context.principal
+    )
     return [ChangeHit.from_domain(hit, namespace) for hit in hits]
 
 
 @strawberry.type
 class LineageQuery:
     lineage = strawberry.field(
-        permission_classes=[CanRead],
         resolver=resolve_lineage,
         description=(
             "Sources (negative depths) and refinements (positive depths) of a thought,"
@@ -43,7 +45,6 @@ class LineageQuery:
         ),
     )
     search_changes = strawberry.field(
-        permission_classes=[CanRead],
         resolver=resolve_search_changes,
         description="Refinements and consolidations whose reason best matches the query.",
     )

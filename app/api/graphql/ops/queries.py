@@ -6,7 +6,6 @@ from datetime import datetime
 
 import strawberry
 
-from thoughtgraph.api.graphql.auth import CanRead
 from thoughtgraph.api.graphql.ops.types import OperationalEvent, OperationCount
 from thoughtgraph.api.graphql.request_context import Info
 from thoughtgraph.api.graphql.thoughts.inputs import optional_ms
@@ -32,6 +31,7 @@ async def resolve_operational_events(
         node=node,
         op=op,
         first=PAGE_SIZE if first is None else first,
+        caller=info.context.principal,
     )
     return [OperationalEvent.from_domain(event) for event in events]
 
@@ -44,7 +44,10 @@ async def resolve_operation_counts(
 ) -> list[OperationCount]:
     bucket_s = DEFAULT_BUCKET_S if bucket_seconds is None else bucket_seconds
     counts = await info.context.services.ops.counts(
-        namespace, since_ms=optional_ms(since) or 0, bucket_ms=bucket_s * 1000
+        namespace,
+        since_ms=optional_ms(since) or 0,
+        bucket_ms=bucket_s * 1000,
+        caller=info.context.principal,
     )
     return [OperationCount.from_domain(count) for count in counts]
 
@@ -52,14 +55,12 @@ async def resolve_operation_counts(
 @strawberry.type
 class OpsQuery:
     operational_events = strawberry.field(
-        permission_classes=[CanRead],
         resolver=resolve_operational_events,
         description="The namespace's operational events, newest first, optionally of one "
         "node and op and since a time; `first` is 1 to 500. A namespace keeps its newest "
         "TG_OPS_EVENTS_KEEP events.",
     )
     operation_counts = strawberry.field(
-        permission_classes=[CanRead],
         resolver=resolve_operation_counts,
         description="How many operations of each node, op and status fell in each "
         "`bucketSeconds` (1 s to 31 days) since `since`: what changed, and when.",

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import strawberry
 
-from thoughtgraph.api.graphql.auth import CanWrite
 from thoughtgraph.api.graphql.request_context import Info
-from thoughtgraph.api.graphql.thoughts.mutations import caller_actor
 from thoughtgraph.api.graphql.thoughts.types import Thought
 from thoughtgraph.domain.models import DEFAULT_NAMESPACE
+from thoughtgraph.features.access import actor_of
 
 
 async def resolve_supersede(
@@ -20,7 +19,12 @@ async def resolve_supersede(
     namespace: str = DEFAULT_NAMESPACE,
 ) -> Thought:
     older = await info.context.services.supersession.supersede(
-        namespace, newer_id, older_id, reason=reason, actor=caller_actor(info)
+        namespace,
+        newer_id,
+        older_id,
+        reason=reason,
+        actor=actor_of(info.context.principal),
+        caller=info.context.principal,
     )
     return Thought.from_domain(older)
 
@@ -28,14 +32,18 @@ async def resolve_supersede(
 async def resolve_forget(
     info: Info, id: strawberry.ID, namespace: str = DEFAULT_NAMESPACE
 ) -> Thought:
-    forgotten = await info.context.services.retention.forget(namespace, id, caller_actor(info))
+    forgotten = await info.context.services.retention.forget(
+        namespace, id, actor_of(info.context.principal), caller=info.context.principal
+    )
     return Thought.from_domain(forgotten)
 
 
 async def resolve_restore(
     info: Info, id: strawberry.ID, namespace: str = DEFAULT_NAMESPACE
 ) -> Thought:
-    restored = await info.context.services.retention.restore(namespace, id, caller_actor(info))
+    restored = await info.context.services.retention.restore(
+        namespace, id, actor_of(info.context.principal), caller=info.context.principal
+    )
     return Thought.from_domain(restored)
 
 
@@ -43,7 +51,11 @@ async def resolve_pin(
     info: Info, id: strawberry.ID, namespace: str = DEFAULT_NAMESPACE, pinned: bool | None = True
 ) -> Thought:
     changed = await info.context.services.retention.pin(
-        namespace, id, pinned is not False, caller_actor(info)
+        namespace,
+        id,
+        pinned is not False,
+        actor_of(info.context.principal),
+        caller=info.context.principal,
     )
     return Thought.from_domain(changed)
 
@@ -51,7 +63,6 @@ async def resolve_pin(
 @strawberry.type
 class ThoughtLifecycleMutation:
     supersede = strawberry.mutation(
-        permission_classes=[CanWrite],
         resolver=resolve_supersede,
         description=(
             "Record that newerId supersedes olderId (kept, marked, ranked lower, left out"
@@ -60,17 +71,14 @@ class ThoughtLifecycleMutation:
         ),
     )
     forget = strawberry.mutation(
-        permission_classes=[CanWrite],
         resolver=resolve_forget,
         description=("Forget a thought: left out of every read until restored, purged at purgeAt."),
     )
     restore = strawberry.mutation(
-        permission_classes=[CanWrite],
         resolver=resolve_restore,
         description="Bring a forgotten thought back (a purged one is THOUGHT_NOT_FOUND).",
     )
     pin = strawberry.mutation(
-        permission_classes=[CanWrite],
         resolver=resolve_pin,
         description="Pin a thought (never forgotten), or unpin it with pinned: false.",
     )

@@ -6,7 +6,6 @@ from datetime import datetime
 
 import strawberry
 
-from thoughtgraph.api.graphql.auth import CanRead
 from thoughtgraph.api.graphql.request_context import Info
 from thoughtgraph.api.graphql.search.explain import DetailLevel, RetrievalMode
 from thoughtgraph.api.graphql.search.types import TieredSearch
@@ -52,7 +51,6 @@ async def resolve_search_tiered(
 @strawberry.type
 class SearchQuery:
     search_tiered = strawberry.field(
-        permission_classes=[CanRead],
         resolver=resolve_search_tiered,
         description=(
             "Seed 004's two-tier search: up to topicLimit (0-10, default 3) summarised"

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import strawberry
 
-from thoughtgraph.api.graphql.auth import CanRead
 from thoughtgraph.api.graphql.request_context import Info
 from thoughtgraph.api.graphql.search.recall_types import RecallAnswer
 from thoughtgraph.domain.models import DEFAULT_NAMESPACE
@@ -37,7 +36,6 @@ async def resolve_recall(
 @strawberry.type
 class RecallQuery:
     recall = strawberry.field(
-        permission_classes=[CanRead],
         resolver=resolve_recall,
         description=(
             "Answers a question from the k (1 to 25) closest thoughts. For when / what date /"

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import strawberry
 
-from thoughtgraph.api.graphql.auth import CanWrite
 from thoughtgraph.api.graphql.request_context import Info
 from thoughtgraph.api.graphql.thoughts.types import Thought
 from thoughtgraph.domain.models import DEFAULT_NAMESPACE
@@ -15,21 +14,24 @@ from thoughtgraph.domain.models import DEFAULT_NAMESPACE
 async def resolve_cite(
     info: Info, thought_id: strawberry.ID, action: str, namespace: str = DEFAULT_NAMESPACE
 ) -> Thought:
-    cited = await info.context.services.search.cite(namespace, thought_id, action)
+    cited = await info.context.services.search.cite(
+        namespace, thought_id, action, caller=info.context.principal
+    )
     return Thought.from_domain(cited)
 
 
 async def resolve_ignore(
     info: Info, thought_id: strawberry.ID, namespace: str = DEFAULT_NAMESPACE
 ) -> Thought:
-    ignored = await info.context.services.search.ignore(namespace, thought_id)
+    ignored = await info.context.services.search.ignore(
+        namespace, thought_id, caller=info.context.principal
+    )
     return Thought.from_domain(ignored)
 
 
 @strawberry.type
 class UsageMutation:
     cite = strawberry.mutation(
-        permission_classes=[CanWrite],
         resolver=resolve_cite,
         description=(
             "The thought influenced an action (what, in `action`, up to 500 characters):"
@@ -37,7 +39,6 @@ class UsageMutation:
         ),
     )
     ignore = strawberry.mutation(
-        permission_classes=[CanWrite],
         resolver=resolve_ignore,
         description=(
             "The thought was retrieved but not used: each ignore lowers its retention,"

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import strawberry
 
-from thoughtgraph.api.graphql.auth import CanWrite
 from thoughtgraph.api.graphql.request_context import Info
 from thoughtgraph.api.graphql.thoughts.inputs import (
     ConsolidateInput,
@@ -15,46 +12,16 @@ from thoughtgraph.api.graphql.thoughts.inputs import (
     RefineInput,
 )
 from thoughtgraph.api.graphql.thoughts.types import ContributionPayload
-from thoughtgraph.domain.changes import Actor
-from thoughtgraph.features.thoughts.service import MAX_BATCH, ThoughtInput
-
-# Who the change log names for a write without an API key (open local mode): the
-# maintenance mutations carry no agentId of their own to take instead.
-LOCAL_ACTOR = Actor(id="local", name="local")
-
-
-def as_caller(info: Info, data: ThoughtInput) -> ThoughtInput:
-    """A write through an API key is the key's agent's, and the change log names the key;
-    the agentId and agentName the input carries count only in open local mode."""
-    principal = info.context.principal
-    if principal.key_id is None or principal.agent_id is None:
-        return data
-    return replace(
-        data,
-        agent_id=principal.agent_id,
-        agent_name=principal.agent_name or principal.agent_id,
-        key_id=principal.key_id,
-    )
-
-
-def caller_actor(info: Info) -> Actor:
-    """The actor of a write other than a contribution: the key's agent, and the key."""
-    principal = info.context.principal
-    if principal.agent_id is None:
-        return LOCAL_ACTOR.model_copy(update={"key_id": principal.key_id})
-    return Actor(
-        id=principal.agent_id,
-        name=principal.agent_name or principal.agent_id,
-        key_id=principal.key_id,
-    )
+from thoughtgraph.features.thoughts.service import MAX_BATCH
 
 
 async def resolve_contribute(info: Info, input: ContributeInput) -> ContributionPayload:
     contribution = await info.context.services.thoughts.contribute(
-        as_caller(info, input.to_thought_input()),
+        input.to_thought_input(),
         refines=input.refines,
         consolidates=input.consolidates,
         reason=input.reason,
+        caller=info.context.principal,
     )
     return ContributionPayload.from_domain(contribution)
 
@@ -63,21 +30,28 @@ async def resolve_contribute_many(
     info: Info, inputs: list[ContributeManyInput]
 ) -> list[ContributionPayload]:
     batch = await info.context.services.thoughts.contribute_many(
-        [as_caller(info, item.to_thought_input()) for item in inputs]
+        [item.to_thought_input() for item in inputs],
+        caller=info.context.principal,
     )
     return [ContributionPayload.from_domain(c) for c in batch.contributions]
 
 
 async def resolve_refine(info: Info, input: RefineInput) -> ContributionPayload:
     contribution = await info.context.services.thoughts.refine(
-        as_caller(info, input.to_thought_input()), input.source_id, reason=input.reason
+        input.to_thought_input(),
+        input.source_id,
+        reason=input.reason,
+        caller=info.context.principal,
     )
     return ContributionPayload.from_domain(contribution)
 
 
 async def resolve_consolidate(info: Info, input: ConsolidateInput) -> ContributionPayload:
     contribution = await info.context.services.thoughts.consolidate(
-        as_caller(info, input.to_thought_input()), input.source_ids, reason=input.reason
+        input.to_thought_input(),
+        input.source_ids,
+        reason=input.reason,
+        caller=info.context.principal,
     )
     return ContributionPayload.from_domain(contribution)
 
@@ -85,7 +59,6 @@ async def resolve_consolidate(info: Info, input: ConsolidateInput) -> Contributi
 @strawberry.type
 class ThoughtMutation:
     contribute = strawberry.mutation(
-        permission_classes=[CanWrite],
         resolver=resolve_contribute,
         description=(
             "Store a thought; with `refines` or `consolidates` it becomes a refinement or"
@@ -93,7 +66,6 @@ class ThoughtMutation:
         ),
     )
     contribute_many = strawberry.mutation(
-        permission_classes=[CanWrite],
         resolver=resolve_contribute_many,
         description=(
             f"Store up to {MAX_BATCH} originals at once, in input order: all are checked"
@@ -102,12 +74,10 @@ class ThoughtMutation:
         ),
     )
     refine = strawberry.mutation(
-        permission_classes=[CanWrite],
         resolver=resolve_refine,
         description="Store a thought that refines (supersedes) `sourceId`.",
     )
     consolidate = strawberry.mutation(
-        permission_classes=[CanWrite],
         resolver=resolve_consolidate,
         description="Store a thought that consolidates `sourceIds` (2 or more).",
     )

@@ -7,7 +7,6 @@ from datetime import datetime
 
 import strawberry
 
-from thoughtgraph.api.graphql.auth import CanRead
 from thoughtgraph.api.graphql.request_context import Info
 from thoughtgraph.api.graphql.search.explain import RetrievalMode
 from thoughtgraph.api.graphql.thoughts.inputs import (
@@ -48,7 +47,7 @@ def time_view(
 async def resolve_thought(
     info: Info, id: strawberry.ID, namespace: str = DEFAULT_NAMESPACE
 ) -> Thought | None:
-    found = await info.context.services.thoughts.get(namespace, id)
+    found = await info.context.services.thoughts.get(namespace, id, caller=info.context.principal)
     if found is None:
         return None
     info.context.loaders.thoughts.prime((namespace, found.id), found)
@@ -68,7 +67,9 @@ async def resolve_thoughts(
     size = PAGE_SIZE if first is None else first
     criteria = (filter or ThoughtFilterInput()).to_domain()
     view = time_view(info, current_only, valid_at, known_at)
-    page = await info.context.services.browse.page(namespace, criteria, size, after, view)
+    page = await info.context.services.browse.page(
+        namespace, criteria, size, after, view, caller=info.context.principal
+    )
     return ThoughtConnection.from_page(page)
 
 
@@ -110,7 +111,9 @@ async def resolve_related(
     first: int | None = RELATED_FIRST,
 ) -> list[RelatedThought]:
     size = RELATED_FIRST if first is None else first
-    related = await info.context.services.related.of(namespace, id, size)
+    related = await info.context.services.related.of(
+        namespace, id, size, caller=info.context.principal
+    )
     thoughts = await load_thoughts(info, namespace, [r.thought_id for r in related])
     by_id = {str(thought.id): thought for thought in thoughts}
     return [
@@ -123,12 +126,10 @@ async def resolve_related(
 @strawberry.type
 class ThoughtQuery:
     thought = strawberry.field(
-        permission_classes=[CanRead],
         resolver=resolve_thought,
         description="One thought, or null when the namespace has no such id.",
     )
     thoughts = strawberry.field(
-        permission_classes=[CanRead],
         resolver=resolve_thoughts,
         description=(
             "Thoughts newest first, optionally filtered; `first` is 1 to 100. Forgotten"
@@ -136,7 +137,6 @@ class ThoughtQuery:
         ),
     )
     search = strawberry.field(
-        permission_classes=[CanRead],
         resolver=resolve_search,
         description=(
             "The k best thoughts for the query: full-text and vector candidates scored by"
@@ -153,7 +153,6 @@ class ThoughtQuery:
         ),
     )
     related = strawberry.field(
-        permission_classes=[CanRead],
         resolver=resolve_related,
         description=(
             "Thoughts consolidation linked to this one as related, strongest first"

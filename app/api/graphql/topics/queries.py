@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import strawberry
 
-from thoughtgraph.api.graphql.auth import CanRead
 from thoughtgraph.api.graphql.request_context import Info
 from thoughtgraph.api.graphql.topics.types import Topic
 from thoughtgraph.domain.models import DEFAULT_NAMESPACE
@@ -16,14 +15,16 @@ async def resolve_topics(
     info: Info, namespace: str = DEFAULT_NAMESPACE, first: int | None = PAGE_SIZE
 ) -> list[Topic]:
     size = PAGE_SIZE if first is None else first
-    topics = await info.context.services.topics.recent(namespace, size)
+    topics = await info.context.services.topics.recent(
+        namespace, size, caller=info.context.principal
+    )
     return [Topic.from_domain(topic) for topic in topics]
 
 
 async def resolve_topic(
     info: Info, id: strawberry.ID, namespace: str = DEFAULT_NAMESPACE
 ) -> Topic | None:
-    found = await info.context.services.topics.get(namespace, id)
+    found = await info.context.services.topics.get(namespace, id, caller=info.context.principal)
     if found is None:
         return None
     info.context.loaders.topics.prime((namespace, found.id), found)
@@ -33,12 +34,10 @@ async def resolve_topic(
 @strawberry.type
 class TopicQuery:
     topics = strawberry.field(
-        permission_classes=[CanRead],
         resolver=resolve_topics,
         description="Topics, most recently updated first; `first` is 1 to 100.",
     )
     topic = strawberry.field(
-        permission_classes=[CanRead],
         resolver=resolve_topic,
         description="One topic, or null when the namespace has no such id.",
     )

@@ -10,7 +10,6 @@ from pydantic import BaseModel, Field
 
 from thoughtgraph.api.mcp.tools.env import READ_ONLY, Namespace, ToolEnv
 from thoughtgraph.api.mcp.tools.shapes import Shape
-from thoughtgraph.domain.access import Action
 from thoughtgraph.domain.context import model
 from thoughtgraph.domain.models import DEFAULT_NAMESPACE
 
@@ -91,7 +90,7 @@ def register(server: MCPServer[Any], env: ToolEnv) -> None:
         """The context for what the agent is doing, in four tiers (critical, relevant,
         background, index), each item at the compression level that fits, never over
         the budget; with since_revision, headed by the memory updates since then."""
-        principal = env.caller(ctx, Action.READ, namespace)
+        principal = env.caller(ctx)
         signals = model.Signals(
             query=query,
             current_file=current_file,

@@ -7,13 +7,12 @@ from typing import Annotated, Any
 from mcp.server.mcpserver import Context, MCPServer
 from pydantic import Field
 
-from thoughtgraph.api.mcp.access import actor_of
 from thoughtgraph.api.mcp.tools.env import READ_ONLY, WRITES, Namespace, ToolEnv
 from thoughtgraph.api.mcp.tools.shapes import ContradictionOut, ContradictionsOut
-from thoughtgraph.domain.access import Action
 from thoughtgraph.domain.knowledge import ContradictionStatus, Resolution
 from thoughtgraph.domain.models import DEFAULT_NAMESPACE
 from thoughtgraph.domain.validation import MAX_PAGE_SIZE
+from thoughtgraph.features.access import actor_of
 
 
 def register(server: MCPServer[Any], env: ToolEnv) -> None:
@@ -27,8 +26,10 @@ def register(server: MCPServer[Any], env: ToolEnv) -> None:
     ) -> ContradictionsOut:
         """Pairs of thoughts that cannot both be current (`thought_a_id` the older,
         `thought_b_id` the newer), open ones by default."""
-        env.caller(ctx, Action.READ, namespace)
-        found = await env.services.contradictions.by_status(namespace, status, first)
+        principal = env.caller(ctx)
+        found = await env.services.contradictions.by_status(
+            namespace, status, first, caller=principal
+        )
         return ContradictionsOut(contradictions=[ContradictionOut.of(c) for c in found])
 
     async def resolve_contradiction(
@@ -49,7 +50,7 @@ def register(server: MCPServer[Any], env: ToolEnv) -> None:
     ) -> ContradictionOut:
         """Decide a contradiction. Repeating the same decision is a no-op; a different one
         is INVALID_STATE; an unknown id NOT_FOUND."""
-        principal = env.caller(ctx, Action.WRITE, namespace)
+        principal = env.caller(ctx)
         resolved = await env.services.contradictions.resolve(
             namespace,
             contradiction_id,
@@ -57,6 +58,7 @@ def register(server: MCPServer[Any], env: ToolEnv) -> None:
             actor=actor_of(principal),
             note=note,
             merged_content=merged_content,
+            caller=principal,
         )
         return ContradictionOut.of(resolved)
 

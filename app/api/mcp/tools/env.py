@@ -11,7 +11,7 @@ from mcp_types import ToolAnnotations
 from pydantic import Field
 
 from thoughtgraph.api.mcp.access import Callers
-from thoughtgraph.domain.access import Action, Principal
+from thoughtgraph.domain.access import Principal
 from thoughtgraph.features.services import Services
 
 READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
@@ -29,6 +29,7 @@ class ToolEnv:
     services: Services
     callers: Callers
 
-    def caller(self, ctx: Context[Any, Any], action: Action, namespace: str) -> Principal:
-        """The caller of this tool call, if it may do ``action`` on ``namespace``."""
-        return self.callers.allowed(ctx.request_context.request, action, namespace)
+    def caller(self, ctx: Context[Any, Any]) -> Principal:
+        """The caller of this tool call (UNAUTHENTICATED without a valid key): the
+        services decide what it may do."""
+        return self.callers.principal(ctx.request_context.request)

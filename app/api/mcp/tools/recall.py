@@ -11,7 +11,6 @@ from pydantic import Field
 
 from thoughtgraph.api.mcp.tools.env import READ_ONLY, Agent, Namespace, ToolEnv
 from thoughtgraph.api.mcp.tools.shapes import SearchHitOut, Shape
-from thoughtgraph.domain.access import Action
 from thoughtgraph.domain.language.temporal import Granularity
 from thoughtgraph.domain.models import DEFAULT_NAMESPACE
 from thoughtgraph.features.search import recall as recall_service
@@ -74,7 +73,7 @@ def register(server: MCPServer[Any], env: ToolEnv) -> None:
         """Answer a question from the closest thoughts: reasoned by the configured model,
         or the best hit as written offline; when-questions get the hits' relative dates
         ("yesterday", "last week") resolved against when each was written."""
-        principal = env.caller(ctx, Action.READ, namespace)
+        principal = env.caller(ctx)
         found = await env.services.recall.recall(
             namespace,
             question,

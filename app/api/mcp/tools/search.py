@@ -10,7 +10,6 @@ from pydantic import Field
 
 from thoughtgraph.api.mcp.tools.env import READ_ONLY, Agent, Namespace, ToolEnv
 from thoughtgraph.api.mcp.tools.shapes import LineageOut, SearchOut, epoch_ms
-from thoughtgraph.domain.access import Action
 from thoughtgraph.domain.models import DEFAULT_NAMESPACE, ThoughtKind
 from thoughtgraph.domain.retrieval import DEFAULT_SEARCH_K, RetrievalMode, SearchFilter
 from thoughtgraph.domain.validation import MAX_K, MAX_LINEAGE_DEPTH
@@ -62,7 +61,7 @@ def register(server: MCPServer[Any], env: ToolEnv) -> None:
         reaches. Superseded ones are marked and ranked below their
         successors; `current_only` leaves them out. Only categories the reading agent's
         allowlist allows come back."""
-        principal = env.caller(ctx, Action.READ, namespace)
+        principal = env.caller(ctx)
         services = env.services
         view = None
         if current_only or valid_at is not None or known_at is not None:
@@ -96,8 +95,10 @@ def register(server: MCPServer[Any], env: ToolEnv) -> None:
     ) -> LineageOut:
         """Sources (negative depths) and refinements (positive depths) of a thought;
         THOUGHT_NOT_FOUND when it does not exist."""
-        env.caller(ctx, Action.READ, namespace)
-        return LineageOut.of(await env.services.lineage.lineage(namespace, thought_id, max_depth))
+        principal = env.caller(ctx)
+        return LineageOut.of(
+            await env.services.lineage.lineage(namespace, thought_id, max_depth, caller=principal)
+        )
 
     server.add_tool(search, annotations=READ_ONLY)
     server.add_tool(lineage, annotations=READ_ONLY)

@@ -9,11 +9,11 @@ from typing import Annotated, Any
 from mcp.server.mcpserver import Context, MCPServer
 from pydantic import Field
 
-from thoughtgraph.api.mcp.access import actor_of, as_caller
+from thoughtgraph.api.mcp.access import with_named_agent
 from thoughtgraph.api.mcp.tools.env import WRITES, Namespace, ToolEnv
 from thoughtgraph.api.mcp.tools.shapes import ContributionOut, ThoughtOut, epoch_ms
-from thoughtgraph.domain.access import Action
 from thoughtgraph.domain.models import DEFAULT_NAMESPACE, ThoughtKind
+from thoughtgraph.features.access import actor_of
 from thoughtgraph.features.thoughts.service import ThoughtInput
 
 Content = Annotated[str, Field(description="The thought itself (up to 10,000 characters).")]
@@ -93,7 +93,7 @@ def register(server: MCPServer[Any], env: ToolEnv) -> None:
     ) -> ContributionOut:
         """Store a new thought. The answer carries `guidance` when an existing thought is
         very similar (the new one is stored anyway)."""
-        principal = env.caller(ctx, Action.WRITE, namespace)
+        principal = env.caller(ctx)
         data = thought_input(
             content,
             agent_id,
@@ -110,7 +110,9 @@ def register(server: MCPServer[Any], env: ToolEnv) -> None:
             valid_from=valid_from,
             valid_to=valid_to,
         )
-        contribution = await env.services.thoughts.contribute(as_caller(principal, data))
+        contribution = await env.services.thoughts.contribute(
+            with_named_agent(principal, data), caller=principal
+        )
         return ContributionOut.of(contribution)
 
     async def refine(
@@ -126,10 +128,13 @@ def register(server: MCPServer[Any], env: ToolEnv) -> None:
     ) -> ContributionOut:
         """Store a thought that refines (and so supersedes) `source_id`; lineage links
         them. THOUGHT_NOT_FOUND when the source does not exist."""
-        principal = env.caller(ctx, Action.WRITE, namespace)
+        principal = env.caller(ctx)
         data = thought_input(content, agent_id, agent_name, namespace, tags=tags, kind=kind)
         contribution = await env.services.thoughts.refine(
-            as_caller(principal, data), source_id, reason=reason
+            with_named_agent(principal, data),
+            source_id,
+            reason=reason,
+            caller=principal,
         )
         return ContributionOut.of(contribution)
 
@@ -142,9 +147,14 @@ def register(server: MCPServer[Any], env: ToolEnv) -> None:
     ) -> ThoughtOut:
         """Record that `newer_id` supersedes `older_id`: the older is kept, marked, ranked
         lower and left out of current-only reads. Returns the older thought."""
-        principal = env.caller(ctx, Action.WRITE, namespace)
+        principal = env.caller(ctx)
         older = await env.services.supersession.supersede(
-            namespace, newer_id, older_id, reason=reason, actor=actor_of(principal)
+            namespace,
+            newer_id,
+            older_id,
+            reason=reason,
+            actor=actor_of(principal),
+            caller=principal,
         )
         return ThoughtOut.of(older)
 
