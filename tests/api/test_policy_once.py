@@ -34,8 +34,14 @@ FORBIDDEN: list[tuple[str, str, str, dict[str, Any]]] = [
     ("outside the allowlist", SEARCH, "search", {"categories": ["profile"]}),
     ("posing as another agent", SEARCH, "search", {"agent": "supervisor"}),
     ("another agent's context", ASSEMBLE, "assemble_context", {"agent": "supervisor"}),
+    ("another namespace", SEARCH, "search", {"namespace": "not-the-keys"}),
 ]
 ASKED = {"query": "what next"}  # what the GraphQL documents ask, as MCP arguments
+
+
+def _variables(ns: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    """The MCP arguments as the GraphQL documents' variables (the namespace is $ns)."""
+    return {"ns": ns} | {("ns" if k == "namespace" else k): v for k, v in arguments.items()}
 
 
 def _error(body: dict[str, Any]) -> tuple[str, str]:
@@ -85,8 +91,8 @@ def graphql_answers(
         client = GraphQLClient(base_url)
         try:
             yield [
-                _error(client.post(document, headers=headers, ns=ns, **variables).json())
-                for _, document, _, variables in FORBIDDEN
+                _error(client.post(document, headers=headers, **_variables(ns, arguments)).json())
+                for _, document, _, arguments in FORBIDDEN
             ]
         finally:
             client.close()
@@ -126,6 +132,7 @@ def test_graphql_and_mcp_refuse_the_same_read_the_same_way(
         "CATEGORY_NOT_ALLOWED",
         "AGENT_MISMATCH",
         "AGENT_MISMATCH",
+        "FORBIDDEN",
     ]
     assert mcp == graphql_answers
 
