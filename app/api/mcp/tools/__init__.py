@@ -21,4 +21,5 @@ def tool_groups() -> list[Callable[[MCPServer[Any], ToolEnv], None]]:
         context.register,
         thoughts.register,
         contradictions.register,
+        __import__("thoughtgraph.api.mcp.tools.episodes", fromlist=["register"]).register,
     ]
