@@ -47,6 +47,11 @@ _VAGUE = _words(
     "wednesday thursday friday saturday sunday mondays tuesdays wednesdays thursdays "
     "fridays saturdays sundays"
 )
+# Leading modifiers that judge rather than name ("good hiking boots" is "Hiking Boots").
+_WEAK_MODIFIERS = _words(
+    "good bad new old long short big small little great nice lovely real whole own other "
+    "same next last first many few several favorite favourite huge tiny"
+)
 _ADJECTIVE_HEADS = _words("good bad best better worse worst first last lovely")
 _ADJECTIVE_ENDS = ("ly", "ous", "ful", "able", "ible")
 # Inside a name (never first or last): "Bill of Materials", "Rock and Roll".
@@ -161,17 +166,53 @@ def candidates(texts: Sequence[str]) -> list[str]:
     if not joined.strip():
         return []
     extractor = yake.KeywordExtractor(
-        lan="en", n=3, top=CANDIDATES, dedup_lim=0.9, stopwords=set(stop_words())
+        lan="en", n=MAX_NAME_WORDS, top=CANDIDATES, dedup_lim=0.9, stopwords=set(stop_words())
     )
-    found = [str(phrase) for phrase, _ in extractor.extract_keywords(joined)]
+    found = [_trim(str(phrase)) for phrase, _ in extractor.extract_keywords(joined)]
+    lowered = joined.lower()
     kept: list[str] = []
     seen: set[str] = set()
     for phrase in found:
         key = phrase.lower()
-        if key not in seen and is_noun_phrase(phrase, connectors=False):
-            seen.add(key)
-            kept.append(phrase)
+        if key in seen or not is_noun_phrase(phrase, connectors=False):
+            continue
+        if len(phrase.split()) > 1 and _head_is_a_verb(key, lowered):
+            continue
+        seen.add(key)
+        kept.append(phrase)
     return kept
+
+
+def _trim(phrase: str) -> str:
+    """Without leading modifiers that judge ("good", "new", "long")."""
+    words = phrase.split()
+    while len(words) > 1 and words[0].lower() in _WEAK_MODIFIERS:
+        words = words[1:]
+    return " ".join(words)
+
+
+def _head_is_a_verb(phrase: str, text: str) -> bool:
+    """The last word is a verb of the words before it where the text goes on with an
+    object or a complement: "pottery class sounds relaxing", "the teacher fires the kiln"
+    (not "hiking boots and water")."""
+    head = phrase.rsplit(" ", 1)[-1]
+    if not head.endswith("s") or head.endswith("ss") or "VERB" not in _tags(head):
+        return False
+    for match in re.finditer(r"(?<!\w)" + re.escape(phrase) + r"(?!\w)", text):
+        following = re.match(r"\s+([a-z][\w'-]*)", text[match.end() :])
+        if following is None:
+            continue
+        word = following.group(1)
+        tags = _tags(word)
+        if (
+            word in lx.DETERMINERS
+            or word in lx.PRONOUNS
+            or word.endswith("ing")
+            or (tags and not tags & {"NOUN", "PROPN"})
+            or word in {"like", "so", "really", "very", "too", "great", "good", "nice"}
+        ):
+            return True
+    return False
 
 
 def topic_name(

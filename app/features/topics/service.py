@@ -227,7 +227,10 @@ class TopicService:
             if topic_id is None:
                 # The id comes from the founder's key phrase, so a retried run finds it.
                 name = topic_name([thought.content], [embedding])
-                topic_id = stable_id("topic", namespace, name.lower())
+                # A thought with no noun phrase ("Hey! How are you?") founds a topic of its
+                # own, not one "Untitled" topic for every such thought.
+                key = name.lower() if name != UNTITLED else f"untitled:{thought.id}"
+                topic_id = stable_id("topic", namespace, key)
                 names.setdefault(topic_id, (name, thought, embedding))
             centroids.add(topic_id, embedding)
             plan[thought.id] = topic_id

@@ -25,7 +25,7 @@ and list the older thought's id in "superseded_ids".
 - No preamble ("This topic is about..."), no speculation, nothing the thoughts do not say.
 - At most {max_words} words.
 - The name: what a person would title the topic, a noun phrase of 1 to 4 words \
-("Pottery Class", "Kubernetes Upgrade", "Trip to Lisbon"), no verbs, no filler words.
+("Pottery Class", "Kubernetes Upgrade", "Lisbon Trip"), no verbs, no filler words.
 
 Answer with a JSON object only, exactly of this form:
 {{"name": "...", "summary": "...", "superseded_ids": ["id", ...]}}"""
