@@ -137,8 +137,9 @@ def test_sdl_has_the_types_queries_and_mutations(schema: strawberry.Schema) -> N
         " ConsolidationRun!",
         'scanContradictions(namespace: String! = "default"): Boolean!',
         'undoConsolidation(thoughtId: ID!, namespace: String! = "default"): [Thought!]!',
-        'ingestEpisode(transcript: String!, namespace: String! = "default",'
-        " title: String = null, artifacts: [ArtifactInput!] = null): Episode!",
+        'ingestEpisode(transcript: String = null, namespace: String! = "default",'
+        " title: String = null, artifacts: [ArtifactInput!] = null,"
+        " turns: [TurnInput!] = null, sessionId: String = null): Episode!",
         'lineage(id: ID!, maxDepth: Int = 10, namespace: String! = "default"): LineageResult!',
         'searchChanges(query: String!, k: Int = 10, namespace: String! = "default"): [ChangeHit!]!',
         'history(thoughtId: ID!, namespace: String! = "default"): [ChangeEvent!]!',
@@ -337,6 +338,10 @@ EXPECTED_FIELDS = {
     "input ArtifactInput": """
         kind: String!
         ref: String!""",
+    "input TurnInput": """
+        speaker: String!
+        text: String!
+        at: DateTime = null""",
     "type ConsolidationRun": """
         id: ID!
         status: RunStatus!

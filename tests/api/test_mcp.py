@@ -27,6 +27,7 @@ TOOLS = {
     "resolve_contradiction",
     "recall",
     "assemble_context",
+    "ingest_episode",
 }
 
 # --- the tools, on both engines and both transports ------------------------------------------

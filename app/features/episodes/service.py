@@ -5,6 +5,9 @@ thoughts worth remembering are extracted from it, each PART_OF the episode.
 With an LLM the extraction is typed and salient; without one, the fallback: turns
 (or sentences) become ``fact`` thoughts with salience 0.5. Ids come from the transcript,
 so ingesting the same transcript again returns the same episode and writes nothing new.
+
+A conversation given as structured turns (``turns``) is not extracted: each turn becomes a
+thought by its speaker, in the episode's session, valid from the turn's time (``turns``).
 """
 
 from __future__ import annotations
@@ -15,13 +18,21 @@ import structlog
 
 from thoughtgraph.domain import validation as check
 from thoughtgraph.domain.changes import Actor
-from thoughtgraph.domain.errors import InvalidInputError
+from thoughtgraph.domain.errors import InvalidInputError, MutualExclusionError
 from thoughtgraph.domain.judgement import ExtractedThought, UsageMeter
 from thoughtgraph.domain.knowledge import Artifact, Episode, stable_id, stable_thought_id
 from thoughtgraph.domain.models import ThoughtKind
 from thoughtgraph.domain.ops import NO_OPS_EVENTS, OpsEvents, OpsNode, OpsStatus
 from thoughtgraph.features.access import Action, Principal, check_access
+from thoughtgraph.features.episodes.turns import (
+    CheckedTurn,
+    Turn,
+    check_turns,
+    episode_id_of_turns,
+    narrative,
+)
 from thoughtgraph.features.repositories import Repositories
+from thoughtgraph.features.thoughts.inputs import validate_input
 from thoughtgraph.features.thoughts.service import ThoughtInput, ThoughtService
 from thoughtgraph.llm.client import LLMClient, LLMError
 from thoughtgraph.ports.clock import Clock
@@ -74,15 +85,28 @@ class EpisodeService:
     async def ingest(
         self,
         namespace: str,
-        transcript: str,
+        transcript: str | None,
         *,
         title: str | None,
         artifacts: Sequence[Artifact],
         actor: Actor,
+        turns: Sequence[Turn] | None = None,
+        session_id: str | None = None,
         caller: Principal | None = None,
     ) -> Episode:
+        """A transcript (extracted), or ``turns`` (one thought each), never both."""
         check_access(caller, Action.WRITE, namespace)
         check.require_namespace(namespace)
+        if turns is not None:
+            if transcript is not None:
+                raise MutualExclusionError("give a transcript or turns, not both", field="turns")
+            return await self._ingest_turns(
+                namespace, turns, session_id, title=title, artifacts=artifacts, actor=actor
+            )
+        if session_id is not None:
+            raise InvalidInputError("sessionId goes with turns", field="sessionId")
+        if transcript is None:
+            raise InvalidInputError("give a transcript or turns", field="transcript")
         text = check.require_text("transcript", transcript, MAX_TRANSCRIPT_CHARS)
         title = check.require_name("title", title) if title is not None else None
         checked = _artifacts(artifacts)
@@ -128,6 +152,75 @@ class EpisodeService:
             )
         return (await self.get(namespace, episode_id)) or episode
 
+    async def _ingest_turns(
+        self,
+        namespace: str,
+        turns: Sequence[Turn],
+        session_id: str | None,
+        *,
+        title: str | None,
+        artifacts: Sequence[Artifact],
+        actor: Actor,
+    ) -> Episode:
+        """Every turn checked first: one bad turn writes nothing."""
+        said = check_turns(turns)
+        session = check.optional_identifier("sessionId", session_id)
+        title = check.require_name("title", title) if title is not None else None
+        checked = _artifacts(artifacts)
+        episode_id = episode_id_of_turns(namespace, said, session)
+        existing = await self.get(namespace, episode_id)
+        if existing is not None:
+            self._record(namespace, episode_id, OpsStatus.SKIPPED)
+            return existing
+        now = self._clock.now_ms()
+        inputs = [
+            _turn_input(turn, namespace, session or episode_id, now, episode_id, actor)
+            for turn in said
+        ]
+        for item in inputs:  # the thoughts' own checks, before the episode is written
+            validate_input(item, None)
+        text = narrative(said)
+        usage = UsageMeter(max_calls=self._settings.llm_max_calls_per_run, namespace=namespace)
+        summary, line, extractor = await self._compress(text, usage)
+        thought_ids = tuple(
+            stable_thought_id("thought", episode_id, str(i)) for i in range(len(said))
+        )
+        episode = Episode(
+            id=episode_id,
+            namespace=namespace,
+            title=title or line[:80],
+            narrative=text,
+            summary=summary,
+            compressed=line,
+            index_label=_index_label(title or line),
+            artifacts=checked,
+            thought_ids=thought_ids,
+            created_at_ms=now,
+            extractor=extractor,
+        )
+        embedding = await self._embedder.async_embed_query(summary)
+        await self._repos.episodes.create(episode, embedding, actor=actor)
+        self._record(namespace, episode_id, OpsStatus.OK)
+        for thought_id, item in zip(thought_ids, inputs, strict=True):
+            await self._thoughts.write_original(item, thought_id=thought_id)
+        return (await self.get(namespace, episode_id)) or episode
+
+    async def _compress(self, text: str, usage: UsageMeter) -> tuple[str, str, str]:
+        """(summary, one line, by whom) of a conversation: the compression prompt with an
+        LLM, its offline stand-in without one (or when the LLM fails)."""
+        from thoughtgraph.domain.language.extractive import compress
+
+        if self._llm is not None:
+            try:
+                from thoughtgraph.llm.prompts import compression
+
+                levels = await self._llm.complete(compression.PROMPT, usage, text)
+                return levels.summary, levels.line, self._llm.model
+            except LLMError as exc:
+                log.warning("episode.llm_failed", error=str(exc))
+        summary, line = compress(text)
+        return summary, line, OFFLINE_EXTRACTOR
+
     def _record(self, namespace: str, episode_id: str, status: OpsStatus) -> None:
         # The extracted thoughts record their own (episodic) events: write_original.
         self._events.record(
@@ -159,6 +252,27 @@ class EpisodeService:
                 log.warning("episode.llm_failed", error=str(exc))
         summary, line = compress(transcript)
         return extract_offline(transcript)[:MAX_EXTRACTED], "", summary, line, OFFLINE_EXTRACTOR
+
+
+def _turn_input(
+    turn: CheckedTurn,
+    namespace: str,
+    session_id: str,
+    now_ms: int,
+    episode_id: str,
+    actor: Actor,
+) -> ThoughtInput:
+    """A turn as a thought: by its speaker, in the session, valid from when it was said."""
+    return ThoughtInput(
+        content=turn.content,
+        agent_id=turn.agent_id,
+        agent_name=turn.speaker,
+        namespace=namespace,
+        session_id=session_id,
+        key_id=actor.key_id,
+        valid_from_ms=turn.at_ms if turn.at_ms is not None else now_ms,
+        episode_id=episode_id,
+    )
 
 
 def _artifacts(artifacts: Sequence[Artifact]) -> tuple[Artifact, ...]:

@@ -175,11 +175,14 @@ class TopicRepository:
         summariser: str,
         actor: Actor,
         at_ms: int,
+        name: str | None = None,
     ) -> bool:
+        """The summary, and the name when given (None keeps the name it has)."""
         params: dict[str, Any] = {
             "namespace": namespace,
             "topicId": topic_id,
             "summary": summary,
+            "name": name,
             "summariser": summariser,
             **change_params(
                 ChangeKind.SUMMARISED, SubjectKind.TOPIC, topic_id, actor=actor, at_ms=at_ms

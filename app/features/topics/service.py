@@ -15,6 +15,7 @@ from thoughtgraph.domain import validation as check
 from thoughtgraph.domain.changes import Actor
 from thoughtgraph.domain.judgement import UsageMeter
 from thoughtgraph.domain.knowledge import Topic, stable_id
+from thoughtgraph.domain.language.keyphrases import UNTITLED, topic_name
 from thoughtgraph.domain.models import Thought
 from thoughtgraph.features.access import Action, Principal, check_access
 from thoughtgraph.features.repositories import Repositories
@@ -138,6 +139,25 @@ class _Centroids:
         return [float(x) for x in _unit(self._sums[self._index[topic_id]])]
 
 
+def _name_from_members(
+    names: dict[str, tuple[str, Thought, Sequence[float]]],
+    members: dict[str, list[str]],
+    pending: Sequence[tuple[Thought, Sequence[float]]],
+    centroids: _Centroids,
+) -> None:
+    """A topic founded in this pass is named from every thought that joined it in the
+    pass (the key phrase nearest its centroid), not from its founder alone."""
+    by_id = {t.id: (t, e) for t, e in pending}
+    for topic_id, (_, founder, embedding) in list(names.items()):
+        joined = [by_id[tid] for tid in members.get(topic_id, []) if tid in by_id]
+        if len(joined) < 2:
+            continue
+        texts = [t.content for t, _ in joined]
+        better = topic_name(texts, [list(e) for _, e in joined], centroids.centroid(topic_id))
+        if better != UNTITLED:
+            names[topic_id] = (better, founder, embedding)
+
+
 def _unit(vector: Sequence[float] | np.ndarray) -> np.ndarray:
     v = np.asarray(vector, dtype=np.float32)
     norm = float(np.linalg.norm(v))
@@ -199,8 +219,6 @@ class TopicService:
         new one (named from the thought, its embedding as the topic's first centroid).
         ``known``: the run's topics (``known_topics``), kept current by this call; the
         store's are read when not given."""
-        from thoughtgraph.domain.language.extractive import topic_name
-
         settled = self._settings.topic_assign_similarity
         if known is None:
             known = await self.known_topics(namespace)
@@ -214,8 +232,12 @@ class TopicService:
         for thought, embedding in pending:
             topic_id = centroids.nearest(embedding)
             if topic_id is None:
-                name = topic_name(thought.content)
-                topic_id = stable_id("topic", namespace, name.lower())
+                # The id comes from the founder's key phrase, so a retried run finds it.
+                name = topic_name([thought.content], [embedding])
+                # A thought with no noun phrase ("Hey! How are you?") founds a topic of its
+                # own, not one "Untitled" topic for every such thought.
+                key = name.lower() if name != UNTITLED else f"untitled:{thought.id}"
+                topic_id = stable_id("topic", namespace, key)
                 names.setdefault(topic_id, (name, thought, embedding))
             centroids.add(topic_id, embedding)
             plan[thought.id] = topic_id
@@ -234,6 +256,7 @@ class TopicService:
                 plan[founder.id] = better
                 members[better].append(founder.id)
                 del members[topic_id], names[topic_id]
+        _name_from_members(names, members, pending, centroids)
         return await self._apply(namespace, plan, names, centroids, existing, dry_run, known)
 
     async def _apply(
@@ -325,6 +348,7 @@ class TopicService:
                     namespace,
                     topic.id,
                     result.summary,
+                    name=result.name,
                     summariser=result.summariser,
                     actor=Actor.maintenance(result.summariser),
                     at_ms=self._clock.now_ms(),

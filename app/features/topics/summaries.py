@@ -22,6 +22,7 @@ class SummaryResult:
     summary: str
     summariser: str
     superseded: list[tuple[str, str]] = field(default_factory=list)  # (newer, older)
+    name: str | None = None  # the topic's name as its members now read; None: keep it
 
 
 def _newer_most_similar(
@@ -43,6 +44,20 @@ def _newer_most_similar(
     return best
 
 
+def offline_name(members: Sequence[tuple[Thought, Sequence[float]]]) -> str | None:
+    """The topic's key phrase over its members, ranked against their mean direction;
+    None when no member has a noun phrase (the name it has stays)."""
+    from thoughtgraph.domain.language.keyphrases import UNTITLED, topic_name
+
+    if not members:
+        return None
+    texts = [t.content for t, _ in members]
+    vectors = [list(e) for _, e in members]
+    usable = vectors if all(vectors) else None
+    name = topic_name(texts, usable)
+    return None if name == UNTITLED else name
+
+
 class TopicSummariser:
     def __init__(self, llm: LLMClient | None, max_words: int) -> None:
         self._llm = llm
@@ -56,10 +71,15 @@ class TopicSummariser:
     ) -> SummaryResult:
         if self._llm is not None and not usage.exhausted:
             try:
-                return await self._with_llm(self._llm, topic, members, usage)
+                result = await self._with_llm(self._llm, topic, members, usage)
+                if result.name is None:  # no name, or not one a person would write
+                    result.name = offline_name(members)
+                return result
             except LLMError as exc:
                 log.warning("topic_summary.llm_failed", topic=topic, error=str(exc))
-        return self._extractive(members)
+        result = self._extractive(members)
+        result.name = offline_name(members)
+        return result
 
     async def _with_llm(
         self,
@@ -80,7 +100,12 @@ class TopicSummariser:
             newer = _newer_most_similar(older_id, members)
             if newer is not None:
                 superseded.append((newer, older_id))
-        return SummaryResult(answer.summary, llm.model, superseded)
+        from thoughtgraph.domain.language.keyphrases import valid_name
+
+        name = valid_name(answer.name)
+        if answer.name and name is None:
+            log.info("topic_summary.name_rejected", topic=topic, name=answer.name[:80])
+        return SummaryResult(answer.summary, llm.model, superseded, name)
 
     def _extractive(self, members: Sequence[tuple[Thought, Sequence[float]]]) -> SummaryResult:
         from thoughtgraph.domain.language.extractive import summarise

@@ -11,12 +11,12 @@ from thoughtgraph.domain.models import _Frozen, ms_to_datetime
 from thoughtgraph.llm.prompts.base import ChatMessage, Prompt, messages
 
 NAME = "topic_summary"
-VERSION = "1"
+VERSION = "2"
 
 SYSTEM = """\
 You maintain the long-term memory of AI agents. You are given the thoughts (short \
 statements) filed under one topic, oldest first, each with an id and the date it was \
-learned. Write the topic's summary: what is true now, as one paragraph.
+learned. Write the topic's summary: what is true now, as one paragraph; and the topic's name.
 
 Rules:
 - Newer wins: when two thoughts disagree about the same thing, keep the newer one's value \
@@ -24,9 +24,11 @@ and list the older thought's id in "superseded_ids".
 - Keep specific values: names, numbers, ports, versions, dates, hostnames, commands.
 - No preamble ("This topic is about..."), no speculation, nothing the thoughts do not say.
 - At most {max_words} words.
+- The name: what a person would title the topic, a noun phrase of 1 to 4 words \
+("Pottery Class", "Kubernetes Upgrade", "Lisbon Trip"), no verbs, no filler words.
 
 Answer with a JSON object only, exactly of this form:
-{{"summary": "...", "superseded_ids": ["id", ...]}}"""
+{{"name": "...", "summary": "...", "superseded_ids": ["id", ...]}}"""
 
 
 class ThoughtForSummary(_Frozen):
@@ -36,6 +38,9 @@ class ThoughtForSummary(_Frozen):
 
 
 class Response(BaseModel):
+    # Checked by the caller (keyphrases.valid_name), which falls back to the offline name:
+    # a bad name must not cost the summary.
+    name: str | None = None
     summary: str = Field(min_length=1)
     superseded_ids: list[str] = Field(default_factory=list)
 

@@ -7,9 +7,11 @@ from datetime import datetime
 import strawberry
 
 from thoughtgraph.api.graphql.request_context import Info
+from thoughtgraph.api.graphql.thoughts.inputs import optional_ms
 from thoughtgraph.api.graphql.thoughts.types import Thought, load_thoughts
 from thoughtgraph.domain import knowledge, models
 from thoughtgraph.domain import validation as check
+from thoughtgraph.features.episodes.turns import Turn
 
 THOUGHTS_FIRST = 20  # an explicit null means this default; cost.py sizes `thoughts` by it
 
@@ -27,6 +29,23 @@ class ArtifactInput:
 
     def to_domain(self) -> knowledge.Artifact:
         return knowledge.Artifact(kind=self.kind, ref=self.ref)
+
+
+@strawberry.input(
+    description=(
+        'One turn of a conversation: it becomes the thought "speaker: text", by the'
+        " speaker (an agent of its own), valid from `at`."
+    )
+)
+class TurnInput:
+    speaker: str = strawberry.field(description="Who said it (up to 100 characters).")
+    text: str = strawberry.field(description="What was said.")
+    at: datetime | None = strawberry.field(
+        default=None, description="When it was said (the episode's time when left out)."
+    )
+
+    def to_domain(self) -> Turn:
+        return Turn(speaker=self.speaker, text=self.text, at_ms=optional_ms(self.at))
 
 
 async def resolve_episode_thoughts(

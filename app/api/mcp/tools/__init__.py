@@ -10,7 +10,14 @@ from typing import Any
 
 from mcp.server.mcpserver import MCPServer
 
-from thoughtgraph.api.mcp.tools import context, contradictions, recall, search, thoughts
+from thoughtgraph.api.mcp.tools import (
+    context,
+    contradictions,
+    episodes,
+    recall,
+    search,
+    thoughts,
+)
 from thoughtgraph.api.mcp.tools.env import ToolEnv
 
 
@@ -21,4 +28,5 @@ def tool_groups() -> list[Callable[[MCPServer[Any], ToolEnv], None]]:
         context.register,
         thoughts.register,
         contradictions.register,
+        episodes.register,
     ]
