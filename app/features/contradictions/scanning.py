@@ -4,7 +4,10 @@ similar current thoughts, pairs judged once per fortnight, contradictions record
 Precision first: only highly similar pairs reach the judge, a pair is judged once
 (fingerprint) until rejudge_after_days, and a pair decided by a person is never judged
 again. A lineage pair (a refinement and its source) is not a contradiction: refining is
-how an agent says "this changed".
+how an agent says "this changed". Only claims are judged: a question, a greeting, thanks
+or an opinion states nothing that a later thought could contradict or outdate
+(:func:`thoughtgraph.domain.language.claims.is_claim`), so a pair with one is never
+asked of the judge, recorded or superseded.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from dataclasses import dataclass, field
 from thoughtgraph.domain.changes import Actor
 from thoughtgraph.domain.judgement import PairToJudge, UsageMeter, Verdict
 from thoughtgraph.domain.knowledge import RelatedThought, pair_fingerprint
+from thoughtgraph.domain.language.claims import is_claim
 from thoughtgraph.domain.models import ScoredThought, Thought, TimeView
 from thoughtgraph.features.consolidation.neighbour_snapshot import NeighbourSource, VectorSnapshot
 from thoughtgraph.features.repositories import Repositories
@@ -137,12 +141,14 @@ class ContradictionScanner:
         s = self._settings
         pairs: dict[str, PairToJudge] = {}
         for thought, _ in subjects:
+            if not is_claim(thought.content):
+                continue
             near = neighbours.get(thought.id, [])[: s.contradiction_candidates]
             for hit in near:
                 other = hit.thought
                 if hit.similarity < s.contradiction_min_similarity:
                     continue
-                if _is_lineage_pair(thought, other):
+                if _is_lineage_pair(thought, other) or not is_claim(other.content):
                     continue
                 pid = pair_fingerprint(namespace, thought.id, other.id)
                 if pid in pairs:
