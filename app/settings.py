@@ -117,7 +117,7 @@ class Settings(BaseSettings):
     context_tokenizer_model: str | None = None
     # An open contradiction heads the Critical tier only at or above this judge confidence
     # (chosen leave-one-conversation-out: docs/design/contradictions.md, "Claims only").
-    context_contradiction_min_confidence: float = 0.75
+    context_contradiction_min_confidence: float = 0.7
     # Retrieval (app/retrieval): retention scores and tiers (seed 003), usage weights.
     retention_half_life_days: float = Field(default=30.0, gt=0)
     retention_activation_boost: float = Field(default=0.1, ge=0)  # per retrieval

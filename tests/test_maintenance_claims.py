@@ -15,7 +15,12 @@ from tests.knowledge_support import contribute, make_runtime
 from tests.support import LoopThread
 from thoughtgraph.domain.judgement import PairRelation, Verdict
 from thoughtgraph.domain.knowledge import ContradictionStatus, pair_fingerprint
-from thoughtgraph.domain.language.claims import Kind, is_claim, sentence_kind
+from thoughtgraph.domain.language.claims import (
+    Kind,
+    about_the_speaker,
+    is_claim,
+    sentence_kind,
+)
 from thoughtgraph.domain.models import ThoughtFilter, ThoughtType
 from thoughtgraph.features.consolidation.jobs import run_consolidation
 from thoughtgraph.features.contradictions.jobs import scan_thoughts
@@ -68,6 +73,12 @@ def test_a_turn_is_a_claim_when_one_of_its_sentences_is() -> None:
     assert not is_claim("Mei: Hey Ravi! [shared a photo: a beach at sunset]")
 
 
+def test_first_person_claims_are_about_their_author() -> None:
+    assert about_the_speaker("Ravi: Thanks! I moved to Leeds in May. My sister lives there.")
+    assert not about_the_speaker("Ravi: I moved to Leeds. The office is in York.")
+    assert not about_the_speaker("The billing service listens on port 8080.")
+
+
 def test_the_detector_agrees_with_the_labelled_set() -> None:
     rows = [json.loads(line) for line in LABELLED.read_text().splitlines() if line.strip()]
     assert len(rows) >= 50
@@ -98,6 +109,21 @@ def test_only_the_changed_fact_is_judged_and_superseded(
     stored = loop.run(runtime.repos.thoughts.get_many(ns, [*chatter, older, newer]))
     assert stored[older].superseded_by == newer
     assert all(stored[t].is_current for t in [*chatter, newer])
+
+
+def test_another_author_does_not_update_what_someone_said_of_themselves(
+    loop: LoopThread, runtime: Runtime, ns: str
+) -> None:
+    from thoughtgraph.features.thoughts.service import ThoughtInput
+
+    def said_by(agent: str, content: str) -> str:
+        data = ThoughtInput(content=content, agent_id=agent, agent_name=agent, namespace=ns)
+        return loop.run(runtime.services.thoughts.contribute(data)).thought.id
+
+    mine = said_by("ravi", "I live in Leeds with two flatmates.")
+    theirs = said_by("mei", "I now live in York with two flatmates.")
+    scanned = loop.run(scan_thoughts(runtime, ns, [mine, theirs]))
+    assert scanned.pairs_judged == 0
 
 
 def test_maintenance_never_supersedes_chit_chat(

@@ -313,3 +313,23 @@ def is_claim(text: str) -> bool:
 def same_words(a: str, b: str) -> bool:
     """The same words in the same order (case and punctuation aside): a true duplicate."""
     return _TOKEN.findall(_normal(a).lower()) == _TOKEN.findall(_normal(b).lower())
+
+
+_FIRST_PERSON = _set("i i'm i've i'd i'll my me we we're we've we'd we'll our us myself")
+_CONNECTIVES = _set("plus and but so also oh anyway actually honestly now still then")
+
+
+def about_the_speaker(text: str) -> bool:
+    """Every claim of the text has a first-person subject ("I moved", "my sister is",
+    "we adopted"): what it says is about whoever wrote it, so two such texts by two
+    different authors are about two different people and cannot contradict."""
+    found = claim_sentences(text)
+    return bool(found) and all(_subject_word(s) in _FIRST_PERSON for s in found)
+
+
+def _subject_word(sentence: str) -> str:
+    """The first word after openers and connectives ("Plus, I'm going" -> "i'm")."""
+    words = _TOKEN.findall(_strip_openers(_normal(sentence)).lower())
+    while words and words[0] in _CONNECTIVES:
+        words = words[1:]
+    return words[0] if words else ""

@@ -183,17 +183,34 @@ def choose_threshold(training: Sequence[Fold]) -> float:
     return THRESHOLDS[-1]
 
 
-async def _update_recall(settings: Settings) -> dict[float, float]:
-    """The changed-facts set's updates the offline judge flags at or above each threshold."""
+async def _update_recall(settings: Settings) -> dict[float, tuple[float, float]]:
+    """On the changed-facts sets, the offline judge's flags at or above each threshold:
+    share of the updates, and share of the compatible look-alikes (false flags)."""
     from thoughtgraph.features.contradictions.judge import build_judge
     from thoughtgraph.tools.eval.updates import load_pairs
 
-    pairs = [p for p in load_pairs() if p.kind == "update"]
+    rows = [(p.kind, p.older, p.newer) for p in load_pairs()]
+    domains = Path(__file__).parent / "sets" / "updates_domains.jsonl"
+    if domains.exists():
+        for line in domains.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                d = json.loads(line)
+                rows.append((d["kind"], d["older"], d["newer"]))
     judge = build_judge(settings, None)
-    asks = [PairToJudge(p.id, f"{p.id}a", p.older, 0, f"{p.id}b", p.newer, 1, 0.8) for p in pairs]
+    asks = [
+        PairToJudge(str(i), f"{i}a", older, 0, f"{i}b", newer, 1, 0.8)
+        for i, (_, older, newer) in enumerate(rows)
+    ]
     verdicts = await judge.judge(asks, UsageMeter(max_calls=0))
-    found = [v.confidence for v in verdicts if v.contradicts]
-    return {t: sum(c >= t for c in found) / max(1, len(pairs)) for t in THRESHOLDS}
+    n = {kind: max(1, sum(r[0] == kind for r in rows)) for kind in ("update", "compatible")}
+    flagged = [(r[0], v.confidence) for r, v in zip(rows, verdicts, strict=True) if v.contradicts]
+    return {
+        t: (
+            sum(k == "update" and c >= t for k, c in flagged) / n["update"],
+            sum(k == "compatible" and c >= t for k, c in flagged) / n["compatible"],
+        )
+        for t in THRESHOLDS
+    }
 
 
 def _agreement(path: Path) -> str:
@@ -210,7 +227,7 @@ def _agreement(path: Path) -> str:
     )
 
 
-def render(folds: Sequence[Fold], recall: dict[float, float]) -> str:
+def render(folds: Sequence[Fold], recall: dict[float, tuple[float, float]]) -> str:
     head = (
         f"{'fold':<9}{'turns':>6}{'claims':>7}{'detect/1k':>10}{'open/1k':>8}"
         f"{'thr':>6}{'crit/1k':>8}{'upd@thr':>8}{'supers/1k':>10}{'merged/1k':>10}"
@@ -224,7 +241,7 @@ def render(folds: Sequence[Fold], recall: dict[float, float]) -> str:
             f.per_1000(len(f.open_confidences)),
             t,
             f.open_at(t),
-            recall.get(t, 0.0) * 100,
+            recall.get(t, (0.0, 0.0))[0] * 100,
             f.per_1000(f.superseded),
             f.per_1000(f.merged),
         )
@@ -249,8 +266,10 @@ def render(folds: Sequence[Fold], recall: dict[float, float]) -> str:
         )
     )
     lines.append(
-        "changed-facts updates flagged at or above: "
-        + " ".join(f"{t:.2f}:{recall[t] * 100:.0f}%" for t in everything)
+        "changed-facts sets, flagged at or above (updates/compatible): "
+        + " ".join(
+            f"{t:.2f}:{recall[t][0] * 100:.0f}%/{recall[t][1] * 100:.1f}%" for t in everything
+        )
     )
     for f in folds:
         lines.append(f"\n{f.sample_id}: samples")
