@@ -47,10 +47,11 @@ def _is_lineage_pair(a: Thought, b: Thought) -> bool:
 
 
 def _about_two_people(a: Thought, b: Thought) -> bool:
-    """Two authors each saying something of themselves ("I moved to Leeds", "I'm still in
-    York"): different subjects, nothing to judge."""
-    return (
-        a.agent_id != b.agent_id and about_the_speaker(a.content) and about_the_speaker(b.content)
+    """Two authors, one of them saying only something of themselves ("I moved to Leeds"):
+    the other's text cannot update it, since nothing ties that "I" to anyone the other
+    names; a judge matching "I" with "I" would compare two people."""
+    return a.agent_id != b.agent_id and (
+        about_the_speaker(a.content) or about_the_speaker(b.content)
     )
 
 
