@@ -115,6 +115,9 @@ class Settings(BaseSettings):
     context_budget: int = 8000
     context_session_budget: int = 2000  # the session-start block, tags included
     context_tokenizer_model: str | None = None
+    # An open contradiction heads the Critical tier only at or above this judge confidence
+    # (chosen leave-one-conversation-out: docs/design/contradictions.md, "Claims only").
+    context_contradiction_min_confidence: float = 0.7
     # Retrieval: retention scores and tiers, usage weights.
     retention_half_life_days: float = Field(default=30.0, gt=0)
     retention_activation_boost: float = Field(default=0.1, ge=0)  # per retrieval

@@ -16,6 +16,7 @@ from thoughtgraph.domain import validation as check
 from thoughtgraph.domain.changes import Actor
 from thoughtgraph.domain.errors import InvalidStateError, ThoughtNotFoundError
 from thoughtgraph.domain.knowledge import pair_fingerprint, stable_thought_id
+from thoughtgraph.domain.language.claims import is_claim, same_words
 from thoughtgraph.domain.models import ScoredThought, Thought, ThoughtType
 from thoughtgraph.domain.rules import inherited_pheromone, near_duplicate_text
 from thoughtgraph.features.access import Action, Principal, check_access
@@ -53,6 +54,13 @@ def _clusters(pairs: Iterable[tuple[str, str]]) -> list[list[str]]:
     for x in parent:
         groups.setdefault(root(x), []).append(x)
     return sorted((sorted(g) for g in groups.values() if len(g) > 1), key=len, reverse=True)
+
+
+def _duplicates(a: str, b: str) -> bool:
+    """True duplicates: two claims saying the same thing, or the very same words."""
+    if is_claim(a) and is_claim(b):
+        return near_duplicate_text(a, b)
+    return same_words(a, b)
 
 
 def _fullest(members: Sequence[Thought]) -> Thought:
@@ -96,9 +104,7 @@ class MergeService:
                 mine = thoughts.get(tid)
                 if mine is None or tid in other.source_ids or other.id in mine.source_ids:
                     continue  # unknown, or lineage of one another
-                if not near_duplicate_text(mine.content, other.content):
-                    continue
-                if tid in other.source_ids or other.id in thoughts.get(tid, other).source_ids:
+                if not _duplicates(mine.content, other.content):
                     continue
                 pairs[pair_fingerprint(namespace, tid, other.id)] = (tid, other.id)
         flagged = set(await self._repos.contradictions.get_many(namespace, list(pairs)))

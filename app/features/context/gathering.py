@@ -104,6 +104,9 @@ class Gathering:
     revision: int  # the namespace's revision when the assembly started
     visible: Visible
     query_hits: int = QUERY_HITS  # see query_hits_for
+    # Settings.context_contradiction_min_confidence: an open contradiction the judge was
+    # less sure of waits in the review queue instead of heading the context.
+    contradiction_min_confidence: float = 0.0
     _slots: asyncio.Semaphore = field(
         default_factory=lambda: asyncio.Semaphore(MAX_IN_FLIGHT), init=False, repr=False
     )
@@ -127,6 +130,7 @@ class Gathering:
         found = await self.repos.contradictions.by_status(
             self.namespace, ContradictionStatus.OPEN, CONTRADICTIONS
         )
+        found = [c for c in found if c.confidence >= self.contradiction_min_confidence]
         ids = [tid for c in found for tid in (c.thought_a_id, c.thought_b_id)]
         thoughts = await self.repos.thoughts.get_many(self.namespace, ids)
         items = []

@@ -83,6 +83,7 @@ class ContextService:
         self._search = search
         self._clock = clock or SystemClock()
         self.default_budget = settings.context_budget
+        self._contradiction_min_confidence = settings.context_contradiction_min_confidence
         self.session_budget = settings.context_session_budget
         self.tokens = TokenCounter(settings.context_tokenizer_model or settings.llm_model)
 
@@ -253,6 +254,7 @@ class ContextService:
             revision=revision,
             visible=visibility(allowed),
             query_hits=query_hits_for(budget),
+            contradiction_min_confidence=self._contradiction_min_confidence,
         )
         with acting_as(OpsNode.CONTEXT):  # its searches are the assembly's, not a caller's
             candidates = await gathering.candidates()

@@ -1,10 +1,16 @@
-"""Superseding: a newer thought retires an older one, which stays stored and traceable."""
+"""Superseding: a newer thought retires an older one, which stays stored and traceable.
+
+Maintenance supersedes only claims: a person or an agent may retire anything, but a
+detector (topic summaries, supersession detection) never retires a question, a greeting,
+thanks or an opinion, nor lets one retire a fact
+(:func:`thoughtgraph.domain.language.claims.is_claim`)."""
 
 from __future__ import annotations
 
 from thoughtgraph.domain import validation as check
 from thoughtgraph.domain.changes import Actor
 from thoughtgraph.domain.errors import InvalidInputError, InvalidStateError, ThoughtNotFoundError
+from thoughtgraph.domain.language.claims import is_claim
 from thoughtgraph.domain.models import Thought
 from thoughtgraph.features.access import Action, Principal, check_access
 from thoughtgraph.features.repositories import Repositories
@@ -43,6 +49,10 @@ class SupersessionService:
         missing = [tid for tid in (newer, older) if tid not in found]
         if missing:
             raise ThoughtNotFoundError(missing)
+        if actor.id == Actor.maintenance().id and not (
+            is_claim(found[newer].content) and is_claim(found[older].content)
+        ):
+            return found[older]  # not knowledge that can change: left as it is
         if found[newer].superseded_by == older:
             raise InvalidStateError(
                 f"{older} already supersedes {newer}; resolve the other way round first",

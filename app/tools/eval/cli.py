@@ -45,6 +45,19 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     locomo.add_argument(
         "--limit-questions", type=int, help="only the first N questions of each conversation"
     )
+    claims = sets.add_parser(
+        "claims",
+        help="false maintenance on conversation: contradictions, supersessions and merges "
+        "per 1,000 turns per conversation (fold); the claim detector's agreement",
+    )
+    claims.add_argument("path", type=Path, help="the LoCoMo JSON file (e.g. locomo10.json)")
+    claims.add_argument(
+        "--labelled",
+        type=Path,
+        default=Path("tests/fixtures/claims_labelled.jsonl"),
+        help="labelled texts, JSON lines {text, claim}",
+    )
+    claims.add_argument("--limit-turns", type=int, help="only the first N turns of each")
     context = sets.add_parser(
         "context",
         help="LoCoMo questions through assembleContext: share with every evidence turn in the "
@@ -67,6 +80,10 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
         from thoughtgraph.tools.eval.locomo_command import run_locomo_command
 
         return asyncio.run(run_locomo_command(settings, args))
+    if args.eval_set == "claims":
+        from thoughtgraph.tools.eval.maintenance_precision import run_claims_command
+
+        return asyncio.run(run_claims_command(settings, args))
     if args.eval_set == "context":
         from thoughtgraph.tools.eval.locomo_command import run_context_command
 
