@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import bm25s
+import bm25s  # type: ignore[import-untyped]
 import numpy as np
 
 from thoughtgraph.tools.eval.locomo import Turn

@@ -140,6 +140,8 @@ async def run_user_command(settings: Settings, args: argparse.Namespace) -> int:
             phases.close()
     run.conversations = len(conversations)
     run.turns = sum(len(c.turns) for c in conversations)
+    run.skipped_questions = sum(c.skipped_questions for c in conversations)
+    run.dropped_evidence = sum(c.dropped_evidence for c in conversations)
     run.total_s = time.monotonic() - started
     print(_header("evidence recall", chosen, conversations))
     print()
