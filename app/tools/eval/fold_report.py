@@ -52,11 +52,12 @@ def render_folds(title: str, rows: Sequence[tuple[str, Sequence[Outcome]]]) -> s
             label = f"  {held_out} (n={n})"
             lines.append(f"{label:<26}" + "".join(_cell(s) for s in shares))
         columns = list(zip(*per_fold.values(), strict=True)) if per_fold else []
-        means = [spread([v for v in column if v is not None]) for column in columns]
-        lines.append(f"{'  mean':<26}" + "".join(f"{m.mean:>{_WIDTH}.1f}" for m in means))
+        present = [[v for v in column if v is not None] for column in columns]
+        means = [spread(values) if values else None for values in present]
+        lines.append(f"{'  mean':<26}" + "".join(_cell(m.mean if m else None) for m in means))
         lines.append(
             f"{'  [min-max]':<26}"
-            + "".join(f"{f'[{m.low:.1f}-{m.high:.1f}]':>{_WIDTH}}" for m in means)
+            + "".join(f"{f'[{m.low:.1f}-{m.high:.1f}]' if m else '-':>{_WIDTH}}" for m in means)
         )
     return "\n".join(lines)
 
