@@ -1,7 +1,9 @@
-"""``thoughtgraph eval locomo`` end to end in a real process on both engines, over a small
-LoCoMo-shaped file this test writes (never the real data): the parsing quirks
-(malformed evidence, missing evidence skipped, date keys without a session) and the
-tables' counts. Recall values are not asserted beyond what the file fixes."""
+"""``thoughtgraph eval locomo``, ``replay`` and ``maintenance`` end to end in real
+processes, over a small LoCoMo-shaped file this test writes (never the real data): the
+parsing quirks (malformed evidence, missing evidence skipped, date keys without a
+session), the user rows first (GraphQL, defaults), the reference rows, the per-fold rows
+with mean and spread, two replay passes, the maintenance counts; and the fold helpers.
+Recall values are not asserted beyond what the file fixes."""
 
 from __future__ import annotations
 
@@ -10,15 +12,17 @@ import os
 import re
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
 
 from thoughtgraph.settings import Settings
+from thoughtgraph.tools.eval.fold_report import Outcome, fold_shares
+from thoughtgraph.tools.eval.folds import choose_on_train, folds_by, spread
 from thoughtgraph.tools.eval.locomo import evidence_ids, load_conversations
 
-STRATEGIES = ("vector", "hybrid", "vector+expansion", "full")
+STRATEGIES = ("BM25", "cosine", "vector", "hybrid", "vector+expansion", "full")
 
 
 def _turn(dia_id: str, speaker: str, text: str, caption: str | None = None) -> dict[str, str]:
@@ -95,9 +99,11 @@ def _sample() -> dict[str, object]:
     }
 
 
-def _write(tmp_path: Path) -> Path:
+def _write(tmp_path: Path, conversations: int = 1) -> Path:
+    """The sample, and for more conversations copies of it under other ids (folds)."""
+    samples = [{**_sample(), "sample_id": f"conv-{'xyz'[i]}"} for i in range(conversations)]
     path = tmp_path / "locomo-mini.json"
-    path.write_text(json.dumps([_sample()]), encoding="utf-8")
+    path.write_text(json.dumps(samples), encoding="utf-8")
     return path
 
 
@@ -140,7 +146,7 @@ def _env(settings: Settings) -> dict[str, str]:
 
 
 def _eval(
-    tmp_path: Path, settings: Settings, eval_set: str, *options: str
+    tmp_path: Path, settings: Settings, eval_set: str, *options: str, conversations: int = 1
 ) -> subprocess.CompletedProcess[str]:
     """``thoughtgraph eval <set>`` over the mini file, as a real process."""
     return subprocess.run(
@@ -150,7 +156,7 @@ def _eval(
             "thoughtgraph",
             "eval",
             eval_set,
-            str(_write(tmp_path)),
+            str(_write(tmp_path, conversations)),
             *options,
         ],
         env=_env(settings),
@@ -249,3 +255,114 @@ def test_context_command_prints_a_row_per_budget(
     assert rows[4000][:-1] == [100.0] * 6
     # 60 tokens hold a turn or two: not every question can be answered from them.
     assert rows[60][4] < 100.0
+
+
+def _block(out: str, title: str) -> str:
+    """The fold table that starts with ``title`` (up to the next blank line)."""
+    return out[out.index(title) :].split("\n\n")[0]
+
+
+def test_user_rows_first_then_references_per_fold(tmp_path: Path) -> None:
+    """Two conversations, two folds: what a user gets over GraphQL is printed first, then
+    BM25 alone and vector alone, then the strategies; every row has a line per left-out
+    conversation, the mean and the min-max; the context row says the tokens it used."""
+    settings = Settings(data_dir=tmp_path / "data")
+    result = _eval(tmp_path, settings, "locomo", "--engine", "falkordb", conversations=2)
+    out = result.stdout
+    assert result.returncode == 0, f"{out}\n{result.stderr[-3000:]}"
+    titles = [
+        "What a user gets (GraphQL, defaults)",
+        "Reference rows (same texts)",
+        "Service strategies",
+        "all@k",
+    ]
+    positions = [out.index(title) for title in titles]
+    assert positions == sorted(positions)
+    user = _block(out, titles[0])
+    assert "search(query, k: 10): all@10" in user
+    assert "assembleContext(budget: 4000): all in context" in user
+    assert "mean tokens used per fold: conv-x" in out
+    references = _block(out, titles[1])
+    for row in ("BM25 alone", "vector alone"):
+        assert row in references
+    strategies = _block(out, titles[2])
+    for name in STRATEGIES[2:]:
+        assert f"strategy {name}" in strategies
+    for block in (user, references, strategies):
+        lines = block.splitlines()
+        assert lines[1].split() == [
+            "multi-hop", "temporal", "open-domain", "single-hop", "1-4", "adversarial"
+        ]  # fmt: skip
+        folds = [line for line in lines if line.startswith("  conv-")]
+        assert {line.split()[0] for line in folds} == {"conv-x", "conv-y"}
+        for line in folds:
+            assert "(n=5)" in line and len(line.split()) == 2 + 6
+        means = [line for line in lines if line.startswith("  mean")]
+        spreads = [line for line in lines if line.startswith("  [min-max]")]
+        assert len(means) == len(spreads) == len(folds) // 2
+    # Every turn of a five-turn conversation is inside a 4,000-token context.
+    context_rows = user.split("assembleContext(budget: 4000): all in context")[1]
+    assert all(
+        float(v) == 100.0
+        for line in context_rows.splitlines()[1:]
+        if line.startswith("  conv-")
+        for v in line.split()[2:]
+    )
+
+
+def test_replay_prints_two_passes(tmp_path: Path) -> None:
+    settings = Settings(data_dir=tmp_path / "data")
+    result = _eval(tmp_path, settings, "replay", "--engine", "falkordb", conversations=2)
+    out = result.stdout
+    assert result.returncode == 0, f"{out}\n{result.stderr[-3000:]}"
+    for row in (
+        "pass 1 search: all@10",
+        "pass 2 search: all@10",
+        "pass 1 assembleContext: all in context",
+        "pass 2 assembleContext: all in context",
+    ):
+        assert f"\n{row}\n  conv-x (n=5)" in out
+    assert out.index("pass 1 search") < out.index("pass 2 search")
+    deltas = [line for line in out.splitlines() if line.startswith("pass 2 - pass 1")]
+    assert len(deltas) == 2 and all("per fold:" in line for line in deltas)
+    assert "pass 1 conv-x: 5/5" in result.stderr and "pass 2 conv-y: 5/5" in result.stderr
+
+
+def test_maintenance_prints_counts(tmp_path: Path) -> None:
+    settings = Settings(data_dir=tmp_path / "data")
+    result = _eval(tmp_path, settings, "maintenance", "--engine", "falkordb")
+    out = result.stdout
+    assert result.returncode == 0, f"{out}\n{result.stderr[-3000:]}"
+    assert "5 turns, 2 write-time scans, then one consolidation run each:" in out
+    assert "conv-x: consolidation succeeded" in out
+    rows = {
+        line[:28].strip(): line[28:].split()
+        for line in out.splitlines()
+        if line.startswith(("open contradictions", "supersessions", "merges"))
+    }
+    assert set(rows) == {"open contradictions", "supersessions", "merges"}
+    for count, per_thousand in rows.values():
+        assert float(per_thousand) == int(count) * 200.0  # five turns
+    assert "largest topics" in out and "Open contradictions (sample of" in out
+
+
+def test_fold_helpers_choose_on_training_folds_only() -> None:
+    """Leave one group out; the chosen value is the best on the training groups, and the
+    held-out score is reported for it even when another value would do better there."""
+    items = [("a", 1), ("a", 2), ("b", 3), ("c", 30)]
+    folds = list(folds_by(lambda item: item[0], items))
+    assert [fold.held_out for fold in folds] == ["a", "b", "c"]
+    assert folds[0].train == (("b", 3), ("c", 30)) and folds[0].test == (("a", 1), ("a", 2))
+
+    def score(threshold: int, chosen: Sequence[tuple[str, int]]) -> float:
+        return sum(value >= threshold for _, value in chosen) / len(chosen)
+
+    choice = choose_on_train([1, 3, 10], score, folds[2])  # trains on a and b
+    assert choice.value == 1 and choice.train_score == 1.0 and choice.test_score == 1.0
+    choice = choose_on_train([10, 3], score, folds[0])  # trains on b and c: 3 keeps both
+    assert choice.value == 3 and choice.train_score == 1.0 and choice.test_score == 0.0
+    assert str(spread([40.0, 50.0, 60.0])) == "50.0 [40.0-60.0]"
+    outcomes = [Outcome("a", 1, True), Outcome("a", 4, False), Outcome("b", 5, True)]
+    shares = fold_shares(outcomes)
+    assert shares["a"][0] == 100.0 and shares["a"][3] == 0.0 and shares["a"][4] == 50.0
+    assert shares["a"][5] is None and shares["b"][5] == 100.0

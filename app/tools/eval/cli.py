@@ -58,6 +58,22 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="labelled texts, JSON lines {text, claim}",
     )
     claims.add_argument("--limit-turns", type=int, help="only the first N turns of each")
+    replay = sets.add_parser(
+        "replay",
+        help="the question set asked twice over GraphQL (assembleContext then search, usage "
+        "on): pass 1 and pass 2 per left-out conversation",
+    )
+    maintenance = sets.add_parser(
+        "maintenance",
+        help="false maintenance on conversations: contradictions, supersessions and merges "
+        "per 1,000 turns after the write-time scans and a consolidation run, with samples",
+    )
+    for parser in (replay, maintenance):
+        parser.add_argument("path", type=Path, help="the LoCoMo JSON file")
+        parser.add_argument("--engine", choices=("falkordb", "neo4j"))
+        parser.add_argument(
+            "--limit-questions", type=int, help="only the first N questions of each conversation"
+        )
     context = sets.add_parser(
         "context",
         help="LoCoMo questions through assembleContext: share with every evidence turn in the "
@@ -77,9 +93,17 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run(settings: Settings, args: argparse.Namespace) -> int:
     if args.eval_set == "locomo":
-        from thoughtgraph.tools.eval.locomo_command import run_locomo_command
+        from thoughtgraph.tools.eval.user_command import run_user_command
 
-        return asyncio.run(run_locomo_command(settings, args))
+        return asyncio.run(run_user_command(settings, args))
+    if args.eval_set == "replay":
+        from thoughtgraph.tools.eval.user_command import run_replay_command
+
+        return asyncio.run(run_replay_command(settings, args))
+    if args.eval_set == "maintenance":
+        from thoughtgraph.tools.eval.maintenance import run_maintenance_command
+
+        return asyncio.run(run_maintenance_command(settings, args))
     if args.eval_set == "claims":
         from thoughtgraph.tools.eval.maintenance_precision import run_claims_command
 
