@@ -131,7 +131,7 @@ def write_model(model: UpdateModel, note: str) -> Path:
     path = model_path()
     path.write_text(
         f'"""Fitted by ``thoughtgraph eval updates --fit`` ({note}); do not edit by hand."""\n\n'
-        f"MODEL = {model.to_json()!r}\n"
+        f'MODEL = """\\\n{model.to_json()}"""\n'
     )
     return path
 

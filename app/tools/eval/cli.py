@@ -30,6 +30,12 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--judge-only", action="store_true", help="only the judge table (no service run)"
     )
     updates.add_argument("--limit", type=int, help="only the first N pairs of each kind")
+    updates.add_argument(
+        "--fit",
+        action="store_true",
+        help="re-fit the offline update model on every domain + the small set and write its "
+        "weights (after printing the leave-one-domain-out table)",
+    )
     locomo = sets.add_parser(
         "locomo",
         help="LoCoMo long conversations: evidence recall@k per category, per strategy",
@@ -100,6 +106,18 @@ async def _updates(settings: Settings, args: argparse.Namespace) -> int:
                 }
             )
         embedder = await build_embedder(settings)
+        if not args.limit:
+            from thoughtgraph.tools.eval import updates_folds as folds
+
+            domain, extra = await folds.featurise_sets(embedder)
+            print(folds.render_folds(folds.cross_validate(domain, extra)))
+            print()
+            if args.fit:
+                from thoughtgraph.domain.language.update_model import write_model
+
+                path = write_model(folds.fit_all(domain, extra), "15 domains + the small set")
+                print(f"wrote {path}")
+                return 0
         judge = build_judge(settings, build_llm_client(settings))
         report = await evaluate_judge(
             judge, embedder, min_similarity=settings.contradiction_min_similarity, pairs=pairs

@@ -128,7 +128,7 @@ async def evaluate_judge(
     the update pairs and how many compatible pairs were flagged."""
     chosen = list(pairs) if pairs is not None else load_pairs()
     meter = usage if usage is not None else UsageMeter()
-    similarities = await similarities(embedder, chosen)
+    cosines = await similarities(embedder, chosen)
     to_judge = [
         PairToJudge(
             pair_id=pair.id,
@@ -140,7 +140,7 @@ async def evaluate_judge(
             newer_at_ms=NEWER_AT_MS,
             similarity=similarity,
         )
-        for pair, similarity in zip(chosen, similarities, strict=True)
+        for pair, similarity in zip(chosen, cosines, strict=True)
         if similarity >= min_similarity
     ]
     verdicts = await judge.judge(to_judge, meter) if to_judge else []
@@ -149,7 +149,7 @@ async def evaluate_judge(
     by_id = {verdict.pair_id: verdict for verdict in verdicts}
     results = tuple(
         PairResult(pair=pair, similarity=similarity, verdict=by_id.get(pair.id))
-        for pair, similarity in zip(chosen, similarities, strict=True)
+        for pair, similarity in zip(chosen, cosines, strict=True)
     )
     return JudgeReport(
         judge=judge.name, min_similarity=min_similarity, results=results, usage=meter.usage
