@@ -93,7 +93,8 @@ class UpdateModel:
     def probability(self, features: np.ndarray) -> np.ndarray:
         z = (features - np.asarray(self.mean)) / np.asarray(self.scale)
         z[..., 0] = 1.0
-        return 1.0 / (1.0 + np.exp(-(z @ np.asarray(self.weights))))
+        result: np.ndarray = 1.0 / (1.0 + np.exp(-(z @ np.asarray(self.weights))))
+        return result
 
     def to_json(self) -> str:
         payload = {
