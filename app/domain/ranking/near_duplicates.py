@@ -4,7 +4,8 @@ before any judge has decided that it replaces the other.
 
 Near-duplicate is measured on the texts (content-word overlap, Jaccard), so it needs no
 embeddings and is the same on every engine; only hits already in the result move, and
-only with each other: every other hit keeps its place.
+only with each other: every other hit keeps its place. A pair where either is superseded
+has been decided (by a judge or a person) and keeps the order the ranking gave it.
 """
 
 from __future__ import annotations
@@ -42,7 +43,10 @@ def newer_first(hits: Sequence[H], *, overlap: float = NEAR_DUPLICATE_OVERLAP) -
             union = words[i] | words[j]
             if not union or len(words[i] & words[j]) / len(union) < overlap:
                 continue
-            if ordered[j].thought.created_at_ms > ordered[i].thought.created_at_ms:
+            first, second = ordered[i].thought, ordered[j].thought
+            if first.superseded_by is not None or second.superseded_by is not None:
+                continue  # decided already (a judge or a person): the ranking says so
+            if second.created_at_ms > first.created_at_ms:
                 ordered[i], ordered[j] = ordered[j], ordered[i]
                 words[i], words[j] = words[j], words[i]
     return ordered
