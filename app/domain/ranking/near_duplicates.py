@@ -14,8 +14,8 @@ import re
 from collections.abc import Sequence
 from typing import TypeVar
 
-from thoughtgraph.domain.ranking.stopwords import STOPWORDS
 from thoughtgraph.domain.models import SearchHit
+from thoughtgraph.domain.ranking.stopwords import STOPWORDS
 
 NEAR_DUPLICATE_OVERLAP = 0.5  # content words shared / all content words of the two
 _WORD = re.compile(r"[a-z0-9]+")
