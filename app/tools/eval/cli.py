@@ -87,9 +87,14 @@ async def _updates(settings: Settings, args: argparse.Namespace) -> int:
     from thoughtgraph.runtime import open_runtime
     from thoughtgraph.tools.eval.model_server import MODEL, OracleModelServer
     from thoughtgraph.tools.eval.pipeline import MIN_NEWER_FIRST, evaluate_pipeline, render_pipeline
-    from thoughtgraph.tools.eval.updates import evaluate_judge, load_pairs, render_table
+    from thoughtgraph.tools.eval.updates import (
+        DOMAIN_FILE,
+        evaluate_judge,
+        load_pairs,
+        render_table,
+    )
 
-    pairs = load_pairs()
+    pairs = load_pairs(DOMAIN_FILE)
     if args.limit:
         pairs = [p for p in pairs if p.kind == "update"][: args.limit] + [
             p for p in pairs if p.kind == "compatible"

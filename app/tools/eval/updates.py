@@ -106,8 +106,8 @@ class JudgeReport(_Frozen):
         return self.recall >= MIN_RECALL and self.compatible_flag_rate <= MAX_COMPATIBLE_FLAGGED
 
 
-def load_pairs(data_file: str = DOMAIN_FILE) -> list[EvalPair]:
-    """An evaluation set shipped with the package (default: the domain set)."""
+def load_pairs(data_file: str = DATA_FILE) -> list[EvalPair]:
+    """An evaluation set shipped with the package (default: the small set)."""
     text = (
         resources.files("thoughtgraph.tools.eval")
         .joinpath("sets", data_file)

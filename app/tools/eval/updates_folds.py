@@ -19,6 +19,7 @@ from thoughtgraph.llm.embedders.base import TextEmbedder
 from thoughtgraph.tools.eval.updates import (
     DATA_FILE,
     DEFAULT_MIN_SIMILARITY,
+    DOMAIN_FILE,
     EvalPair,
     load_pairs,
     similarities,
@@ -143,4 +144,6 @@ def render_folds(rows: list[FoldRow]) -> str:
 
 
 async def featurise_sets(embedder: TextEmbedder) -> tuple[Featured, Featured]:
-    return await featurise(embedder, load_pairs()), await featurise(embedder, load_pairs(DATA_FILE))
+    return await featurise(embedder, load_pairs(DOMAIN_FILE)), await featurise(
+        embedder, load_pairs(DATA_FILE)
+    )
