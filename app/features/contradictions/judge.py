@@ -7,8 +7,15 @@ from typing import TYPE_CHECKING, Protocol
 
 import structlog
 
-from thoughtgraph.domain.judgement import PairToJudge, UsageMeter, Verdict
-from thoughtgraph.domain.language.rules_judge import RuleJudge
+from thoughtgraph.domain.judgement import (
+    RULES_DETECTOR,
+    PairRelation,
+    PairToJudge,
+    UsageMeter,
+    Verdict,
+)
+from thoughtgraph.domain.language.rules_judge import RuleJudge, judge_texts
+from thoughtgraph.domain.language.update_model import UpdateModel, features, shipped_model
 from thoughtgraph.llm.client import LLMBudgetExhausted, LLMClient, LLMError
 from thoughtgraph.llm.prompts import contradictions
 
@@ -42,7 +49,7 @@ class LLMJudge:
     def __init__(
         self,
         client: LLMClient,
-        fallback: RuleJudge,
+        fallback: RuleJudge | ModelJudge,
         *,
         pairs_per_call: int = DEFAULT_PAIRS_PER_CALL,
     ) -> None:
@@ -109,8 +116,53 @@ class LLMJudge:
 
 
 def build_judge(settings: Settings, client: LLMClient | None) -> ContradictionJudge:
-    """The LLM judge (rules as its fallback) when there is a client, else the rules."""
-    rules = RuleJudge()
+    """The LLM judge (the offline model judge as its fallback) when there is a client, else
+    the offline model judge."""
+    rules = ModelJudge()
     if client is None:
         return rules
     return LLMJudge(client, rules, pairs_per_call=settings.llm_pairs_per_call)
+
+
+class ModelJudge:
+    """The offline judge: the rules' reading plus the fitted update model
+    (:mod:`thoughtgraph.domain.language.update_model`) that weighs it with structural
+    evidence. A pair is flagged when the model's probability reaches its precision-first
+    threshold; the rules' conflict stays a conflict, anything else flagged is an update."""
+
+    name = RULES_DETECTOR
+
+    def __init__(self, model: UpdateModel | None = None) -> None:
+        self.model = model if model is not None else shipped_model()
+
+    async def judge(self, pairs: Sequence[PairToJudge], usage: UsageMeter) -> list[Verdict]:
+        return [self.judge_pair(pair) for pair in pairs]
+
+    def judge_pair(self, pair: PairToJudge) -> Verdict:
+        finding = judge_texts(pair.older_text, pair.newer_text)
+        vector = features(pair.older_text, pair.newer_text, pair.similarity, finding)
+        probability = float(self.model.probability(vector[None, :])[0])
+        if probability < self.model.threshold:
+            relation = PairRelation.COMPATIBLE
+            explanation = (
+                finding.explanation
+                if finding.relation is PairRelation.COMPATIBLE
+                else f"model {probability:.2f} below {self.model.threshold:.2f}; "
+                f"rules: {finding.explanation}"
+            )
+            confidence = 1.0 - probability
+        else:
+            relation = (
+                PairRelation.CONFLICT
+                if finding.relation is PairRelation.CONFLICT
+                else PairRelation.UPDATE
+            )
+            explanation = f"model {probability:.2f}; rules: {finding.explanation}"
+            confidence = probability
+        return Verdict(
+            pair_id=pair.pair_id,
+            relation=relation,
+            confidence=round(min(1.0, max(0.0, confidence)), 4),
+            explanation=explanation,
+            detector=RULES_DETECTOR,
+        )

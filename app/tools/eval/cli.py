@@ -30,6 +30,12 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--judge-only", action="store_true", help="only the judge table (no service run)"
     )
     updates.add_argument("--limit", type=int, help="only the first N pairs of each kind")
+    updates.add_argument(
+        "--fit",
+        action="store_true",
+        help="re-fit the offline update model on every domain + the small set and write its "
+        "weights (after printing the leave-one-domain-out table)",
+    )
     locomo = sets.add_parser(
         "locomo",
         help="LoCoMo long conversations: evidence recall@k per category, per strategy",
@@ -122,9 +128,14 @@ async def _updates(settings: Settings, args: argparse.Namespace) -> int:
     from thoughtgraph.runtime import open_runtime
     from thoughtgraph.tools.eval.model_server import MODEL, OracleModelServer
     from thoughtgraph.tools.eval.pipeline import MIN_NEWER_FIRST, evaluate_pipeline, render_pipeline
-    from thoughtgraph.tools.eval.updates import evaluate_judge, load_pairs, render_table
+    from thoughtgraph.tools.eval.updates import (
+        DOMAIN_FILE,
+        evaluate_judge,
+        load_pairs,
+        render_table,
+    )
 
-    pairs = load_pairs()
+    pairs = load_pairs(DOMAIN_FILE)
     if args.limit:
         pairs = [p for p in pairs if p.kind == "update"][: args.limit] + [
             p for p in pairs if p.kind == "compatible"
@@ -141,6 +152,18 @@ async def _updates(settings: Settings, args: argparse.Namespace) -> int:
                 }
             )
         embedder = await build_embedder(settings)
+        if not args.limit:
+            from thoughtgraph.tools.eval import updates_folds as folds
+
+            domain, extra = await folds.featurise_sets(embedder)
+            print(folds.render_folds(folds.cross_validate(domain, extra)))
+            print()
+            if args.fit:
+                from thoughtgraph.domain.language.update_model import write_model
+
+                path = write_model(folds.fit_all(domain, extra), "15 domains + the small set")
+                print(f"wrote {path}")
+                return 0
         judge = build_judge(settings, build_llm_client(settings))
         report = await evaluate_judge(
             judge, embedder, min_similarity=settings.contradiction_min_similarity, pairs=pairs

@@ -22,7 +22,8 @@ from thoughtgraph.domain.models import _Frozen
 from thoughtgraph.features.contradictions.judge import ContradictionJudge
 from thoughtgraph.llm.embedders.base import TextEmbedder
 
-DATA_FILE = "updates.jsonl"
+DATA_FILE = "updates.jsonl"  # the small set: extra training data only
+DOMAIN_FILE = "updates_domains.jsonl"  # folds by domain
 MIN_RECALL = 0.8
 MAX_COMPATIBLE_FLAGGED = 1 / 50
 DEFAULT_MIN_SIMILARITY = 0.55
@@ -37,6 +38,8 @@ class EvalPair(_Frozen):
     older: str
     newer: str
     query: str | None = None  # what a user would search to find the fact (update pairs)
+    domain: str | None = None  # the domain set's fold
+    shape: str | None = None
 
 
 class PairResult(_Frozen):
@@ -103,11 +106,11 @@ class JudgeReport(_Frozen):
         return self.recall >= MIN_RECALL and self.compatible_flag_rate <= MAX_COMPATIBLE_FLAGGED
 
 
-def load_pairs() -> list[EvalPair]:
-    """The evaluation set shipped with the package."""
+def load_pairs(data_file: str = DATA_FILE) -> list[EvalPair]:
+    """An evaluation set shipped with the package (default: the small set)."""
     text = (
         resources.files("thoughtgraph.tools.eval")
-        .joinpath("sets", DATA_FILE)
+        .joinpath("sets", data_file)
         .read_text(encoding="utf-8")
     )
     return [EvalPair.model_validate(json.loads(line)) for line in text.splitlines() if line.strip()]
@@ -125,7 +128,7 @@ async def evaluate_judge(
     the update pairs and how many compatible pairs were flagged."""
     chosen = list(pairs) if pairs is not None else load_pairs()
     meter = usage if usage is not None else UsageMeter()
-    similarities = await _similarities(embedder, chosen)
+    cosines = await similarities(embedder, chosen)
     to_judge = [
         PairToJudge(
             pair_id=pair.id,
@@ -137,7 +140,7 @@ async def evaluate_judge(
             newer_at_ms=NEWER_AT_MS,
             similarity=similarity,
         )
-        for pair, similarity in zip(chosen, similarities, strict=True)
+        for pair, similarity in zip(chosen, cosines, strict=True)
         if similarity >= min_similarity
     ]
     verdicts = await judge.judge(to_judge, meter) if to_judge else []
@@ -146,14 +149,14 @@ async def evaluate_judge(
     by_id = {verdict.pair_id: verdict for verdict in verdicts}
     results = tuple(
         PairResult(pair=pair, similarity=similarity, verdict=by_id.get(pair.id))
-        for pair, similarity in zip(chosen, similarities, strict=True)
+        for pair, similarity in zip(chosen, cosines, strict=True)
     )
     return JudgeReport(
         judge=judge.name, min_similarity=min_similarity, results=results, usage=meter.usage
     )
 
 
-async def _similarities(embedder: TextEmbedder, pairs: list[EvalPair]) -> list[float]:
+async def similarities(embedder: TextEmbedder, pairs: list[EvalPair]) -> list[float]:
     if not pairs:
         return []
     vectors = await embedder.async_embed_documents(

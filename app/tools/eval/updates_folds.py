@@ -1,0 +1,149 @@
+"""Leave-one-domain-out evaluation and fitting of the offline update model.
+
+Every fold fits the model (weights and its precision-first threshold) on the other
+domains plus the small undomained set, and scores the left-out domain. Baselines are
+scored the same way: the rules alone, "always update" above the similarity floor, and an
+embedding-similarity threshold chosen on the training folds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from thoughtgraph.domain.judgement import PairRelation
+from thoughtgraph.domain.language.rules_judge import judge_texts
+from thoughtgraph.domain.language.update_model import UpdateModel, features, fit
+from thoughtgraph.llm.embedders.base import TextEmbedder
+from thoughtgraph.tools.eval.updates import (
+    DATA_FILE,
+    DEFAULT_MIN_SIMILARITY,
+    DOMAIN_FILE,
+    EvalPair,
+    load_pairs,
+    similarities,
+)
+
+MAX_FLAGGED_ON_TRAINING = 0.005  # the threshold keeps training compatibles at or below this
+
+
+@dataclass(frozen=True)
+class Featured:
+    pairs: list[EvalPair]
+    x: np.ndarray
+    y: np.ndarray
+    sim: np.ndarray
+    rules: np.ndarray  # 1 when the rules flag the pair
+
+
+@dataclass(frozen=True)
+class FoldRow:
+    domain: str
+    method: str
+    recall: float
+    flagged: float
+    updates: int
+    compatibles: int
+
+
+async def featurise(embedder: TextEmbedder, pairs: list[EvalPair]) -> Featured:
+    sims = np.asarray(await similarities(embedder, pairs))
+    rows, rules = [], []
+    for pair, sim in zip(pairs, sims, strict=True):
+        finding = judge_texts(pair.older, pair.newer)
+        rows.append(features(pair.older, pair.newer, float(sim), finding))
+        rules.append(float(finding.relation is not PairRelation.COMPATIBLE))
+    y = np.asarray([1.0 if p.kind == "update" else 0.0 for p in pairs])
+    return Featured(pairs, np.vstack(rows), y, sims, np.asarray(rules))
+
+
+def fit_all(domain: Featured, extra: Featured) -> UpdateModel:
+    x = np.vstack([domain.x, extra.x])
+    y = np.concatenate([domain.y, extra.y])
+    return fit(x, y, max_compatible_flagged=MAX_FLAGGED_ON_TRAINING)
+
+
+def _rates(flags: np.ndarray, y: np.ndarray) -> tuple[float, float]:
+    recall = float(flags[y == 1].mean()) if (y == 1).any() else 0.0
+    flagged = float(flags[y == 0].mean()) if (y == 0).any() else 0.0
+    return recall, flagged
+
+
+def cross_validate(
+    domain: Featured, extra: Featured, *, min_similarity: float = DEFAULT_MIN_SIMILARITY
+) -> list[FoldRow]:
+    domains = sorted({p.domain or "" for p in domain.pairs})
+    names = np.asarray([p.domain or "" for p in domain.pairs])
+    rows: list[FoldRow] = []
+    for left_out in domains:
+        test, train = names == left_out, names != left_out
+        x_train = np.vstack([domain.x[train], extra.x])
+        y_train = np.concatenate([domain.y[train], extra.y])
+        model = fit(x_train, y_train, max_compatible_flagged=MAX_FLAGGED_ON_TRAINING)
+        floor = domain.sim[test] >= min_similarity
+        y = domain.y[test]
+        scored = model.probability(domain.x[test].copy()) >= model.threshold
+        sim_train = np.concatenate([domain.sim[train], extra.sim])
+        compat = np.sort(sim_train[y_train == 0])[::-1]
+        allowed = int(np.floor(MAX_FLAGGED_ON_TRAINING * len(compat)))
+        sim_threshold = float(compat[allowed]) + 1e-6
+        methods = {
+            "model": scored & floor,
+            "rules alone": (domain.rules[test] == 1) & floor,
+            "always update": floor,
+            "similarity threshold": domain.sim[test] >= max(sim_threshold, min_similarity),
+        }
+        for method, flags in methods.items():
+            recall, flagged = _rates(flags.astype(float), y)
+            rows.append(
+                FoldRow(left_out, method, recall, flagged, int((y == 1).sum()), int((y == 0).sum()))
+            )
+    return rows
+
+
+def render_folds(rows: list[FoldRow]) -> str:
+    methods = list(dict.fromkeys(r.method for r in rows))
+    lines = [
+        "Judge alone, leave one domain out (fit on the other domains + the small set)",
+        "",
+        f"{'left-out domain':<16}{'n':>5}" + "".join(f"{m[:20]:>22}" for m in methods),
+        f"{'':<21}" + "".join(f"{'recall / flagged':>22}" for _ in methods),
+    ]
+    for dom in dict.fromkeys(r.domain for r in rows):
+        cells = {r.method: r for r in rows if r.domain == dom}
+        first = cells[methods[0]]
+        lines.append(
+            f"{dom:<16}{first.updates + first.compatibles:>5}"
+            + "".join(f"{cells[m].recall:>13.1%} /{cells[m].flagged:>6.1%}" for m in methods)
+        )
+    for label, fn in (("mean", np.mean), ("std", np.std), ("min/max", None)):
+        cells_text = ""
+        for m in methods:
+            rec = np.asarray([r.recall for r in rows if r.method == m])
+            fl = np.asarray([r.flagged for r in rows if r.method == m])
+            if fn is None:
+                cells_text += (
+                    f"{rec.min():>7.0%}-{rec.max():<4.0%}/{fl.min():>4.0%}-{fl.max():<4.0%}"
+                )
+            else:
+                cells_text += f"{fn(rec):>13.1%} /{fn(fl):>6.1%}"
+        lines.append(f"{label:<21}" + cells_text)
+    pooled = [
+        (
+            m,
+            sum(r.recall * r.updates for r in rows if r.method == m)
+            / max(1, sum(r.updates for r in rows if r.method == m)),
+            sum(r.flagged * r.compatibles for r in rows if r.method == m)
+            / max(1, sum(r.compatibles for r in rows if r.method == m)),
+        )
+        for m in methods
+    ]
+    lines.append(f"{'pooled':<21}" + "".join(f"{a:>13.1%} /{b:>6.1%}" for _, a, b in pooled))
+    return "\n".join(lines)
+
+
+async def featurise_sets(embedder: TextEmbedder) -> tuple[Featured, Featured]:
+    return await featurise(embedder, load_pairs(DOMAIN_FILE)), await featurise(
+        embedder, load_pairs(DATA_FILE)
+    )

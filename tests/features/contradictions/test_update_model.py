@@ -1,0 +1,78 @@
+"""The offline update model judge on fresh pairs (not from the evaluation sets), its
+precision guard, and newer-first among near-duplicates through the real engines."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import numpy as np
+
+from tests.knowledge_support import contribute, make_runtime
+from tests.support import LoopThread
+from thoughtgraph.domain.judgement import PairToJudge, UsageMeter
+from thoughtgraph.domain.language.update_model import FEATURES, features, shipped_model
+from thoughtgraph.domain.ranking.near_duplicates import near_duplicates
+from thoughtgraph.features.contradictions.judge import ModelJudge
+from thoughtgraph.llm.embedders import TextEmbedder
+from thoughtgraph.store.cypher_store import CypherGraphStore
+
+
+def _pair(older: str, newer: str, embedder: TextEmbedder) -> PairToJudge:
+    a, b = (np.asarray(v) for v in embedder.embed_documents([older, newer]))
+    sim = float(a @ b / (np.linalg.norm(a) * np.linalg.norm(b)))
+    return PairToJudge("p", "o", older, 1, "n", newer, 2, sim)
+
+
+def test_model_is_shipped_and_deterministic() -> None:
+    model = shipped_model()
+    assert len(model.weights) == len(FEATURES)
+    assert 0.5 <= model.threshold < 1.0
+    x = features("The lab kettle holds 2 litres.", "The lab kettle now holds 3 litres.", 0.9)
+    assert np.array_equal(
+        x, features("The lab kettle holds 2 litres.", "The lab kettle now holds 3 litres.", 0.9)
+    )
+
+
+def test_model_judge_flags_a_fresh_change(local_embedder: TextEmbedder) -> None:
+    judge = ModelJudge()
+    pair = _pair(
+        "The robotics club meets in room 12.",
+        "The robotics club now meets in room 31.",
+        local_embedder,
+    )
+    (verdict,) = asyncio.run(judge.judge([pair], UsageMeter()))
+    assert verdict.contradicts, verdict
+
+
+def test_model_judge_leaves_a_compatible_look_alike(local_embedder: TextEmbedder) -> None:
+    judge = ModelJudge()
+    for older, newer in [
+        ("The robotics club meets in room 12.", "The chess club meets in room 12 as well."),
+        ("Priya speaks Spanish.", "Priya also speaks Portuguese."),
+    ]:
+        (verdict,) = asyncio.run(judge.judge([_pair(older, newer, local_embedder)], UsageMeter()))
+        assert not verdict.contradicts, (older, newer, verdict)
+
+
+def test_near_duplicates_rule() -> None:
+    assert near_duplicates(
+        "The garden shed key hangs by the back door.",
+        "The garden shed key now hangs by the front door.",
+    )
+    assert not near_duplicates("The garden shed key hangs by the back door.", "Tea is at four.")
+
+
+def test_newer_first_among_near_duplicates(
+    loop: LoopThread, store: CypherGraphStore, local_embedder: TextEmbedder, tmp_path: Path, ns: str
+) -> None:
+    runtime = make_runtime(store, local_embedder, tmp_path)
+    services = runtime.services
+    older = contribute(loop, runtime, ns, "The garden shed key hangs by the back door.")
+    newer = contribute(loop, runtime, ns, "The garden shed key hangs by the front door now.")
+    contribute(loop, runtime, ns, "The recycling bins go out on Wednesday evenings.")
+    hits = loop.run(
+        services.search.search(ns, "where does the garden shed key hang by the back door", k=3)
+    )
+    ids = [hit.thought.id for hit in hits]
+    assert ids.index(newer) < ids.index(older), ids
