@@ -18,6 +18,7 @@ from thoughtgraph.llm.embedders import TextEmbedder
 from thoughtgraph.ports.jobs import JobQueue
 from thoughtgraph.runtime import open_runtime
 from thoughtgraph.settings import Settings
+from thoughtgraph.store.neo4j_names import namespace_label
 
 log = structlog.get_logger(__name__)
 
@@ -48,4 +49,4 @@ def create_app(
             with contextlib.suppress(Exception):
                 await importing
 
-    return create_http_app(settings, open_services)
+    return create_http_app(settings, open_services, namespace_label)

@@ -18,10 +18,6 @@ class StoreStatus(Protocol):
         writes; never raises."""
         ...
 
-    def browser_label(self, namespace: str) -> str:
-        """The label Neo4j Browser styles a namespace's thoughts by."""
-        ...
-
     def describe(self) -> dict[str, str]:
         """Where the store is (data dir, socket or URI), for the start-up log."""
         ...

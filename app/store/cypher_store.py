@@ -25,7 +25,6 @@ from thoughtgraph.domain.models import (
 )
 from thoughtgraph.observability.statements import UNOBSERVED, StatementObserver
 from thoughtgraph.store.cypher import StatementLibrary
-from thoughtgraph.store.neo4j_names import namespace_label
 
 Row = dict[str, Any]
 
@@ -111,10 +110,6 @@ class CypherGraphStore(abc.ABC):
     @abc.abstractmethod
     async def _create_schema(self, dimension: int) -> None:
         """Create the store-wide schema (catalog, shared indexes) idempotently."""
-
-    def browser_label(self, namespace: str) -> str:
-        """The label Neo4j Browser styles a namespace's thoughts by (its label on Neo4j)."""
-        return namespace_label(namespace)
 
     @property
     def schema(self) -> SchemaState | None:

@@ -95,8 +95,8 @@ def test_priors() -> None:
     assert salience_decay(thought(salience=0.8), NOW) == pytest.approx(0.8)
     aged = thought(salience=1.0, created_at_ms=NOW - 100 * DAY_MS)
     assert salience_decay(aged, NOW) == pytest.approx(0.36787944, rel=1e-6)  # exp(-1)
-    assert usage(thought(), 1.0, POLICY) == 0.5
-    assert usage(thought(cite_count=1), 1.0, POLICY) > usage(thought(), 1.0, POLICY)
+    assert usage(thought(), POLICY) == 0.5
+    assert usage(thought(cite_count=1), POLICY) > usage(thought(), POLICY)
     links = strongest_links([("a", "b", 0.7), ("a", "c", 0.9), ("b", "x", 1.0)], {"a", "b", "c"})
     assert links == {"a": 0.9, "b": 0.7, "c": 0.9}
 

@@ -112,8 +112,11 @@ def request_middleware(settings: Settings) -> list[Middleware]:
 ServicesOpener = Callable[[], AbstractAsyncContextManager[Services]]
 
 
-def create_http_app(settings: Settings, open_services: ServicesOpener) -> Starlette:
-    """The service's routes; the services are opened when the application starts."""
+def create_http_app(
+    settings: Settings, open_services: ServicesOpener, browser_label: Callable[[str], str]
+) -> Starlette:
+    """The service's routes; the services are opened when the application starts.
+    ``browser_label``: the label Neo4j Browser styles a namespace's thoughts by."""
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -168,7 +171,7 @@ def create_http_app(settings: Settings, open_services: ServicesOpener) -> Starle
                 methods=["GET", "POST"],
             ),
             graphiql.assets_route(),
-            neo4j_browser_files(settings.cypher_dir / "browser"),
+            neo4j_browser_files(settings.cypher_dir / "browser", browser_label),
         ],
         lifespan=lifespan,
     )

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import quote
 
@@ -63,8 +64,9 @@ def style_for(text: str, label: str) -> str:
     return _NAMESPACE_RULE.format(label=label) + text
 
 
-def neo4j_browser_files(folder: Path) -> Route:
-    """The route serving ``folder`` (settings.cypher_dir / "browser")."""
+def neo4j_browser_files(folder: Path, label_of: Callable[[str], str]) -> Route:
+    """The route serving ``folder`` (settings.cypher_dir / "browser"); ``label_of`` names
+    the label Neo4j gives a namespace's thoughts (the store's naming, passed in)."""
 
     async def serve(request: Request) -> Response:
         headers = dict(_CORS_HEADERS)
@@ -90,10 +92,7 @@ def neo4j_browser_files(folder: Path) -> Route:
             service_url = str(request.base_url).rstrip("/")
             text = fill_guide(text, service_url=service_url, namespace=namespace)
         else:
-            services = getattr(request.app.state, "services", None)
-            if services is None:
-                return PlainTextResponse("starting", status_code=503, headers=headers)
-            text = style_for(text, services.ops.store.browser_label(namespace))
+            text = style_for(text, label_of(namespace))
         headers["Cache-Control"] = "no-cache"
         return Response(text, media_type=_MEDIA_TYPES[kind], headers=headers)
 

@@ -12,10 +12,10 @@ their cosine plus the bonus. The prior weighs 0.1 of the score, so it breaks nea
 never buries a match. The measured alternatives are in docs/design/search.md.
 
 ``salience_decay`` is ``salience x exp(-0.01 x age_days)``, age from the time
-the thought became true (validFrom, else creation). ``usage`` is the retention score
-(recency of use, retrievals, citations, ignores) times how much the thought was cited:
-``retention x (0.5 + 0.5 c / (c + 10))`` with ``c = cite_weight x cites``: citations
-only, since a retrieval says what was shown, not what helped.
+the thought became true (validFrom, else creation). ``usage`` is what agents said of the
+thought: ``(0.5 + 0.5 c / (c + 10)) / (1 + ignore_penalty x ignores)`` with
+``c = cite_weight x cites``; retrievals stay out (a retrieval says what was shown, not
+what helped).
 ``pheromone`` is ``1 - 1/weight`` (weights start at 1). ``related`` is the strongest
 RELATED_TO link from the hit to another candidate of the same search: knowledge the rest
 of the answer connects to. The lineage factor is x0.7 for a refined or
@@ -64,13 +64,14 @@ def salience_decay(thought: Thought, now_ms: int) -> float:
     return max(0.0, min(1.0, thought.salience)) * math.exp(-AGE_DECAY_PER_DAY * age_days)
 
 
-def usage(thought: Thought, retention: float, policy: UsagePolicy) -> float:
-    """How useful agents found the thought: its retention times how often it was cited.
-    Being retrieved is not being useful: counting retrievals here would let every search
-    push what it returned above what the next question needs (a thought shown once ranks
-    higher the next time, and so on)."""
+def usage(thought: Thought, policy: UsagePolicy) -> float:
+    """How useful agents said the thought was: cited up, ignored down. Being retrieved is
+    not being useful, and retrievals (their count and recency) stay out of the ranking:
+    counting them would let every search push what it returned above what the next
+    question needs. Retrievals keep a thought from being forgotten (its retention)."""
     cited = policy.cite_weight * thought.cite_count
-    return retention * (0.5 + 0.5 * cited / (cited + USE_SATURATION))
+    used = 0.5 + 0.5 * cited / (cited + USE_SATURATION)
+    return used / (1.0 + policy.ignore_penalty * thought.ignore_count)
 
 
 def pheromone(thought: Thought) -> float:
@@ -98,7 +99,7 @@ def explain(
     thought = candidate.thought
     parts = {
         "salience_decay": salience_decay(thought, now_ms),
-        "usage": usage(thought, candidate.retention, policy),
+        "usage": usage(thought, policy),
         "pheromone": pheromone(thought),
         "related": max(0.0, min(1.0, related)),
     }

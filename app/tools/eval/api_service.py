@@ -27,6 +27,7 @@ from thoughtgraph.llm.embedders import TextEmbedder
 from thoughtgraph.ports.jobs import JobQueue
 from thoughtgraph.runtime import Runtime, open_runtime
 from thoughtgraph.settings import Settings
+from thoughtgraph.store.neo4j_names import namespace_label
 from thoughtgraph.tools.bench.service import ServiceThread
 from thoughtgraph.tools.eval.locomo import Conversation
 from thoughtgraph.tools.eval.locomo_run import TURN_STEP_MS, speaker_id
@@ -88,7 +89,7 @@ def eval_service(
             holder["runtime"] = runtime
             yield runtime.services
 
-    thread = ServiceThread(create_http_app(settings, open_services))
+    thread = ServiceThread(create_http_app(settings, open_services, namespace_label))
     thread.start(timeout_s=300)
     service = EvalService(thread, holder)
     try:

@@ -72,5 +72,7 @@ def test_only_citations_weigh_in_the_usage_prior() -> None:
     from tests.domain.test_retrieval_units import thought
 
     policy = UsagePolicy()
-    assert usage(thought(access_count=500), 1.0, policy) == usage(thought(), 1.0, policy)
-    assert usage(thought(cite_count=2), 1.0, policy) > usage(thought(), 1.0, policy)
+    recently_shown = thought(access_count=500, last_accessed_at_ms=10**12)
+    assert usage(recently_shown, policy) == usage(thought(), policy)
+    assert usage(thought(cite_count=2), policy) > usage(thought(), policy)
+    assert usage(thought(ignore_count=2), policy) < usage(thought(), policy)
