@@ -17,7 +17,7 @@ import pytest
 from tests.fakes.openai_server import FakeOpenAIServer, openai_server_fixture
 from thoughtgraph.domain.judgement import LLMUsage, PairRelation, PairToJudge, UsageMeter
 from thoughtgraph.domain.language.rules_judge import RuleJudge
-from thoughtgraph.features.contradictions.judge import LLMJudge, build_judge
+from thoughtgraph.features.contradictions.judge import LLMJudge, ModelJudge, build_judge
 from thoughtgraph.llm.cache import CACHE_FILE_NAME, MemoryAnswerCache, SqliteAnswerCache
 from thoughtgraph.llm.client import (
     LLMAnswerInvalid,
@@ -285,7 +285,8 @@ def test_retry_after_is_read_in_every_form() -> None:
 
 def test_factories_follow_the_settings(tmp_path: Path) -> None:
     assert build_llm_client(Settings(data_dir=tmp_path)) is None
-    assert isinstance(build_judge(Settings(data_dir=tmp_path), None), RuleJudge)
+    # Offline: the rules with the fitted update model on top.
+    assert isinstance(build_judge(Settings(data_dir=tmp_path), None), ModelJudge)
     settings = Settings(
         data_dir=tmp_path, llm_model=MODEL, llm_cache=False, llm_pairs_per_call=6, llm_retries=7
     )
