@@ -21,7 +21,7 @@ from thoughtgraph.workers.names import QUEUE, RUN_HARD_LIMIT_S
 from thoughtgraph.workers.queue import celery_job_queue
 from thoughtgraph.workers.runtime_host import RuntimeHost
 from thoughtgraph.workers.schedule import beat_schedule, schedule_file
-from thoughtgraph.workers.tasks import attach_host
+from thoughtgraph.workers.tasks import WorkerCelery
 
 # A delivered but unacknowledged message goes back to the queue this long after delivery
 # (kombu's Redis transport). Longer than any run, so a run still going is never handed to
@@ -42,19 +42,18 @@ def create_celery(settings: Settings, *, visibility_timeout_s: float | None = No
 
 def create_worker_app(
     settings: Settings, *, visibility_timeout_s: float | None = None
-) -> tuple[Celery, RuntimeHost]:
+) -> tuple[WorkerCelery, RuntimeHost]:
     """``create_celery``, and the RuntimeHost its tasks run jobs on, for a worker to start
     in each of its processes (it opens lazily on the first task otherwise)."""
     broker = broker_url_for(settings)
-    app = Celery("thoughtgraph", set_as_current=False)
+    app = WorkerCelery("thoughtgraph", set_as_current=False)
     app.conf.update(celery_config(settings, broker, visibility_timeout_s))
-    host = RuntimeHost(
+    app.host = RuntimeHost(
         settings,
         # Jobs that write thoughts ask for scans through the same broker.
         queue_factory=lambda: celery_job_queue(app, settings),
     )
-    attach_host(app, host)
-    return app, host
+    return app, app.host
 
 
 def build_job_queue(settings: Settings, *, worker_expected: bool) -> JobQueue:

@@ -4,6 +4,8 @@ publishes them, the beat schedule and the tests all use."""
 from __future__ import annotations
 
 QUEUE = "thoughtgraph"
+# Every task's name starts so; nothing else that Celery runs does (its own are "celery.*").
+PREFIX = "thoughtgraph."
 
 PING = "thoughtgraph.ping"
 CONSOLIDATE = "thoughtgraph.consolidate"
@@ -14,21 +16,16 @@ SCHEDULED_CONSOLIDATION = "thoughtgraph.scheduled_consolidation"
 SCHEDULED_CONTRADICTION_SCAN = "thoughtgraph.scheduled_contradiction_scan"
 SCHEDULED_DECAY = "thoughtgraph.scheduled_decay"
 
-ALL = (
-    PING,
-    CONSOLIDATE,
-    SCAN_THOUGHTS,
-    SCAN_NAMESPACE,
-    FORGET_AND_PURGE,
-    SCHEDULED_CONSOLIDATION,
-    SCHEDULED_CONTRADICTION_SCAN,
-    SCHEDULED_DECAY,
-)
+# Work on one namespace: what the API's queue publishes and the fan-outs queue.
+PER_NAMESPACE = (CONSOLIDATE, SCAN_THOUGHTS, SCAN_NAMESPACE, FORGET_AND_PURGE)
+# What beat publishes: each lists the active namespaces and queues one task per namespace.
+SCHEDULED = (SCHEDULED_CONSOLIDATION, SCHEDULED_CONTRADICTION_SCAN, SCHEDULED_DECAY)
+ALL = (PING, *PER_NAMESPACE, *SCHEDULED)
 
 
 def short(task_name: str) -> str:
     """The task's name without the prefix: the op of its operational event."""
-    return task_name.removeprefix("thoughtgraph.")
+    return task_name.removeprefix(PREFIX)
 
 
 # The longest a maintenance run (consolidation, forgetting, a namespace scan) may take:

@@ -6,7 +6,7 @@ failover). Consolidation and forgetting hold their namespace's single-flight loc
 task that finds it held is retried later instead of running beside the other run.
 
 Each task is defined once, here, at module level (``shared_task``), and is bound to every
-Celery app ``create_celery`` builds; the app's RuntimeHost (``attach_host``) runs its job.
+Celery app ``create_celery`` builds (a ``WorkerCelery``); the app's RuntimeHost runs its job.
 Jobs are imported when a task runs, so the API process (which only publishes) never
 imports what only a worker needs.
 """
@@ -100,19 +100,18 @@ def as_worker(job: Job, task_name: str, namespace: str | None) -> Job:
     return run
 
 
-# The RuntimeHost of each app's worker process: set when the app is built.
-_HOSTS: dict[int, tuple[Celery, RuntimeHost]] = {}
+class WorkerCelery(Celery):  # type: ignore[misc]  # celery ships no types
+    """The app ``create_celery`` builds: Celery, and the RuntimeHost its tasks run jobs on
+    (the app's settings, this process's Runtime)."""
 
-
-def attach_host(app: Celery, host: RuntimeHost) -> None:
-    """Run ``app``'s tasks on ``host`` (its settings, its process's Runtime)."""
-    _HOSTS[id(app)] = (app, host)
+    host: RuntimeHost
 
 
 def host_of(task: Any) -> RuntimeHost:
-    app, host = _HOSTS[id(task.app)]
-    assert app is task.app
-    return host
+    app = task.app
+    if not isinstance(app, WorkerCelery) or not hasattr(app, "host"):
+        raise RuntimeError(f"{task.name} runs only on an app built by create_celery")
+    return app.host
 
 
 def call(task: Any, job: Job, *, timeout_s: float, namespace: str | None = None) -> Any:

@@ -98,8 +98,11 @@ def test_serve_without_worker_runs_none(data_dir: Path, tmp_path: Path) -> None:
         _client,
     ):
         app = create_celery(embedded(data_dir))
+        pending = app.send_task(names.PING)
         with pytest.raises(celery.exceptions.TimeoutError):
-            app.send_task(names.PING).get(timeout=4)
+            pending.get(timeout=4)
+        # Unsubscribed while the broker is up, not when the app is collected later.
+        pending.forget()
         engine = int((data_dir / "falkordb" / "engine.pid").read_text())
         assert children(process.pid) == {engine}
     assert not [e for e in log_events(log) if e.get("event") == "worker.child_started"]

@@ -70,7 +70,7 @@ def settings_for(data_dir: Path, broker_url: str | None) -> Settings:
     return Settings(data_dir=data_dir, broker_url=broker_url, neo4j_uri=None)
 
 
-def queued(url: str, queue: str = "thoughtgraph") -> list[dict[str, Any]]:
+def queued(url: str, queue: str = names.QUEUE) -> list[dict[str, Any]]:
     """The messages waiting in ``queue``: task name, args and headers of each."""
     client = redis_client(url)
     try:
@@ -228,7 +228,7 @@ def test_beat_schedule_entries_all_expire_within_their_period() -> None:
     schedule = beat_schedule(settings)
     assert set(schedule) == {"consolidation", "contradiction-scan", "decay"}
     for entry in schedule.values():
-        assert entry["task"].startswith("thoughtgraph.scheduled_")
+        assert entry["task"] in names.SCHEDULED
         assert 0 < entry["options"]["expires"] <= entry["schedule"].total_seconds()
     assert schedule["contradiction-scan"]["options"]["expires"] == 600
     assert "decay" not in beat_schedule(Settings(decay_every_s=0))  # 0 turns an entry off
@@ -238,14 +238,63 @@ def test_beat_schedule_entries_all_expire_within_their_period() -> None:
 
 def test_every_task_the_app_runs_is_named_in_the_registry(tmp_path: Path) -> None:
     """The tasks are module-level and bound to every app create_celery builds: the app's
-    own tasks are exactly the registry's names, and the schedule names only those."""
+    own tasks are exactly the registry's names, each acknowledged late, and the schedule
+    names only the registry's fan-outs."""
     settings = Settings(data_dir=tmp_path, broker_url="redis://127.0.0.1:1/0")
     app = create_celery(settings)
-    ours = {name for name in app.tasks if name.startswith("thoughtgraph.")}
+    app.finalize()
+    ours = {name for name in app.tasks if not name.startswith("celery.")}
     assert ours == set(names.ALL)
-    assert {entry["task"] for entry in beat_schedule(settings).values()} <= set(names.ALL)
+    assert all(name.startswith(names.PREFIX) for name in names.ALL)
+    assert len(set(names.ALL)) == len(names.ALL)
     for name in names.ALL:
         assert app.tasks[name].acks_late, name
+    scheduled = {entry["task"] for entry in app.conf.beat_schedule.values()}
+    assert scheduled == set(names.SCHEDULED)
+    # A second app has its own task objects, running on its own host: no app is shared.
+    other = create_celery(settings)
+    assert other.tasks[names.PING] is not app.tasks[names.PING]
+    assert other.tasks[names.PING].app is other
+
+
+def test_the_queue_publishes_only_registry_names(tmp_path: Path, loop: LoopThread) -> None:
+    """What the API's queue sends, recorded at the app's publishing call: registry names
+    of tasks the app has, with plain ids as arguments."""
+
+    class Recording(Celery):  # type: ignore[misc]  # celery ships no types
+        def __init__(self) -> None:
+            super().__init__("recording", set_as_current=False)
+            self.sent: list[tuple[str, tuple[Any, ...]]] = []
+
+        def send_task(self, name: str, args: tuple[Any, ...] = (), **options: Any) -> None:
+            self.sent.append((name, tuple(args)))
+
+    recording = Recording()
+    jobs = CeleryJobQueue(recording, coalesce_s=0.0)
+    jobs.scan_after_write("team-a", ["t1"])
+    loop.run(jobs.enqueue_consolidation("team-a", "run-1", False))
+    loop.run(jobs.enqueue_namespace_scan("team-a"))
+    jobs.close()
+    sent = {name for name, _ in recording.sent}
+    assert sent == {names.SCAN_THOUGHTS, names.CONSOLIDATE, names.SCAN_NAMESPACE}
+    assert sent <= set(names.PER_NAMESPACE)
+    assert sent <= set(create_celery(settings_for(tmp_path, "redis://127.0.0.1:1/0")).tasks)
+
+
+def test_worker_imports_go_one_way() -> None:
+    """The registry, the queue and the schedule never import the app or the tasks (the
+    API publishes without them); the app imports them, not the other way round."""
+    import grimp
+
+    graph = grimp.build_graph("thoughtgraph", exclude_type_checking_imports=True)
+    below = ("names", "queue", "schedule", "locks", "broker")
+    for low in below:
+        for high in ("app", "tasks", "processes"):
+            chain = graph.find_shortest_chain(
+                importer=f"thoughtgraph.workers.{low}", imported=f"thoughtgraph.workers.{high}"
+            )
+            assert chain is None, chain
+    assert not graph.find_modules_directly_imported_by("thoughtgraph.workers.names")
 
 
 def test_beat_process_publishes_expiring_fan_out_tasks(broker: str, tmp_path: Path) -> None:

@@ -26,7 +26,9 @@ from thoughtgraph.tools.bench.service import BenchSetupError
 from thoughtgraph.workers import names
 
 # Celery's INFO line for a finished task carries its result: the scan's counts.
-_SUCCEEDED = re.compile(r"scan_thoughts\[[^\]]*\] succeeded in [\d.]+s: (\{.*\})")
+_SUCCEEDED = re.compile(
+    re.escape(names.SCAN_THOUGHTS) + r"\[[^\]]*\] succeeded in [\d.]+s: (\{.*\})"
+)
 _COUNT = re.compile(r"'(scanned|pairs_judged|links|contradictions_found)': (\d+)")
 
 
