@@ -15,6 +15,8 @@ from thoughtgraph.domain.models import SearchHit, ThoughtKind, ThoughtState
 DEFAULT_SEARCH_K = 10
 # The tiered search's thoughts and topics when the caller names none.
 DEFAULT_TIERED_K = 7
+# Related thoughts listed when the caller names no count.
+DEFAULT_RELATED_FIRST = 10
 MAX_TOPIC_LIMIT = 10
 
 MAX_LIMIT = 25

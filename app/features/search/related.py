@@ -6,6 +6,7 @@ from thoughtgraph.domain import validation as check
 from thoughtgraph.domain.errors import ThoughtNotFoundError
 from thoughtgraph.domain.knowledge import RelatedThought
 from thoughtgraph.domain.models import TimeView
+from thoughtgraph.domain.retrieval import DEFAULT_RELATED_FIRST
 from thoughtgraph.features.access import Action, Principal, check_access
 from thoughtgraph.features.repositories import Repositories
 
@@ -18,7 +19,7 @@ class RelatedService:
         self,
         namespace: str,
         thought_id: str,
-        limit: int,
+        limit: int | None = None,
         view: TimeView | None = None,
         *,
         caller: Principal | None = None,
@@ -26,6 +27,7 @@ class RelatedService:
         """Neighbours visible in the view, strongest first; THOUGHT_NOT_FOUND for an id the
         namespace lacks (an unlinked thought has none, which is not the same answer)."""
         check_access(caller, Action.READ, namespace)
+        limit = DEFAULT_RELATED_FIRST if limit is None else limit
         check.require_namespace(namespace)
         tid = check.require_thought_id("id", thought_id)
         check.require_int_range("first", limit, 1, check.MAX_PAGE_SIZE)

@@ -347,10 +347,16 @@ class SearchService:
 
     # --- reasons of changes ---------------------------------------------------------------
     async def search_changes(
-        self, namespace: str, query: str, *, k: int = 10, caller: Principal | None = None
+        self,
+        namespace: str,
+        query: str,
+        *,
+        k: int | None = None,
+        caller: Principal | None = None,
     ) -> list[LineageEdgeHit]:
         """REFINES/CONSOLIDATES/SUPERSEDES edges whose reason is closest to the query."""
         check_access(caller, Action.READ, namespace)
+        k = DEFAULT_SEARCH_K if k is None else k
         check.require_namespace(namespace)
         text = check.require_text("query", query, check.MAX_QUERY_CHARS)
         check.require_int_range("k", k, 1, check.MAX_K)

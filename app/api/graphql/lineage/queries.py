@@ -7,9 +7,10 @@ import strawberry
 from thoughtgraph.api.graphql.lineage.types import ChangeHit, LineageResult
 from thoughtgraph.api.graphql.request_context import Info
 from thoughtgraph.domain.models import DEFAULT_NAMESPACE
+from thoughtgraph.domain.retrieval import DEFAULT_SEARCH_K
 from thoughtgraph.domain.validation import MAX_LINEAGE_DEPTH
 
-SEARCH_K = 10  # an explicit null means this default
+SEARCH_K = DEFAULT_SEARCH_K  # shown in the schema; the service applies it
 
 
 async def resolve_lineage(
@@ -28,9 +29,8 @@ async def resolve_lineage(
 async def resolve_search_changes(
     info: Info, query: str, k: int | None = SEARCH_K, namespace: str = DEFAULT_NAMESPACE
 ) -> list[ChangeHit]:
-    size = SEARCH_K if k is None else k
     hits = await info.context.services.search.search_changes(
-        namespace, query, k=size, caller=info.context.principal
+        namespace, query, k=k, caller=info.context.principal
     )
     return [ChangeHit.from_domain(hit, namespace) for hit in hits]
 

@@ -22,12 +22,12 @@ from thoughtgraph.api.graphql.thoughts.types import (
     load_thoughts,
 )
 from thoughtgraph.domain.models import DEFAULT_NAMESPACE, TimeView
-from thoughtgraph.domain.retrieval import DEFAULT_SEARCH_K
+from thoughtgraph.domain.retrieval import DEFAULT_RELATED_FIRST, DEFAULT_SEARCH_K
 
 # Nullable arguments with defaults: an explicit null means the default.
 PAGE_SIZE = 20
 SEARCH_K = DEFAULT_SEARCH_K
-RELATED_FIRST = 10
+RELATED_FIRST = DEFAULT_RELATED_FIRST
 
 
 def time_view(
@@ -110,9 +110,8 @@ async def resolve_related(
     namespace: str = DEFAULT_NAMESPACE,
     first: int | None = RELATED_FIRST,
 ) -> list[RelatedThought]:
-    size = RELATED_FIRST if first is None else first
     related = await info.context.services.related.of(
-        namespace, id, size, caller=info.context.principal
+        namespace, id, first, caller=info.context.principal
     )
     thoughts = await load_thoughts(info, namespace, [r.thought_id for r in related])
     by_id = {str(thought.id): thought for thought in thoughts}
