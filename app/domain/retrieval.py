@@ -100,14 +100,15 @@ class RetrievalOptions(_Frozen):
 class ScoreExplanation(_Frozen):
     """How a hit's score came about (app/domain/ranking/scoring.py): ``score = min(1,
     relevance x prior_factor x lineage_factor) x supersession_factor``, where
-    ``relevance`` is the cosine plus a bonus by full-text rank, ``prior_factor = 0.9 +
-    0.1 prior`` and ``prior`` weighs the four priors."""
+    ``relevance`` fuses the scaled cosine and the scaled BM25 of the query's words,
+    ``prior_factor = 0.9 + 0.1 prior`` and ``prior`` weighs the four priors."""
 
     vector_rank: int | None  # 1-based rank among the vector candidates, None if absent
     text_rank: int | None  # among the full-text candidates
     text_score: float | None  # the engine's own full-text score
+    keyword_score: float  # BM25 of the query's words, scored by the service
     fusion: float  # reciprocal rank fusion of the two lists, raw (reported, not scored)
-    relevance: float  # cosine (>= 0) + 0.1 x 11 / (10 + text rank), at most 1
+    relevance: float  # 0.55 x scaled cosine + 0.45 x scaled BM25, 0..1 (scoring.py)
     salience_decay: float  # salience x exp(-0.01 x age_days)
     usage: float  # the retention score: recency of use, retrievals, cites, ignores
     pheromone: float  # 1 - 1/weight: what refinements and use earned it, 0..1

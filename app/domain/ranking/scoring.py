@@ -1,15 +1,19 @@
 """The final score of a hybrid hit, and its explanation.
 
-    relevance      = cosine + 0.1 x 11 / (10 + text_rank)     (no bonus outside the text list)
+    relevance      = 0.55 x closeness + 0.45 x keyword
+    closeness      = (cosine - lowest) / max(highest - lowest, 0.2)    over the candidates
+    keyword        = BM25 / highest BM25                                over the candidates
     prior          = 0.35 salience_decay + 0.30 usage + 0.15 pheromone + 0.20 related
     prior_factor   = 0.9 + 0.1 prior        (the prior breaks near-ties, it never buries a match)
     score          = min(1, relevance x prior_factor x lineage_factor) x supersession_factor
 
-Why the cosine and a full-text bonus rather than reciprocal rank fusion: the cosine is
-calibrated the same on both engines (the full-text scores are not), so it is the one scale;
-the full-text list still brings in exact keyword matches the embedding misses, ranked by
-their cosine plus the bonus. The prior weighs 0.1 of the score, so it breaks near-ties and
-never buries a match. The measured alternatives are in docs/design/search.md.
+Both sides are scored by the service on the candidates of either list, so the fusion is
+the same on both engines: the cosine (which both engines report on one scale) and BM25
+of the query's words (``keywords.py``; the engines' own full-text scores do not
+compare). Each is scaled to 0..1 over the candidates, and the weight of the vector side,
+VECTOR_WEIGHT, was chosen on training folds of a conversation benchmark and measured on
+the fold left out (docs/evaluation.md, ``thoughtgraph eval fusion``). The prior weighs
+0.1 of the score, so it breaks near-ties and never buries a match.
 
 ``salience_decay`` is ``salience x exp(-0.01 x age_days)``, age from the time
 the thought became true (validFrom, else creation). ``usage`` is what agents said of the
@@ -37,8 +41,10 @@ from thoughtgraph.domain.rules import MAX_SCORE, REFINEMENT_BOOST, SUPERSEDED_FA
 
 AGE_DECAY_PER_DAY = 0.01
 PRIOR_FLOOR = 0.9
-TEXT_BONUS = 0.1  # a full-text match's relevance bonus at text rank 1
-TEXT_RANK_K = 10  # the bonus at rank r: TEXT_BONUS x (K + 1) / (K + r)
+VECTOR_WEIGHT = 0.55  # the vector side's share of relevance, chosen on training folds
+# The least spread of cosines scaled to the full 0..1: candidates all about as close as
+# each other are weak matches alike, and a gap of a few hundredths must not decide.
+MIN_COSINE_SPREAD = 0.2
 WEIGHTS = {"salience_decay": 0.35, "usage": 0.30, "pheromone": 0.15, "related": 0.20}
 USE_SATURATION = 10.0  # activity at which "how much it was used" is half way
 
@@ -53,10 +59,19 @@ class Candidate:
     text_score: float | None = None  # set when the full-text list found it
 
 
-def relevance_of(similarity: float, text_rank: int | None) -> float:
-    """The cosine (0 when negative), plus the full-text bonus for its rank; at most 1."""
-    bonus = 0.0 if text_rank is None else TEXT_BONUS * (TEXT_RANK_K + 1) / (TEXT_RANK_K + text_rank)
-    return min(1.0, max(0.0, similarity) + bonus)
+def closeness(similarities: Sequence[float]) -> list[float]:
+    """Cosines scaled over the candidates: the lowest 0, the highest 1 unless they spread
+    less than MIN_COSINE_SPREAD (then the highest stays below 1, and when they are all
+    equally close the keyword side decides alone)."""
+    low = min(similarities, default=0.0)
+    spread = max(max(similarities, default=0.0) - low, MIN_COSINE_SPREAD)
+    return [(s - low) / spread for s in similarities]
+
+
+def relevance_of(closeness: float, keyword: float) -> float:
+    """The fused relevance of a candidate from its two scaled sides, 0..1."""
+    value = VECTOR_WEIGHT * closeness + (1.0 - VECTOR_WEIGHT) * keyword
+    return min(1.0, max(0.0, value))
 
 
 def salience_decay(thought: Thought, now_ms: int) -> float:
@@ -92,6 +107,8 @@ def explain(
     *,
     now_ms: int,
     policy: UsagePolicy,
+    relevance: float,
+    keyword_score: float,
     related: float,
     lineage: float,
     supersession: float,
@@ -106,12 +123,12 @@ def explain(
     prior = sum(WEIGHTS[name] * value for name, value in parts.items())
     prior_factor = PRIOR_FLOOR + (1.0 - PRIOR_FLOOR) * prior
     vector_rank, text_rank = fused.ranks
-    relevance = relevance_of(candidate.similarity, text_rank)
     score = min(MAX_SCORE, relevance * prior_factor * lineage) * supersession
     return ScoreExplanation(
         vector_rank=vector_rank,
         text_rank=text_rank,
         text_score=candidate.text_score,
+        keyword_score=keyword_score,
         fusion=fused.fusion,
         relevance=relevance,
         prior=prior,

@@ -1,6 +1,7 @@
 """Ranking a search's candidates: plain vector search with lineage and supersession, and
-hybrid search (vector and full-text candidates fused, then weighted by salience, age,
-usage, links, lineage and supersession; the pure scoring is ``domain.ranking``)."""
+hybrid search (vector and full-text candidates, each scored by its cosine and by BM25 of
+the query's words and the two fused, then weighted by salience, age, usage, links,
+lineage and supersession; the pure scoring is ``domain.ranking``)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from thoughtgraph.domain.models import ScoredThought, TimeView
-from thoughtgraph.domain.ranking import scoring
+from thoughtgraph.domain.ranking import keywords, scoring
 from thoughtgraph.domain.ranking.fusion import reciprocal_rank_fusion
 from thoughtgraph.domain.ranking.retention import min_retention, tier_of
 from thoughtgraph.domain.retrieval import RankedHit, RetrievalOptions, UsagePolicy
@@ -22,6 +23,9 @@ from thoughtgraph.store.params import filter_params
 POOL_FACTOR = 3
 MIN_POOL = 30
 MAX_POOL = 150
+# The full-text side brings at least this many: BM25 re-scores them all, and the engine's
+# own order (another scorer, another analyser) is only how they are picked.
+MIN_TEXT_POOL = 100
 
 
 class Ranking:
@@ -90,21 +94,21 @@ class Ranking:
     ) -> list[RankedHit]:
         pool = min(MAX_POOL, max(k * POOL_FACTOR, MIN_POOL))
         params = self.params(options)
-        vector_rows, text_rows = await asyncio.gather(
+        vector_rows, (statistics, text_rows) = await asyncio.gather(
             self._retrieval.vector_candidates(
                 namespace, embedding, pool, view, params, narrows=options.filter.narrows
             ),
-            self._retrieval.text_candidates(namespace, text, embedding, pool, view, params),
+            self._keyword_candidates(namespace, text, embedding, pool, view, params),
         )
-        # One similarity scale, 0..1: a full-text match the embedding finds unrelated
-        # (negative cosine) is similarity 0, kept by the default threshold of 0; a vector
-        # candidate is held to the threshold as in plain search.
+        # A vector candidate is held to the threshold as in plain search; a full-text
+        # match the embedding finds unrelated (negative cosine) counts as 0.
         vector_rows = [row for row in vector_rows if row.similarity >= threshold]
         text_rows = [row for row in text_rows if max(0.0, row.similarity) >= threshold]
         candidates = candidates_of(vector_rows, text_rows)
         fused = reciprocal_rank_fusion(
             [[r.thought.id for r in vector_rows], [r.thought.id for r in text_rows]]
         )
+        relevance, keyword_scores = fused_relevance(text, candidates, statistics)
         ids = [f.id for f in fused]
         (newest, superseders), links = await asyncio.gather(
             self.lineage(namespace, ids), self._retrieval.related_among(namespace, ids)
@@ -126,6 +130,8 @@ class Ranking:
                 f,
                 now_ms=view.now_ms,
                 policy=self.policy,
+                relevance=relevance[f.id],
+                keyword_score=keyword_scores[f.id],
                 related=related.get(f.id, 0.0),
                 lineage=scoring.lineage_factor(thought, refined, in_result),
                 supersession=supersession,
@@ -145,6 +151,38 @@ class Ranking:
             )
         hits.sort(key=lambda h: h.score, reverse=True)  # stable: ties keep the fused order
         return hits[:k]
+
+    async def _keyword_candidates(
+        self,
+        namespace: str,
+        text: str,
+        embedding: Sequence[float],
+        pool: int,
+        view: TimeView,
+        params: dict[str, object],
+    ) -> tuple[keywords.KeywordStatistics, list[scoring.Candidate]]:
+        statistics = await self._retrieval.keyword_statistics(namespace, text)
+        rows = await self._retrieval.text_candidates(
+            namespace, text, embedding, max(pool, MIN_TEXT_POOL), view, params, statistics
+        )
+        return statistics, rows
+
+
+def fused_relevance(
+    text: str,
+    candidates: dict[str, scoring.Candidate],
+    statistics: keywords.KeywordStatistics,
+) -> tuple[dict[str, float], dict[str, float]]:
+    """Each candidate's relevance (its scaled cosine and scaled BM25 fused) and its BM25."""
+    ids = list(candidates)
+    bm25 = keywords.bm25_scores(text, {i: candidates[i].thought.content for i in ids}, statistics)
+    closeness = scoring.closeness([max(0.0, candidates[i].similarity) for i in ids])
+    keyword = keywords.normalised([bm25[i] for i in ids])
+    relevance = {
+        i: scoring.relevance_of(near, word)
+        for i, near, word in zip(ids, closeness, keyword, strict=True)
+    }
+    return relevance, bm25
 
 
 def candidates_of(

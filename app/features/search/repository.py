@@ -21,11 +21,12 @@ from typing import Any
 
 from thoughtgraph.domain.knowledge import Topic
 from thoughtgraph.domain.models import Thought, TimeView
+from thoughtgraph.domain.ranking.keywords import KeywordStatistics
 from thoughtgraph.domain.ranking.scoring import Candidate
 from thoughtgraph.features.search.term_counts import TermCounts
 from thoughtgraph.store.beam import MIN_CANDIDATES, OVERSAMPLE
 from thoughtgraph.store.executor import Executor
-from thoughtgraph.store.fulltext import UNION_BUDGET, escaped_terms, planned_query
+from thoughtgraph.store.fulltext import UNION_BUDGET, escaped_terms, planned_query, query_terms
 from thoughtgraph.store.model_rows import topic_from_row
 from thoughtgraph.store.params import view_params
 from thoughtgraph.store.rows import thought_from_row
@@ -37,6 +38,7 @@ MAX_CANDIDATES = 4096
 TEXT_OVERSAMPLE = 8
 TEXT_MIN_CANDIDATES = 200
 TOPIC_CANDIDATES = 100  # Neo4j's topic index spans namespaces
+NAMESPACE_SIZE_CAP = 1_000_000  # BM25's N: past it, a word's weight is set by its rarity
 
 
 class RetrievalRepository:
@@ -74,6 +76,15 @@ class RetrievalRepository:
             for r in rows
         ]
 
+    async def keyword_statistics(self, namespace: str, text: str) -> KeywordStatistics:
+        """The namespace's size and how many thoughts each query word matches: what the
+        keyword side's BM25 needs (app/domain/ranking/keywords.py), and what
+        text_candidates plans its query from."""
+        matches = await self._term_matches(namespace, text)
+        size = await self._namespace_size(namespace)
+        counted = dict(zip(query_terms(text), matches.values(), strict=True))
+        return KeywordStatistics(namespace_size=size, matches=counted)
+
     async def text_candidates(
         self,
         namespace: str,
@@ -82,13 +93,19 @@ class RetrievalRepository:
         need: int,
         view: TimeView,
         params: dict[str, Any],
+        statistics: KeywordStatistics | None = None,
     ) -> list[Candidate]:
         """Full-text matches for the words of ``text`` (escaped for this engine; none
         when no word is left or none matches), common words only ranking when a union
-        would read too many (planned_query), widened like the vector side: the best
-        TEXT_CANDIDATES matches (per result asked for) are filtered, more when too few
-        passed."""
-        text_query = planned_query(await self._term_matches(namespace, text), self._x.engine)
+        would read too many (planned_query, from ``statistics``' counts), widened like the
+        vector side: the best TEXT_CANDIDATES matches (per result asked for) are
+        filtered, more when too few passed."""
+        if statistics is None:
+            statistics = await self.keyword_statistics(namespace, text)
+        counts = [statistics.matches.get(word, 0) for word in query_terms(text)]
+        text_query = planned_query(
+            dict(zip(escaped_terms(text), counts, strict=True)), self._x.engine
+        )
         if text_query is None:
             return []
         rows = await self._widening_read(
@@ -114,10 +131,25 @@ class RetrievalRepository:
             for r in rows
         ]
 
+    async def _namespace_size(self, namespace: str) -> int:
+        """How many thoughts the namespace holds (up to NAMESPACE_SIZE_CAP), remembered
+        beside the word counts."""
+        known = self._term_counts.known_size(namespace)
+        if known is not None:
+            return known
+        rows = await self._x.read(
+            "search.namespace_size",
+            {"namespace": namespace, "cap": NAMESPACE_SIZE_CAP},
+            namespace=namespace,
+        )
+        size = int(rows[0]["size"]) if rows else 0
+        self._term_counts.remember_size(namespace, size)
+        return size
+
     async def _term_matches(self, namespace: str, text: str) -> dict[str, int]:
         """Each escaped word of ``text`` and how many thoughts it matches, up to
-        UNION_BUDGET + 1 (past that it is common, however common); counted in the engine
-        unless remembered (app/features/search/term_counts.py)."""
+        UNION_BUDGET + 1 (past that it is common, however common), in the query's order;
+        counted in the engine unless remembered (app/features/search/term_counts.py)."""
         terms = escaped_terms(text)
         known = self._term_counts.known(namespace, terms)
         missing = [term for term in terms if term not in known]

@@ -39,11 +39,17 @@ class SearchExplanation:
     vector_rank: int | None = strawberry.field(description="Rank among the vector candidates.")
     text_rank: int | None = strawberry.field(description="Rank among the full-text candidates.")
     text_score: float | None = strawberry.field(description="The engine's full-text score.")
+    keyword_score: float = strawberry.field(
+        description="BM25 of the query's words in this thought, scored by the service."
+    )
     fusion: float = strawberry.field(
         description="Reciprocal rank fusion (k = 60) of the two lists, raw; reported, not scored."
     )
     relevance: float = strawberry.field(
-        description="Cosine similarity (0 if negative) plus 0.1 x 11 / (10 + textRank), at most 1."
+        description=(
+            "0.55 x the cosine scaled over the candidates (lowest 0, highest 1)"
+            " + 0.45 x keywordScore scaled by the highest; 0-1."
+        )
     )
     salience_decay: float = strawberry.field(description="salience x exp(-0.01 x age in days).")
     usage: float = strawberry.field(description="Retention times how much it was used, 0-1.")
