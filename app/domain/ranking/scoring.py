@@ -68,9 +68,9 @@ def closeness(similarities: Sequence[float]) -> list[float]:
     return [(s - low) / spread for s in similarities]
 
 
-def relevance_of(closeness: float, keyword: float) -> float:
+def relevance_of(closeness: float, keyword: float, vector_weight: float = VECTOR_WEIGHT) -> float:
     """The fused relevance of a candidate from its two scaled sides, 0..1."""
-    value = VECTOR_WEIGHT * closeness + (1.0 - VECTOR_WEIGHT) * keyword
+    value = vector_weight * closeness + (1.0 - vector_weight) * keyword
     return min(1.0, max(0.0, value))
 
 

@@ -80,6 +80,11 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         parser.add_argument(
             "--limit-questions", type=int, help="only the first N questions of each conversation"
         )
+    fusion = sets.add_parser(
+        "fusion",
+        help="the hybrid search's fusion weight chosen on training folds, left-out figures",
+    )
+    fusion.add_argument("path", type=Path, help="the LoCoMo JSON file (e.g. locomo10.json)")
     context = sets.add_parser(
         "context",
         help="LoCoMo questions through assembleContext: share with every evidence turn in the "
@@ -114,6 +119,10 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
         from thoughtgraph.tools.eval.maintenance_precision import run_claims_command
 
         return asyncio.run(run_claims_command(settings, args))
+    if args.eval_set == "fusion":
+        from thoughtgraph.tools.eval.fusion import run_fusion_command
+
+        return asyncio.run(run_fusion_command(settings, args))
     if args.eval_set == "context":
         from thoughtgraph.tools.eval.locomo_command import run_context_command
 
