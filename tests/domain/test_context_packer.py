@@ -144,7 +144,8 @@ def test_budget_order_and_no_duplicates(
         assert LEVELS.index(item.level) >= LEVELS.index(TIER_LEVEL[item.tier])
         assert item.line == item.candidate.renderings[item.level]
         assert item.line in packing.text
-    # What a tier leaves unused is passed on to the next.
+    # What a tier leaves unused is passed on to the next (its first-pass budget); what the
+    # last leaves goes back to the tiers in order (``returned``, spent in the second pass).
     reserved = packing.header_tokens
     shares = allocate(budget - reserved, split)
     usage = {u.tier: u for u in packing.tiers}
@@ -153,7 +154,7 @@ def test_budget_order_and_no_duplicates(
         spent = tier_cost(packing, tier, count)
         assert spent <= usage[tier].budget
         if not packing.trimmed:  # trimming after the fact changes what was spent
-            assert usage[tier].budget == shares[tier] + carry
+            assert usage[tier].budget - usage[tier].returned == shares[tier] + carry
         carry = usage[tier].budget - spent
         assert usage[tier].items == sum(1 for i in packing.items if i.tier is tier)
     # The header comes first when it is kept.
@@ -198,10 +199,13 @@ def test_a_tier_leaves_its_unused_share_to_the_next(count: TokenCounter) -> None
     ]
     packing = pack(relevant, 2000, DEFAULT_SPLIT, count)
     usage = {u.tier: u for u in packing.tiers}
-    # Tier 1 had nothing: its 500 tokens went to tier 2, which used more than its own 750.
+    # Tier 1 had nothing: its 500 tokens went to tier 2, which used more than its own 750;
+    # tiers 3 and 4 had nothing either, and tier 2 took their 750 back.
     assert usage[Tier.CRITICAL].items == 0
-    assert usage[Tier.RELEVANT].budget == 500 + 750
-    assert usage[Tier.RELEVANT].tokens > 750
+    assert usage[Tier.RELEVANT].budget - usage[Tier.RELEVANT].returned == 500 + 750
+    assert usage[Tier.RELEVANT].returned > 0
+    assert usage[Tier.RELEVANT].tokens > 500 + 750
+    assert usage[Tier.RELEVANT].items == len(relevant)  # room for all of them now
     assert packing.token_count <= 2000
 
 
@@ -226,6 +230,17 @@ def test_debugging_widens_tier_one(count: TokenCounter) -> None:
         )
         for n in range(200)
     ]
-    plain = pack(critical, 4000, split_for(None), count)
-    debugging = pack(critical, 4000, split_for("debugging"), count)
+    relevant = [  # competing for what tier 1 may take
+        Candidate(
+            key=f"r{n}",
+            tier=Tier.RELEVANT,
+            source="test",
+            score=1.0,
+            renderings=labelled("fact", levels_of(f"{n} " + "the login form posts to auth " * 8)),
+            covers=frozenset({f"r{n}"}),
+        )
+        for n in range(200)
+    ]
+    plain = pack(critical + relevant, 4000, split_for(None), count)
+    debugging = pack(critical + relevant, 4000, split_for("debugging"), count)
     assert debugging.tiers[0].items > plain.tiers[0].items

@@ -6,7 +6,6 @@ from __future__ import annotations
 import math
 
 import pytest
-
 from hypothesis import given
 from hypothesis import strategies as st
 

@@ -95,6 +95,7 @@ class TierUsage:
     budget: int  # what the tier was given, including what earlier tiers left unused
     items: int
     tokens: int
+    returned: int = 0  # of its budget, what it took back of the later tiers' unused share
 
 
 @dataclass(frozen=True)

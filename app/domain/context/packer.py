@@ -4,6 +4,9 @@ split and a token counter in; the rendered text and what went where out.
 Rules, each checked by tests/domain/test_context_packer.py over random inputs:
 - the text's exact token count (the counter run on the whole text) never exceeds the budget;
 - tiers are filled in order, and what a tier leaves unused is passed on to the next;
+- what is still unused after the last tier goes back first to the relevant tier (what
+  answers the query takes what the background and index tiers left), then to the others
+  in order, so a budget is not left empty while candidates wait;
 - nothing appears twice: an item covering an id already shown is left out;
 - an item is rendered at its tier's level, or the next levels down when that does not fit.
 """
@@ -25,6 +28,7 @@ from thoughtgraph.domain.context.model import (
 )
 
 Counter = Callable[[str], int]
+SECOND_PASS = (Tier.RELEVANT, Tier.CRITICAL, Tier.BACKGROUND, Tier.INDEX)
 
 
 def pack(
@@ -43,17 +47,34 @@ def pack(
     shares = allocate(budget - header_tokens, split)
     by_tier = _ranked_by_tier(candidates)
     used: set[str] = set()
-    packed: list[PackedItem] = []
+    chosen: dict[Tier, list[PackedItem]] = {}
     budgets: dict[Tier, int] = {}
     carry = 0
     for tier in Tier:
         allowance = shares[tier] + carry
         budgets[tier] = allowance
-        chosen = _fill_tier(tier, by_tier.get(tier, []), allowance, count, used)
-        packed.extend(chosen)
-        spent = _tier_cost(tier, chosen, count)
-        carry = allowance - spent
-    return _fit(header, header_tokens, packed, budget, budgets, count)
+        chosen[tier] = _fill_tier(tier, by_tier.get(tier, []), allowance, count, used)
+        carry = allowance - _tier_cost(tier, chosen[tier], count)
+    returned = dict.fromkeys(Tier, 0)
+    for tier in SECOND_PASS:  # what is left: the relevant tier first
+        if carry <= 0:
+            break
+        before = _tier_cost(tier, chosen[tier], count)
+        extra = _fill_tier(
+            tier, by_tier.get(tier, []), carry, count, used, titled=bool(chosen[tier])
+        )
+        if extra:
+            chosen[tier] = sorted([*chosen[tier], *extra], key=_rank)
+            taken = _tier_cost(tier, chosen[tier], count) - before
+            returned[tier] = taken
+            budgets[tier] += taken
+            carry -= taken
+    packed = [item for tier in Tier for item in chosen[tier]]
+    return _fit(header, header_tokens, packed, budget, budgets, returned, count)
+
+
+def _rank(item: PackedItem) -> tuple[float, str]:
+    return (-item.candidate.score, item.candidate.key)
 
 
 def render(header: str, items: Sequence[PackedItem]) -> str:
@@ -80,16 +101,23 @@ def _ranked_by_tier(candidates: Iterable[Candidate]) -> dict[Tier, list[Candidat
 
 
 def _fill_tier(
-    tier: Tier, candidates: Sequence[Candidate], allowance: int, count: Counter, used: set[str]
+    tier: Tier,
+    candidates: Sequence[Candidate],
+    allowance: int,
+    count: Counter,
+    used: set[str],
+    *,
+    titled: bool = False,
 ) -> list[PackedItem]:
-    """Items in rank order while they fit, each at the most detailed level that fits."""
+    """Items in rank order while they fit, each at the most detailed level that fits
+    (``titled``: the tier already has items, so its title is paid for)."""
     chosen: list[PackedItem] = []
     title_cost = count(TIER_TITLES[tier] + "\n") + count("\n")  # title and blank line
     spent = 0
     for candidate in candidates:
         if candidate.covers & used or candidate.key in used:
             continue
-        overhead = 0 if chosen else title_cost
+        overhead = 0 if chosen or titled else title_cost
         item = _largest_fitting(tier, candidate, allowance - spent - overhead, count)
         if item is None:
             continue
@@ -127,6 +155,7 @@ def _fit(
     items: list[PackedItem],
     budget: int,
     budgets: dict[Tier, int],
+    returned: dict[Tier, int],
     count: Counter,
 ) -> Packing:
     """Render and count the whole text; tokens at the joins may differ from the sum of the
@@ -146,6 +175,7 @@ def _fit(
         TierUsage(
             tier=tier,
             budget=budgets[tier],
+            returned=returned[tier],
             items=sum(1 for item in items if item.tier is tier),
             tokens=count(render("", [item for item in items if item.tier is tier])),
         )

@@ -40,8 +40,10 @@ from thoughtgraph.features.repositories import Repositories
 Visible = Callable[[Thought], bool]
 
 QUERY_HITS = 15  # the query's hits at the smallest budgets; more as the budget grows
-TOKENS_PER_QUERY_HIT = 80  # tier 2 gets 37.5% of the budget; a thought ~30-60 tokens
-MAX_QUERY_HITS = 100
+# A hit at the relevant tier's summary level is ~35 tokens, and tier 2 may take most of
+# the budget (what the other tiers leave comes back to it).
+TOKENS_PER_QUERY_HIT = 30
+MAX_QUERY_HITS = 200
 TASK_HITS = 8
 ERROR_HITS = 3
 ERROR_MIN_SIMILARITY = 0.35

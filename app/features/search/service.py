@@ -43,7 +43,7 @@ from thoughtgraph.ports.services import Embeddings
 from thoughtgraph.settings import Settings
 
 MAX_ACTION_CHARS = 500
-MAX_CONTEXT_K = 100  # what one context assembly may ask for (app/features/context/gathering.py)
+MAX_CONTEXT_K = 200  # what one context assembly may ask for (app/features/context/gathering.py)
 
 
 class SearchService:

@@ -179,4 +179,5 @@ def _unit_rows(matrix: np.ndarray) -> np.ndarray:
     if matrix.size == 0:
         return matrix
     norms = np.linalg.norm(matrix, axis=1, keepdims=True)
-    return matrix / np.maximum(norms, 1e-12)
+    unit: np.ndarray = matrix / np.maximum(norms, 1e-12)
+    return unit
