@@ -56,6 +56,9 @@ MAX_COLLABORATORS = 5
 # twenty statements from one request would crowd out everyone else's on a small machine.
 MAX_IN_FLIGHT = 4
 RECENT = 20
+# With a query, the newest thoughts rank below the query's hits (a share of their score):
+# they fill what the query's own hits leave rather than push its deeper hits out.
+RECENT_WITH_QUERY = 0.25
 RECENT_EVENTS = 100  # the change log's last events the recent thoughts are read from
 WRITTEN = frozenset({ChangeKind.CREATED, ChangeKind.REFINED, ChangeKind.CONSOLIDATED})
 PLACED_KINDS = frozenset(
@@ -274,8 +277,10 @@ class Gathering:
             refiners = await self.repos.lineage.refiners(self.namespace, [t.id for t in recent])
         items = []
         fresh = [thought for thought in recent if not refiners.get(thought.id)][:RECENT]
+        share = RECENT_WITH_QUERY if self.signals.query else 1.0
         for rank, thought in enumerate(fresh):
-            score = 0.1 + 0.1 * thought.salience + 0.02 * thought.importance - rank * 0.001
+            score = share * (0.1 + 0.1 * thought.salience + 0.02 * thought.importance)
+            score -= rank * 0.001
             items.append(thought_item(thought, Tier.RELEVANT, "recent", score, confidence=0.3))
         return items
 

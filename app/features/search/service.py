@@ -119,10 +119,9 @@ class SearchService:
         to MAX_CONTEXT_K hits (a caller's search stops at MAX_K)."""
         text = _checked_query(namespace, query, 1, 0.0)
         check.require_int_range("k", k, 1, MAX_CONTEXT_K)
-        # Vector search: hybrid search put fewer evidence turns into tight budgets
-        # (docs/design/context.md, measured by `thoughtgraph eval context`). Not counted
-        # as retrieved: the context service counts what it packs, what the agent is shown.
-        options = RetrievalOptions(hybrid=False, record_access=False)
+        # The default (hybrid) search, as a caller's. Not counted as retrieved: the context
+        # service counts what it packs, what the agent is shown.
+        options = RetrievalOptions(record_access=False)
         embedding = await self._embedder.async_embed_query(text)
         return await self._search(namespace, text, embedding, k, 0.0, view, options)
 
