@@ -15,7 +15,10 @@ query($q: String!, $ns: String!, $filter: SearchFilterInput, $mode: RetrievalMod
   search(query: $q, namespace: $ns, filter: $filter, mode: $mode, hybrid: true) {
     id score similarity retention tier label detailLevel
     thought { kind citeCount ignoreCount }
-    explain { vectorRank textRank relevance priorFactor lineageFactor supersessionFactor score }
+    explain {
+      vectorRank textRank keywordScore relevance priorFactor lineageFactor supersessionFactor
+      score
+    }
   }
 }
 """
@@ -56,6 +59,8 @@ def test_search_filters_modes_and_explanations(api: GraphQLClient, ns: str) -> N
     for hit in hits:
         e = hit["explain"]
         assert e["textRank"] is not None and e["vectorRank"] is not None
+        assert e["keywordScore"] > 0  # both hold "failed" and "deploys" (stemmed)
+        assert 0 <= e["relevance"] <= 1
         assert 0 <= hit["score"] <= 1 and 0 <= hit["similarity"] <= 1
         assert hit["tier"] == "HOT" and hit["detailLevel"] == "FULL"
         assert hit["label"] == f"Thought [{hit['thought']['kind'].lower()}]"
