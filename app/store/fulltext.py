@@ -65,22 +65,32 @@ def escaped_terms(text: str) -> list[str]:
     return [_escape_term(t) for t in query_terms(text)]
 
 
-def planned_query(matches: Mapping[str, int], engine: str) -> str | None:
+def planned_query(
+    matches: Mapping[str, int], engine: str, budget: int = UNION_BUDGET
+) -> str | None:
     """The full-text query for escaped words and how many thoughts each matches (capped
-    counts are fine: only whether they fit UNION_BUDGET matters), in the query's order."""
+    counts are fine: only whether they fit the budget matters), in the query's order.
+
+    ``budget``: how many matches the union may hold before its common words only rank.
+    A search passes the number of full-text candidates it takes, so that the words that
+    bring candidates are the ones whose every match fits (then which candidates come
+    does not hang on the engine's own scores, which move when a thought is touched); when
+    not even the rarest word fits, the plan for UNION_BUDGET is used."""
     present = [(term, count) for term, count in matches.items() if count > 0]
     if not present:
         return None
     syntax = _SYNTAX[engine]
-    if sum(count for _, count in present) <= UNION_BUDGET:
+    if sum(count for _, count in present) <= budget:
         return syntax.any_of([term for term, _ in present])
     required: list[str] = []
     total = 0
     for term, count in sorted(present, key=lambda tc: tc[1]):
-        if total + count > UNION_BUDGET:
+        if total + count > budget:
             break
         required.append(term)
         total += count
+    if not required and budget < UNION_BUDGET:
+        return planned_query(matches, engine)
     if not required:
         return syntax.all_of([term for term, _ in present])
     optional = [term for term, _ in present if term not in required]

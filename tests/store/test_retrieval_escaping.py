@@ -115,6 +115,16 @@ def test_common_words_only_rank_once_a_union_would_read_too_many() -> None:
     assert planned_query({"deploy": common, "release": common}, "neo4j") == "+deploy +release"
 
 
+def test_a_search_plans_for_the_candidates_it_takes() -> None:
+    # A budget of 100 (the full-text candidates a search takes): the speaker's name,
+    # in most of a chat log, only ranks what the rarer words bring, all of their matches.
+    counts = {"jon": 280, "like": 20, "destress": 1}
+    assert planned_query(counts, "falkordb", budget=100) == "(destress | like) ~jon"
+    assert planned_query(counts, "falkordb") == "jon | like | destress"
+    # When not even the rarest word fits, the plan is UNION_BUDGET's.
+    assert planned_query({"jon": 280, "gina": 258}, "neo4j", budget=100) == "jon OR gina"
+
+
 @pytest.fixture
 def crowded(
     loop: LoopThread, store: CypherGraphStore, local_embedder: TextEmbedder, ns: str

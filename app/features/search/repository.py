@@ -97,14 +97,17 @@ class RetrievalRepository:
     ) -> list[Candidate]:
         """Full-text matches for the words of ``text`` (escaped for this engine; none
         when no word is left or none matches), common words only ranking when a union
-        would read too many (planned_query, from ``statistics``' counts), widened like the
+        would hold more than ``need`` (planned_query, from ``statistics``' counts: the
+        rarest words bring the candidates, every match of theirs), widened like the
         vector side: the best TEXT_CANDIDATES matches (per result asked for) are
         filtered, more when too few passed."""
         if statistics is None:
             statistics = await self.keyword_statistics(namespace, text)
         counts = [statistics.matches.get(word, 0) for word in query_terms(text)]
         text_query = planned_query(
-            dict(zip(escaped_terms(text), counts, strict=True)), self._x.engine
+            dict(zip(escaped_terms(text), counts, strict=True)),
+            self._x.engine,
+            budget=need,
         )
         if text_query is None:
             return []
