@@ -68,7 +68,7 @@ def test_closeness_scales_to_the_candidates_spread() -> None:
     assert closeness([]) == []
     # A spread below the floor is not stretched to 0..1: near-equal cosines stay near.
     tight = closeness([0.31, 0.30])
-    assert tight == pytest.approx([(0.31 - 0.30) / MIN_COSINE_SPREAD, 0.0])
+    assert tight == pytest.approx([1.0, 1.0 - 0.01 / MIN_COSINE_SPREAD])
 
 
 def test_relevance_weighs_the_two_sides() -> None:

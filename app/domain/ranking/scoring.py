@@ -1,7 +1,7 @@
 """The final score of a hybrid hit, and its explanation.
 
     relevance      = 0.55 x closeness + 0.45 x keyword
-    closeness      = (cosine - lowest) / max(highest - lowest, 0.2)    over the candidates
+    closeness      = (cosine - low) / (highest - low),  low = min(lowest, highest - 0.2)
     keyword        = BM25 / highest BM25                                over the candidates
     prior          = 0.35 salience_decay + 0.30 usage + 0.15 pheromone + 0.20 related
     prior_factor   = 0.9 + 0.1 prior        (the prior breaks near-ties, it never buries a match)
@@ -42,8 +42,8 @@ from thoughtgraph.domain.rules import MAX_SCORE, REFINEMENT_BOOST, SUPERSEDED_FA
 AGE_DECAY_PER_DAY = 0.01
 PRIOR_FLOOR = 0.9
 VECTOR_WEIGHT = 0.55  # the vector side's share of relevance, chosen on training folds
-# The least spread of cosines scaled to the full 0..1: candidates all about as close as
-# each other are weak matches alike, and a gap of a few hundredths must not decide.
+# The least spread of cosines scaled to the full 0..1: a gap of a few hundredths between
+# candidates (two thoughts in a new namespace, fifty weak matches) must not decide.
 MIN_COSINE_SPREAD = 0.2
 WEIGHTS = {"salience_decay": 0.35, "usage": 0.30, "pheromone": 0.15, "related": 0.20}
 USE_SATURATION = 10.0  # activity at which "how much it was used" is half way
@@ -60,12 +60,14 @@ class Candidate:
 
 
 def closeness(similarities: Sequence[float]) -> list[float]:
-    """Cosines scaled over the candidates: the lowest 0, the highest 1 unless they spread
-    less than MIN_COSINE_SPREAD (then the highest stays below 1, and when they are all
-    equally close the keyword side decides alone)."""
-    low = min(similarities, default=0.0)
-    spread = max(max(similarities, default=0.0) - low, MIN_COSINE_SPREAD)
-    return [(s - low) / spread for s in similarities]
+    """Cosines scaled over the candidates: the highest 1, the lowest 0 unless they spread
+    less than MIN_COSINE_SPREAD (then a cosine counts from the highest minus the spread,
+    so a few candidates close together stay close, not 1 and 0)."""
+    if not similarities:
+        return []
+    high = max(similarities)
+    low = min(min(similarities), high - MIN_COSINE_SPREAD)
+    return [(s - low) / (high - low) for s in similarities]
 
 
 def relevance_of(closeness: float, keyword: float, vector_weight: float = VECTOR_WEIGHT) -> float:

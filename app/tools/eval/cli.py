@@ -163,9 +163,12 @@ async def _updates(settings: Settings, args: argparse.Namespace) -> int:
         embedder = await build_embedder(settings)
         if not args.limit:
             from thoughtgraph.tools.eval import updates_folds as folds
+            from thoughtgraph.tools.eval.near_duplicate_folds import render_near_duplicate_folds
 
             domain, extra = await folds.featurise_sets(embedder)
             print(folds.render_folds(folds.cross_validate(domain, extra)))
+            print()
+            print(render_near_duplicate_folds(pairs))
             print()
             if args.fit:
                 from thoughtgraph.domain.language.update_model import write_model
