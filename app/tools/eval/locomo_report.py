@@ -60,7 +60,8 @@ def render(run: EvalRun) -> str:
         f"LoCoMo evidence recall: engine {run.engine}, {run.conversations} conversations, "
         f"{run.turns} turns, {len(run.results)} questions ({run.skipped_questions} without "
         f"evidence skipped, {run.dropped_evidence} evidence ids naming no turn dropped)",
-        f"Ingestion {run.ingest_s:.1f} s; asking "
+        f"Ingestion {run.ingest_s:.1f} s"
+        + ("; asking " if run.ask_s else "")
         + ", ".join(f"{name} {seconds:.1f} s" for name, seconds in run.ask_s.items()),
     ]
     for mode in ("all", "any"):

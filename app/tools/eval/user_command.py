@@ -132,7 +132,9 @@ async def run_user_command(settings: Settings, args: argparse.Namespace) -> int:
             for conversation in conversations:
                 namespace = namespace_for(prefix, conversation.sample_id)
                 step = phases(f"ingest {conversation.sample_id}", len(conversation.turns))
+                ingest_started = time.monotonic()
                 turns_of = ingest_over_api(svc, namespace, conversation, step)
+                run.ingest_s += time.monotonic() - ingest_started
                 _ask_locomo(
                     svc, cached, built, namespace, conversation, turns_of, rows, run, phases
                 )
