@@ -52,6 +52,9 @@ class Finding:
     relation: PairRelation
     confidence: float
     explanation: str
+    # The two statements are about different things (no shared subject, or each names a
+    # subject the other lacks): no weighing of other evidence makes one replace the other.
+    different_subjects: bool = False
 
 
 class RuleJudge:
@@ -106,7 +109,7 @@ def _decide(old: Statement, new: Statement) -> Finding:
     if replaced is not None:
         return replaced
     if not [t for t in old.tokens if t.norm in new.norms and t.kind != VERB]:
-        return _compatible(0.6, "They share no subject, only similar wording")
+        return _different(0.6, "They share no subject, only similar wording")
 
     holder = _new_holder(old, new, only_old, only_new)
     if holder is not None:
@@ -119,7 +122,7 @@ def _decide(old: Statement, new: Statement) -> Finding:
         dropped = subject_old + subject_new
         brief = len(dropped) == 1 and dropped[0].kind == CONTENT and not dropped[0].capitalised
         if not (cue and not subject_new and brief):
-            return _compatible(
+            return _different(
                 0.8, f"Different subjects: {_words(subject_old)} vs {_words(subject_new)}"
             )
         only_old = [t for t in only_old if t is not dropped[0]]
@@ -378,3 +381,7 @@ def _found(relation: PairRelation, confidence: float, explanation: str) -> Findi
 
 def _compatible(confidence: float, explanation: str) -> Finding:
     return Finding(PairRelation.COMPATIBLE, confidence, explanation)
+
+
+def _different(confidence: float, explanation: str) -> Finding:
+    return Finding(PairRelation.COMPATIBLE, confidence, explanation, different_subjects=True)

@@ -150,6 +150,20 @@ def _has(text: str, cues: tuple[str, ...] | frozenset[str]) -> bool:
     return any(f" {cue} " in padded for cue in cues)
 
 
+_SENTENCE_END = (".", "!", "?", ":", ";")
+
+
+def _names(text: str) -> set[str]:
+    """Capitalised words but the first of each sentence (and after a speaker's colon):
+    "Thanks, Maria! They help" names Maria, not "Thanks" or "They"."""
+    names = set()
+    for match in re.finditer(r"\S+", text):
+        before = text[: match.start()].rstrip()
+        if match.group(0)[:1].isupper() and before and not before.endswith(_SENTENCE_END):
+            names.add(match.group(0).strip(".,;:!?"))
+    return names
+
+
 def features(
     older: str, newer: str, similarity: float, finding: Finding | None = None
 ) -> np.ndarray:
@@ -164,9 +178,7 @@ def features(
     head_old = [w for w in old_words if w not in _STOP][:3]
     head_new = {w for w in new_words if w not in _STOP}
     head = sum(w in head_new for w in head_old) / len(head_old) if head_old else 0.0
-    old_raw, new_raw = set(older.split()), set(newer.split())
-    names_old = {w.strip(".,;:") for w in old_raw if w[:1].isupper()} - {older.split()[0]}
-    names_new = {w.strip(".,;:") for w in new_raw if w[:1].isupper()} - {newer.split()[0]}
+    names_old, names_new = _names(older), _names(newer)
     old_neg = _has(older, lx.NEGATIONS)
     new_neg = _has(newer, lx.NEGATIONS) or _has(newer, lx.NEGATING_CUES)
     values = [

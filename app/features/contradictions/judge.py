@@ -128,7 +128,10 @@ class ModelJudge:
     """The offline judge: the rules' reading plus the fitted update model
     (:mod:`thoughtgraph.domain.language.update_model`) that weighs it with structural
     evidence. A pair is flagged when the model's probability reaches its precision-first
-    threshold; the rules' conflict stays a conflict, anything else flagged is an update."""
+    threshold and the rules do not find the two about different subjects (the model's
+    evidence, words kept and changed, is shape-free, and on conversation it flagged
+    chit-chat between two people: docs/design/contradictions.md); the rules' conflict
+    stays a conflict, anything else flagged is an update."""
 
     name = RULES_DETECTOR
 
@@ -142,7 +145,7 @@ class ModelJudge:
         finding = judge_texts(pair.older_text, pair.newer_text)
         vector = features(pair.older_text, pair.newer_text, pair.similarity, finding)
         probability = float(self.model.probability(vector[None, :])[0])
-        if probability < self.model.threshold:
+        if probability < self.model.threshold or finding.different_subjects:
             relation = PairRelation.COMPATIBLE
             explanation = (
                 finding.explanation
@@ -150,7 +153,7 @@ class ModelJudge:
                 else f"model {probability:.2f} below {self.model.threshold:.2f}; "
                 f"rules: {finding.explanation}"
             )
-            confidence = 1.0 - probability
+            confidence = finding.confidence if finding.different_subjects else 1.0 - probability
         else:
             relation = (
                 PairRelation.CONFLICT

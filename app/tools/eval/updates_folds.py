@@ -35,6 +35,7 @@ class Featured:
     y: np.ndarray
     sim: np.ndarray
     rules: np.ndarray  # 1 when the rules flag the pair
+    different: np.ndarray  # 1 when the rules find the two about different subjects
 
 
 @dataclass(frozen=True)
@@ -49,13 +50,14 @@ class FoldRow:
 
 async def featurise(embedder: TextEmbedder, pairs: list[EvalPair]) -> Featured:
     sims = np.asarray(await similarities(embedder, pairs))
-    rows, rules = [], []
+    rows, rules, different = [], [], []
     for pair, sim in zip(pairs, sims, strict=True):
         finding = judge_texts(pair.older, pair.newer)
         rows.append(features(pair.older, pair.newer, float(sim), finding))
         rules.append(float(finding.relation is not PairRelation.COMPATIBLE))
+        different.append(float(finding.different_subjects))
     y = np.asarray([1.0 if p.kind == "update" else 0.0 for p in pairs])
-    return Featured(pairs, np.vstack(rows), y, sims, np.asarray(rules))
+    return Featured(pairs, np.vstack(rows), y, sims, np.asarray(rules), np.asarray(different))
 
 
 def fit_all(domain: Featured, extra: Featured) -> UpdateModel:
@@ -89,7 +91,8 @@ def cross_validate(
         allowed = int(np.floor(MAX_FLAGGED_ON_TRAINING * len(compat)))
         sim_threshold = float(compat[allowed]) + 1e-6
         methods = {
-            "model": scored & floor,
+            "model judge (shipped)": scored & floor & (domain.different[test] == 0),
+            "model alone": scored & floor,
             "rules alone": (domain.rules[test] == 1) & floor,
             "always update": floor,
             "similarity threshold": domain.sim[test] >= max(sim_threshold, min_similarity),

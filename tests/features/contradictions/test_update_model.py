@@ -55,6 +55,25 @@ def test_model_judge_leaves_a_compatible_look_alike(local_embedder: TextEmbedder
         assert not verdict.contradicts, (older, newer, verdict)
 
 
+def test_model_judge_leaves_chit_chat_between_two_people(local_embedder: TextEmbedder) -> None:
+    # Written for this test in the manner of a chat log: two speakers thanking and
+    # encouraging each other. The model's evidence (words kept and changed) fires on
+    # such pairs; the rules find them about different things, which vetoes a flag.
+    judge = ModelJudge()
+    for older, newer in [
+        (  # the model alone flags this one (0.91 against its 0.87)
+            "Omar: Thanks, Dana. Still working on opening a bakery.",
+            "Omar: Hey Dana, congrats on the bookshop! The bakery is on shaky ground right now.",
+        ),
+        (
+            "Dana: I'm grateful for our friendship too, Omar. You've always been there for me.",
+            "Omar: Thanks, Dana. It's definitely changed me. Some close friends kept checking.",
+        ),
+    ]:
+        (verdict,) = asyncio.run(judge.judge([_pair(older, newer, local_embedder)], UsageMeter()))
+        assert not verdict.contradicts, (older, newer, verdict)
+
+
 def test_near_duplicates_rule() -> None:
     assert near_duplicates(
         "The garden shed key hangs by the back door.",
