@@ -1,4 +1,4 @@
-"""Fitted by ``thoughtgraph eval updates --fit`` (15 domains + the small set); do not edit by hand."""
+"""Fitted by ``thoughtgraph eval updates --fit`` (15 domains + small set); do not edit by hand."""
 
 MODEL = """\
 {

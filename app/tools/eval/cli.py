@@ -173,7 +173,7 @@ async def _updates(settings: Settings, args: argparse.Namespace) -> int:
             if args.fit:
                 from thoughtgraph.domain.language.update_model import write_model
 
-                path = write_model(folds.fit_all(domain, extra), "15 domains + the small set")
+                path = write_model(folds.fit_all(domain, extra), "15 domains + small set")
                 print(f"wrote {path}")
                 return 0
         judge = build_judge(settings, build_llm_client(settings))
