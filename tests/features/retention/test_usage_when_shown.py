@@ -35,7 +35,7 @@ def test_context_counts_what_it_packed_only(
     ids = [contribute(loop, runtime, ns, note) for note in NOTES]
     signals = Signals(query="When does the Lisbon office plan its week?")
     # A budget for a few items: the search hands the packer more candidates than fit.
-    assembled = loop.run(services.context.assemble(ns, budget=120, signals=signals))
+    assembled = loop.run(services.context.assemble(ns, budget=40, signals=signals))
     shown = set(assembled.packing.ids) & set(ids)
     assert shown and shown != set(ids), assembled.packing.ids
     assert assembled.candidates > len(shown)
@@ -43,7 +43,7 @@ def test_context_counts_what_it_packed_only(
     counts = {t.id: t.access_count for t in loop.run(services.browse.get_many(ns, ids)).values()}
     assert {tid for tid, n in counts.items() if n > 0} == shown, counts
     # A prediction shows nothing: it counts nothing.
-    loop.run(services.context.predict(ns, signals=signals, budget=120))
+    loop.run(services.context.predict(ns, signals=signals, budget=40))
     loop.run(services.access.flush())
     again = {t.id: t.access_count for t in loop.run(services.browse.get_many(ns, ids)).values()}
     assert again == counts
