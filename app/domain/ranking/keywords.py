@@ -46,6 +46,12 @@ def words(text: str) -> list[str]:
     return [stem(word) for word in _WORD.findall(text.lower())]
 
 
+@lru_cache(maxsize=16_384)
+def _counted(text: str) -> Counter[str]:
+    """A text's stemmed words and their counts (read only: shared between searches)."""
+    return Counter(words(text))
+
+
 def query_words(text: str) -> list[str]:
     """The distinct words of a query but stop words, lowercased, in order (unstemmed:
     the engine counts each as it is written)."""
@@ -75,7 +81,7 @@ def bm25_scores(
         if matched > 0:  # a word the namespace lacks is in no candidate either
             key = stem(word)
             weights[key] = max(weights.get(key, 0.0), idf(matched, statistics.namespace_size))
-    counted = {doc_id: Counter(words(text)) for doc_id, text in documents.items()}
+    counted = {doc_id: _counted(text) for doc_id, text in documents.items()}
     if not weights or not counted:
         return dict.fromkeys(documents, 0.0)
     lengths = {doc_id: sum(c.values()) for doc_id, c in counted.items()}
