@@ -14,6 +14,7 @@ from thoughtgraph.domain.judgement import (
     UsageMeter,
     Verdict,
 )
+from thoughtgraph.domain.language.claims import claim_sentences
 from thoughtgraph.domain.language.rules_judge import RuleJudge, judge_texts
 from thoughtgraph.domain.language.update_model import UpdateModel, features, shipped_model
 from thoughtgraph.llm.client import LLMBudgetExhausted, LLMClient, LLMError
@@ -131,7 +132,10 @@ class ModelJudge:
     threshold and the rules do not find the two about different subjects (the model's
     evidence, words kept and changed, is shape-free, and on conversation it flagged
     chit-chat between two people: docs/design/contradictions.md); the rules' conflict
-    stays a conflict, anything else flagged is an update."""
+    stays a conflict, anything else flagged is an update. The model was fitted on single
+    statements (every older and 98% of newer statements in its sets hold one claim
+    sentence): a pair where either text holds more is outside what it knows, and the
+    rules alone judge it."""
 
     name = RULES_DETECTOR
 
@@ -143,6 +147,14 @@ class ModelJudge:
 
     def judge_pair(self, pair: PairToJudge) -> Verdict:
         finding = judge_texts(pair.older_text, pair.newer_text)
+        if not (_one_claim(pair.older_text) and _one_claim(pair.newer_text)):
+            return Verdict(
+                pair_id=pair.pair_id,
+                relation=finding.relation,
+                confidence=round(min(1.0, max(0.0, finding.confidence)), 4),
+                explanation=f"rules (more than one claim sentence): {finding.explanation}",
+                detector=RULES_DETECTOR,
+            )
         vector = features(pair.older_text, pair.newer_text, pair.similarity, finding)
         probability = float(self.model.probability(vector[None, :])[0])
         if probability < self.model.threshold or finding.different_subjects:
@@ -169,3 +181,7 @@ class ModelJudge:
             explanation=explanation,
             detector=RULES_DETECTOR,
         )
+
+
+def _one_claim(text: str) -> bool:
+    return len(claim_sentences(text)) <= 1

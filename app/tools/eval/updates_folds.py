@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from thoughtgraph.domain.judgement import PairRelation
+from thoughtgraph.domain.language.claims import claim_sentences
 from thoughtgraph.domain.language.rules_judge import judge_texts
 from thoughtgraph.domain.language.update_model import UpdateModel, features, fit
 from thoughtgraph.llm.embedders.base import TextEmbedder
@@ -36,6 +37,7 @@ class Featured:
     sim: np.ndarray
     rules: np.ndarray  # 1 when the rules flag the pair
     different: np.ndarray  # 1 when the rules find the two about different subjects
+    single: np.ndarray  # 1 when each text holds at most one claim sentence
 
 
 @dataclass(frozen=True)
@@ -50,14 +52,25 @@ class FoldRow:
 
 async def featurise(embedder: TextEmbedder, pairs: list[EvalPair]) -> Featured:
     sims = np.asarray(await similarities(embedder, pairs))
-    rows, rules, different = [], [], []
+    rows, rules, different, single = [], [], [], []
     for pair, sim in zip(pairs, sims, strict=True):
         finding = judge_texts(pair.older, pair.newer)
         rows.append(features(pair.older, pair.newer, float(sim), finding))
         rules.append(float(finding.relation is not PairRelation.COMPATIBLE))
         different.append(float(finding.different_subjects))
+        single.append(
+            float(len(claim_sentences(pair.older)) <= 1 >= len(claim_sentences(pair.newer)))
+        )
     y = np.asarray([1.0 if p.kind == "update" else 0.0 for p in pairs])
-    return Featured(pairs, np.vstack(rows), y, sims, np.asarray(rules), np.asarray(different))
+    return Featured(
+        pairs,
+        np.vstack(rows),
+        y,
+        sims,
+        np.asarray(rules),
+        np.asarray(different),
+        np.asarray(single),
+    )
 
 
 def fit_all(domain: Featured, extra: Featured) -> UpdateModel:
@@ -91,7 +104,12 @@ def cross_validate(
         allowed = int(np.floor(MAX_FLAGGED_ON_TRAINING * len(compat)))
         sim_threshold = float(compat[allowed]) + 1e-6
         methods = {
-            "model judge (shipped)": scored & floor & (domain.different[test] == 0),
+            "model judge (shipped)": floor
+            & np.where(
+                domain.single[test] == 1,
+                scored & (domain.different[test] == 0),
+                domain.rules[test] == 1,
+            ),
             "model alone": scored & floor,
             "rules alone": (domain.rules[test] == 1) & floor,
             "always update": floor,

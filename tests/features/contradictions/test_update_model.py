@@ -74,6 +74,25 @@ def test_model_judge_leaves_chit_chat_between_two_people(local_embedder: TextEmb
         assert not verdict.contradicts, (older, newer, verdict)
 
 
+def test_a_text_of_several_claims_is_left_to_the_rules(local_embedder: TextEmbedder) -> None:
+    # The model was fitted on single statements; a chat turn of two claims is outside it.
+    judge = ModelJudge()
+    pair = _pair(
+        "Omar: Thanks, Dana. I finished the bakery plan last week. The oven arrives on Monday.",
+        "Omar: Hey Dana! The bakery opened in May. We sell bread and cakes now.",
+        local_embedder,
+    )
+    (verdict,) = asyncio.run(judge.judge([pair], UsageMeter()))
+    assert not verdict.contradicts, verdict
+    assert verdict.explanation.startswith("rules (more than one claim sentence)"), verdict
+    # A single statement and its update still reach the model.
+    single = _pair(
+        "The robotics club meets in room 12.", "It now meets in room 31.", local_embedder
+    )
+    (verdict,) = asyncio.run(judge.judge([single], UsageMeter()))
+    assert not verdict.explanation.startswith("rules (more than one"), verdict
+
+
 def test_near_duplicates_rule() -> None:
     assert near_duplicates(
         "The garden shed key hangs by the back door.",
