@@ -38,7 +38,10 @@ MAX_CANDIDATES = 4096
 TEXT_OVERSAMPLE = 8
 TEXT_MIN_CANDIDATES = 200
 TOPIC_CANDIDATES = 100  # Neo4j's topic index spans namespaces
-NAMESPACE_SIZE_CAP = 1_000_000  # BM25's N: past it, a word's weight is set by its rarity
+# BM25's N, counted up to this (a read on the search path once a minute per namespace):
+# past it every counted word (at most UNION_BUDGET + 1 matches) is rare, and N moves the
+# words' weights little.
+NAMESPACE_SIZE_CAP = 10_000
 
 
 class RetrievalRepository:
