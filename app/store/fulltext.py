@@ -32,9 +32,8 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from thoughtgraph.domain.ranking.stopwords import STOPWORDS
+from thoughtgraph.domain.ranking.keywords import query_words
 
-_WORD = re.compile(r"[^\W_]+", re.UNICODE)
 MAX_TERMS = 32  # far below Lucene's clause limit (1024); more words add little
 UNION_BUDGET = 1000  # matches a union may read before its common words are demoted
 MAX_TERM_CHARS = 64  # a longer "word" is noise (hashes, base64)
@@ -43,16 +42,10 @@ _PLAIN = re.compile(r"[a-z0-9]")
 
 
 def query_terms(text: str) -> list[str]:
-    """The distinct lowercased words of ``text`` but stopwords, in order, at most
-    MAX_TERMS."""
-    seen: dict[str, None] = {}
-    for match in _WORD.finditer(text.lower()):
-        word = match.group(0)
-        if len(word) <= MAX_TERM_CHARS and word not in STOPWORDS:
-            seen.setdefault(word, None)
-        if len(seen) >= MAX_TERMS:
-            break
-    return list(seen)
+    """The query's words as the keyword side reads them (domain.ranking.keywords:
+    distinct, lowercased, no stopwords, in order), none longer than MAX_TERM_CHARS, at
+    most MAX_TERMS."""
+    return [w for w in query_words(text) if len(w) <= MAX_TERM_CHARS][:MAX_TERMS]
 
 
 def _escape_term(term: str) -> str:

@@ -18,23 +18,20 @@ compatible look-alikes reordered; every fold chose 0.6.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import TypeVar
 
 from thoughtgraph.domain.models import SearchHit, Thought
-from thoughtgraph.domain.ranking.keywords import stem
-from thoughtgraph.domain.ranking.stopwords import STOPWORDS
+from thoughtgraph.domain.ranking.keywords import query_words, stem
 
 NEAR_DUPLICATE_OVERLAP = 0.6  # shared content words / content words of the shorter text
 MIN_SHARED_WORDS = 2
-_WORD = re.compile(r"[a-z0-9]+")
 
 H = TypeVar("H", bound=SearchHit)
 
 
 def content_words(text: str) -> frozenset[str]:
-    return frozenset(stem(w) for w in _WORD.findall(text.lower()) if w not in STOPWORDS)
+    return frozenset(stem(w) for w in query_words(text))
 
 
 def overlap_of(left: frozenset[str], right: frozenset[str]) -> float:
