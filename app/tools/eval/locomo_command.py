@@ -19,7 +19,12 @@ from thoughtgraph.features.services import Services
 from thoughtgraph.progress import progress
 from thoughtgraph.settings import Settings
 from thoughtgraph.tools.eval.context_eval import EVERYTHING, ContextStrategies, render_context
-from thoughtgraph.tools.eval.locomo import LocomoFormatError, load_conversations, parse_ks
+from thoughtgraph.tools.eval.locomo import (
+    Conversation,
+    LocomoFormatError,
+    load_conversations,
+    parse_ks,
+)
 from thoughtgraph.tools.eval.locomo_report import render
 from thoughtgraph.tools.eval.locomo_run import (
     EvalClock,
@@ -65,6 +70,22 @@ class Progress:
 
     def close(self) -> None:
         self._stack.close()
+
+
+def load_for_command(args: argparse.Namespace, command: str) -> list[Conversation] | None:
+    """The file's conversations, the first ``--limit-questions`` questions of each; None
+    (the error printed for the command) when the file is not LoCoMo."""
+    try:
+        conversations = load_conversations(args.path)
+    except LocomoFormatError as exc:
+        print(f"thoughtgraph eval {command}: {exc}", file=sys.stderr)
+        return None
+    if args.limit_questions is not None:
+        conversations = [
+            dataclasses.replace(c, questions=c.questions[: args.limit_questions])
+            for c in conversations
+        ]
+    return conversations
 
 
 @contextlib.contextmanager
@@ -116,16 +137,9 @@ async def run_on_conversations(
     Neo4j) and ask every question of every strategy; None when the file is not LoCoMo."""
     from thoughtgraph.runtime import open_runtime
 
-    try:
-        conversations = load_conversations(args.path)
-    except LocomoFormatError as exc:
-        print(f"thoughtgraph eval {command}: {exc}", file=sys.stderr)
+    conversations = load_for_command(args, command)
+    if conversations is None:
         return None
-    if args.limit_questions is not None:
-        conversations = [
-            dataclasses.replace(c, questions=c.questions[: args.limit_questions])
-            for c in conversations
-        ]
     phases = Progress()
     started = time.monotonic()
     settings = settings.model_copy(update={"scan_on_write": False})

@@ -26,9 +26,9 @@ from thoughtgraph.llm.embedders import build_embedder
 from thoughtgraph.runtime import Runtime
 from thoughtgraph.settings import Settings
 from thoughtgraph.tools.eval.api_service import EvalService, eval_service, ingest_over_api
-from thoughtgraph.tools.eval.locomo_command import Progress, _engine_settings
+from thoughtgraph.tools.eval.locomo_command import Progress, _engine_settings, load_for_command
 from thoughtgraph.tools.eval.locomo_run import namespace_for
-from thoughtgraph.tools.eval.user_command import _header, _load
+from thoughtgraph.tools.eval.user_command import _header
 
 SAMPLES = 10
 TOPICS = 15
@@ -113,7 +113,7 @@ def _superseded(
 
 
 async def run_maintenance_command(settings: Settings, args: argparse.Namespace) -> int:
-    conversations = _load(args, "maintenance")
+    conversations = load_for_command(args, "maintenance")
     if conversations is None:
         return 2
     embedder = await build_embedder(settings)

@@ -12,7 +12,6 @@ per left-out conversation (fold), with mean and min-max.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import sys
 import time
 import uuid
@@ -33,10 +32,14 @@ from thoughtgraph.tools.eval.folds import folds_by, spread
 from thoughtgraph.tools.eval.locomo import (
     Conversation,
     LocomoFormatError,
-    load_conversations,
     parse_ks,
 )
-from thoughtgraph.tools.eval.locomo_command import Progress, _engine_settings, strategies
+from thoughtgraph.tools.eval.locomo_command import (
+    Progress,
+    _engine_settings,
+    load_for_command,
+    strategies,
+)
 from thoughtgraph.tools.eval.locomo_report import render
 from thoughtgraph.tools.eval.locomo_run import (
     EvalClock,
@@ -83,20 +86,6 @@ class Rows:
         return [f"  {row}: mean tokens used per fold: {cells}; mean [min-max] {overall}"]
 
 
-def _load(args: argparse.Namespace, command: str) -> list[Conversation] | None:
-    try:
-        conversations = load_conversations(args.path)
-    except LocomoFormatError as exc:
-        print(f"thoughtgraph eval {command}: {exc}", file=sys.stderr)
-        return None
-    if args.limit_questions is not None:
-        conversations = [
-            dataclasses.replace(c, questions=c.questions[: args.limit_questions])
-            for c in conversations
-        ]
-    return conversations
-
-
 def _header(command: str, settings: Settings, conversations: list[Conversation]) -> str:
     questions = sum(len(c.questions) for c in conversations)
     turns = sum(len(c.turns) for c in conversations)
@@ -114,7 +103,7 @@ async def run_user_command(settings: Settings, args: argparse.Namespace) -> int:
     except LocomoFormatError as exc:
         print(f"thoughtgraph eval locomo: {exc}", file=sys.stderr)
         return 2
-    conversations = _load(args, "locomo")
+    conversations = load_for_command(args, "locomo")
     if conversations is None:
         return 2
     started = time.monotonic()
@@ -213,7 +202,7 @@ def _ask_locomo(
 
 
 async def run_replay_command(settings: Settings, args: argparse.Namespace) -> int:
-    conversations = _load(args, "replay")
+    conversations = load_for_command(args, "replay")
     if conversations is None:
         return 2
     rows = Rows()
