@@ -34,6 +34,9 @@ MAX_K = 100
 MAX_LINEAGE_DEPTH = 10  # the traversal statements are bounded at depth 11
 MAX_PAGE_SIZE = 100
 MAX_CHANGES = 500
+# What a list gives when the caller names no size (every interface: the services apply it).
+DEFAULT_PAGE_SIZE = 20
+DEFAULT_CHANGES = 100
 MAX_REFINEMENTS = 50  # a thought's `refinements` lists its newest 50
 MAX_HISTORY = 500  # `history` lists a thought's first 500 events
 MAX_LINEAGE_NODES = 200  # `lineage` stops, truncated, after this many thoughts
@@ -161,6 +164,11 @@ def require_source_ids(
     if len(set(parsed)) != len(parsed):
         raise InvalidInputError("source ids must not repeat", field=field)
     return tuple(parsed)
+
+
+def page_size(field: str, value: int | None, default: int, high: int) -> int:
+    """A list's size: ``default`` when the caller gave none, else 1 to ``high``."""
+    return require_int_range(field, default if value is None else value, 1, high)
 
 
 def require_int_range(field: str, value: int, low: int, high: int) -> int:

@@ -110,3 +110,12 @@ def test_namespace_is_checked_whole(namespace: str) -> None:
 
 def test_namespace_pattern_accepts_the_documented_characters() -> None:
     assert check.require_namespace("team-a.prod:v2_x") == "team-a.prod:v2_x"
+
+
+def test_a_page_size_left_out_is_the_default_and_a_given_one_is_bounded() -> None:
+    assert check.page_size("first", None, check.DEFAULT_PAGE_SIZE, check.MAX_PAGE_SIZE) == 20
+    assert check.page_size("first", 7, check.DEFAULT_PAGE_SIZE, check.MAX_PAGE_SIZE) == 7
+    for wrong in (0, check.MAX_PAGE_SIZE + 1):
+        with pytest.raises(InvalidInputError) as raised:
+            check.page_size("first", wrong, check.DEFAULT_PAGE_SIZE, check.MAX_PAGE_SIZE)
+        assert raised.value.details["field"] == "first"

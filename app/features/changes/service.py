@@ -31,15 +31,16 @@ class HistoryService:
     async def changes(
         self,
         namespace: str,
-        after_revision: int = 0,
-        limit: int = 100,
+        after_revision: int | None = 0,
+        limit: int | None = None,
         *,
         caller: Principal | None = None,
     ) -> list[ChangeEvent]:
         check_access(caller, Action.READ, namespace)
         check.require_namespace(namespace)
+        after_revision = 0 if after_revision is None else after_revision
         check.require_int_range("afterRevision", after_revision, 0, 2**53)
-        check.require_int_range("limit", limit, 1, check.MAX_CHANGES)
+        limit = check.page_size("limit", limit, check.DEFAULT_CHANGES, check.MAX_CHANGES)
         return await self._repos.changes.since(namespace, after_revision, limit)
 
     async def revision(self, namespace: str, *, caller: Principal | None = None) -> int:

@@ -41,13 +41,13 @@ class ContradictionService:
         self,
         namespace: str,
         status: ContradictionStatus | None,
-        limit: int,
+        limit: int | None = None,
         *,
         caller: Principal | None = None,
     ) -> list[Contradiction]:
         check_access(caller, Action.READ, namespace)
         check.require_namespace(namespace)
-        check.require_int_range("first", limit, 1, check.MAX_PAGE_SIZE)
+        limit = check.page_size("first", limit, check.DEFAULT_PAGE_SIZE, check.MAX_PAGE_SIZE)
         return await self._repos.contradictions.by_status(namespace, status, limit)
 
     async def get(

@@ -67,11 +67,11 @@ class EpisodeService:
         self._clock = clock
 
     async def recent(
-        self, namespace: str, limit: int, *, caller: Principal | None = None
+        self, namespace: str, limit: int | None = None, *, caller: Principal | None = None
     ) -> list[Episode]:
         check_access(caller, Action.READ, namespace)
         check.require_namespace(namespace)
-        check.require_int_range("first", limit, 1, check.MAX_PAGE_SIZE)
+        limit = check.page_size("first", limit, check.DEFAULT_PAGE_SIZE, check.MAX_PAGE_SIZE)
         return await self._repos.episodes.recent(namespace, limit)
 
     async def get(

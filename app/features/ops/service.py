@@ -30,6 +30,7 @@ from thoughtgraph.ports.store_status import StoreStatus
 log = structlog.get_logger(__name__)
 
 MAX_EVENTS = 500  # operationalEvents(first:)
+DEFAULT_EVENTS = 50
 MIN_BUCKET_MS = 1_000
 MAX_BUCKET_MS = 31 * 24 * 3600 * 1000
 DEFAULT_BUCKET_MS = 3600 * 1000
@@ -119,13 +120,13 @@ class OpsService:
         since_ms: int = 0,
         node: OpsNode | None = None,
         op: str | None = None,
-        first: int = 50,
+        first: int | None = None,
         caller: Principal | None = None,
     ) -> list[OpsEvent]:
         check_access(caller, Action.READ, namespace)
         check.require_namespace(namespace)
         check.require_int_range("since", since_ms, 0, 2**62)
-        check.require_int_range("first", first, 1, MAX_EVENTS)
+        first = check.page_size("first", first, DEFAULT_EVENTS, MAX_EVENTS)
         if op is not None:
             op = check.require_name("op", op, MAX_OP_CHARS)
         return await self._repository.recent(

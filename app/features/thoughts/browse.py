@@ -58,7 +58,7 @@ class BrowseService:
         self,
         namespace: str,
         filter: ThoughtFilter,
-        first: int,
+        first: int | None,
         after: str | None,
         view: TimeView | None = None,
         *,
@@ -68,7 +68,7 @@ class BrowseService:
         free-form field of the filter checked, each error naming its field."""
         check_access(caller, Action.READ, namespace)
         check.require_namespace(namespace)
-        check.require_int_range("first", first, 1, check.MAX_PAGE_SIZE)
+        first = check.page_size("first", first, check.DEFAULT_PAGE_SIZE, check.MAX_PAGE_SIZE)
         cursor = decode_cursor(after) if after else None
         criteria = checked_filter(filter)
         return await self._repos.thoughts.page(namespace, criteria, cursor, first, view)

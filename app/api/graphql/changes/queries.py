@@ -6,9 +6,10 @@ import strawberry
 
 from thoughtgraph.api.graphql.changes.types import ChangeEvent, ChangesPage
 from thoughtgraph.api.graphql.request_context import Info
+from thoughtgraph.domain import validation as check
 from thoughtgraph.domain.models import DEFAULT_NAMESPACE
 
-CHANGES_LIMIT = 100  # an explicit null means this default
+CHANGES_LIMIT = check.DEFAULT_CHANGES  # shown in the schema; an explicit null means it too
 
 
 async def resolve_history(
@@ -27,12 +28,10 @@ async def resolve_changes(
     limit: int | None = CHANGES_LIMIT,
 ) -> ChangesPage:
     history = info.context.services.history
-    after = 0 if after_revision is None else after_revision
-    size = CHANGES_LIMIT if limit is None else limit
     # The revision is read first: an event landing in between is then returned (and
     # seen again on the next poll) rather than counted but never returned.
     revision = await history.revision(namespace, caller=info.context.principal)
-    events = await history.changes(namespace, after, size, caller=info.context.principal)
+    events = await history.changes(namespace, after_revision, limit, caller=info.context.principal)
     return ChangesPage(
         revision=revision, events=[ChangeEvent.from_domain(event) for event in events]
     )

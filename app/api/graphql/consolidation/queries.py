@@ -6,17 +6,17 @@ import strawberry
 
 from thoughtgraph.api.graphql.consolidation.types import ConsolidationRun
 from thoughtgraph.api.graphql.request_context import Info
+from thoughtgraph.domain import validation as check
 from thoughtgraph.domain.models import DEFAULT_NAMESPACE
 
-PAGE_SIZE = 20  # an explicit null means this default
+PAGE_SIZE = check.DEFAULT_PAGE_SIZE  # shown in the schema; an explicit null means it too
 
 
 async def resolve_consolidation_runs(
     info: Info, namespace: str = DEFAULT_NAMESPACE, first: int | None = PAGE_SIZE
 ) -> list[ConsolidationRun]:
-    size = PAGE_SIZE if first is None else first
     runs = await info.context.services.consolidation.runs(
-        namespace, size, caller=info.context.principal
+        namespace, first, caller=info.context.principal
     )
     return [ConsolidationRun.from_domain(run) for run in runs]
 

@@ -7,9 +7,10 @@ import strawberry
 from thoughtgraph.api.graphql.contradictions.types import Contradiction
 from thoughtgraph.api.graphql.enums import ContradictionStatus
 from thoughtgraph.api.graphql.request_context import Info
+from thoughtgraph.domain import validation as check
 from thoughtgraph.domain.models import DEFAULT_NAMESPACE
 
-PAGE_SIZE = 20  # an explicit null means this default
+PAGE_SIZE = check.DEFAULT_PAGE_SIZE  # shown in the schema; an explicit null means it too
 
 
 async def resolve_contradictions(
@@ -18,9 +19,8 @@ async def resolve_contradictions(
     status: ContradictionStatus | None = None,
     first: int | None = PAGE_SIZE,
 ) -> list[Contradiction]:
-    size = PAGE_SIZE if first is None else first
     found = await info.context.services.contradictions.by_status(
-        namespace, status, size, caller=info.context.principal
+        namespace, status, first, caller=info.context.principal
     )
     return [Contradiction.from_domain(item) for item in found]
 

@@ -6,17 +6,17 @@ import strawberry
 
 from thoughtgraph.api.graphql.episodes.types import Episode
 from thoughtgraph.api.graphql.request_context import Info
+from thoughtgraph.domain import validation as check
 from thoughtgraph.domain.models import DEFAULT_NAMESPACE
 
-PAGE_SIZE = 20  # an explicit null means this default
+PAGE_SIZE = check.DEFAULT_PAGE_SIZE  # shown in the schema; an explicit null means it too
 
 
 async def resolve_episodes(
     info: Info, namespace: str = DEFAULT_NAMESPACE, first: int | None = PAGE_SIZE
 ) -> list[Episode]:
-    size = PAGE_SIZE if first is None else first
     episodes = await info.context.services.episodes.recent(
-        namespace, size, caller=info.context.principal
+        namespace, first, caller=info.context.principal
     )
     return [Episode.from_domain(episode) for episode in episodes]
 

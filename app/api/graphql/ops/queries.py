@@ -11,9 +11,9 @@ from thoughtgraph.api.graphql.request_context import Info
 from thoughtgraph.api.graphql.thoughts.inputs import optional_ms
 from thoughtgraph.domain.models import DEFAULT_NAMESPACE
 from thoughtgraph.domain.ops import OpsNode
-from thoughtgraph.features.ops.service import DEFAULT_BUCKET_MS
+from thoughtgraph.features.ops.service import DEFAULT_BUCKET_MS, DEFAULT_EVENTS
 
-PAGE_SIZE = 50
+PAGE_SIZE = DEFAULT_EVENTS  # shown in the schema; an explicit null means it too
 DEFAULT_BUCKET_S = DEFAULT_BUCKET_MS // 1000
 
 
@@ -30,7 +30,7 @@ async def resolve_operational_events(
         since_ms=optional_ms(since) or 0,
         node=node,
         op=op,
-        first=PAGE_SIZE if first is None else first,
+        first=first,
         caller=info.context.principal,
     )
     return [OperationalEvent.from_domain(event) for event in events]

@@ -21,11 +21,12 @@ from thoughtgraph.api.graphql.thoughts.types import (
     ThoughtConnection,
     load_thoughts,
 )
+from thoughtgraph.domain import validation as check
 from thoughtgraph.domain.models import DEFAULT_NAMESPACE, TimeView
 from thoughtgraph.domain.retrieval import DEFAULT_RELATED_FIRST, DEFAULT_SEARCH_K
 
 # Nullable arguments with defaults: an explicit null means the default.
-PAGE_SIZE = 20
+PAGE_SIZE = check.DEFAULT_PAGE_SIZE  # shown in the schema; an explicit null means it too
 SEARCH_K = DEFAULT_SEARCH_K
 RELATED_FIRST = DEFAULT_RELATED_FIRST
 
@@ -64,11 +65,10 @@ async def resolve_thoughts(
     valid_at: datetime | None = None,
     known_at: datetime | None = None,
 ) -> ThoughtConnection:
-    size = PAGE_SIZE if first is None else first
     criteria = (filter or ThoughtFilterInput()).to_domain()
     view = time_view(info, current_only, valid_at, known_at)
     page = await info.context.services.browse.page(
-        namespace, criteria, size, after, view, caller=info.context.principal
+        namespace, criteria, first, after, view, caller=info.context.principal
     )
     return ThoughtConnection.from_page(page)
 

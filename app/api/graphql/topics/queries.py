@@ -6,17 +6,17 @@ import strawberry
 
 from thoughtgraph.api.graphql.request_context import Info
 from thoughtgraph.api.graphql.topics.types import Topic
+from thoughtgraph.domain import validation as check
 from thoughtgraph.domain.models import DEFAULT_NAMESPACE
 
-PAGE_SIZE = 20  # an explicit null means this default
+PAGE_SIZE = check.DEFAULT_PAGE_SIZE  # shown in the schema; an explicit null means it too
 
 
 async def resolve_topics(
     info: Info, namespace: str = DEFAULT_NAMESPACE, first: int | None = PAGE_SIZE
 ) -> list[Topic]:
-    size = PAGE_SIZE if first is None else first
     topics = await info.context.services.topics.recent(
-        namespace, size, caller=info.context.principal
+        namespace, first, caller=info.context.principal
     )
     return [Topic.from_domain(topic) for topic in topics]
 

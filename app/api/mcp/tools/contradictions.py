@@ -11,7 +11,7 @@ from thoughtgraph.api.mcp.tools.env import READ_ONLY, WRITES, Namespace, ToolEnv
 from thoughtgraph.api.mcp.tools.shapes import ContradictionOut, ContradictionsOut
 from thoughtgraph.domain.knowledge import ContradictionStatus, Resolution
 from thoughtgraph.domain.models import DEFAULT_NAMESPACE
-from thoughtgraph.domain.validation import MAX_PAGE_SIZE
+from thoughtgraph.domain.validation import DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE
 from thoughtgraph.features.access import actor_of
 
 
@@ -21,7 +21,9 @@ def register(server: MCPServer[Any], env: ToolEnv) -> None:
         status: Annotated[
             ContradictionStatus | None, Field(description="open or resolved; both if left out.")
         ] = ContradictionStatus.OPEN,
-        first: Annotated[int, Field(description=f"At most this many, 1 to {MAX_PAGE_SIZE}.")] = 20,
+        first: Annotated[
+            int, Field(description=f"At most this many, 1 to {MAX_PAGE_SIZE}.")
+        ] = DEFAULT_PAGE_SIZE,
         namespace: Namespace = DEFAULT_NAMESPACE,
     ) -> ContradictionsOut:
         """Pairs of thoughts that cannot both be current (`thought_a_id` the older,
