@@ -89,6 +89,22 @@ IMPERATIVE_VERBS = _set(
     believe trust follow chase embrace focus dream listen never treat show reach
     """
 )
+# Proposals and advice: "we should plan a session", "you could try the coast road" (a
+# first- or second-person plural or listener subject and a modal of suggestion).
+PROPOSING_SUBJECTS = _set("we you")
+PROPOSING_MODALS = _set("should could ought shall")
+# Subjects that name nothing in particular: "a lot has happened", "so much has changed",
+# "things have been busy", "everything's fine". Small talk: no entity a later turn can
+# update (a noun after them, "everything in the repo", makes a subject again).
+VAGUE_SUBJECTS = ("a lot", "lots", "so much", "much", "something", "everything", "nothing",
+                  "things", "stuff", "it all", "all of it")  # fmt: skip
+VAGUE_PREDICATES = _set(
+    """
+    has have had is are was were been be will would can could may might must should
+    happened happens happen changed changes change went goes going seems seemed feels
+    felt looks looked
+    """
+)
 # Evaluative and affective words: the predicate of an opinion or a feeling.
 EVALUATIVE = _set(
     """
@@ -234,6 +250,10 @@ def sentence_kind(sentence: str) -> Kind:
         return Kind.ACKNOWLEDGEMENT
     if words[0] in IMPERATIVE_VERBS and (len(words) == 1 or words[1] not in ("is", "was")):
         return Kind.ACKNOWLEDGEMENT  # a suggestion or a request, not a statement
+    if len(words) > 2 and words[0] in PROPOSING_SUBJECTS and words[1] in PROPOSING_MODALS:
+        return Kind.ACKNOWLEDGEMENT  # a proposal or advice, not a statement
+    if _vague_subject(words):
+        return Kind.ACKNOWLEDGEMENT  # small talk about nothing in particular
     if words[0] in SECOND_PERSON and any(w in ADDRESSED for w in words):
         return Kind.OPINION  # about the listener: a compliment, a wish
     if "means a lot" in rest.lower() or "mean a lot" in rest.lower():
@@ -249,6 +269,20 @@ def sentence_kind(sentence: str) -> Kind:
     if len(words) + sum("'" in w for w in words) < 3:
         return Kind.ACKNOWLEDGEMENT  # a fragment: "Totally worth it", "Same!"
     return Kind.CLAIM
+
+
+def _vague_subject(words: list[str]) -> bool:
+    """The subject is an indefinite pronoun or quantifier and a verb follows it at once:
+    "a lot has happened since then", "things have been crazy", "everything's fine"."""
+    for phrase in VAGUE_SUBJECTS:
+        head = phrase.split()
+        n = len(head)
+        if words[:n] == head and len(words) > n and words[n] in VAGUE_PREDICATES:
+            return True
+        contracted = [*head[:-1], head[-1] + "'s"]
+        if words[:n] == contracted:
+            return True  # "everything's fine", "something's up"
+    return False
 
 
 _ADVERBS = DEGREE - _set("a an the one of kind sort all bunch lot bit little")

@@ -61,6 +61,16 @@ def _consolidate(loop: LoopThread, runtime: Runtime, ns: str):  # type: ignore[n
         ("The billing service now listens on port 9443.", Kind.CLAIM),
         ("Guess what, my landlord sold the building to Brightlet.", Kind.CLAIM),
         ("I'm single.", Kind.CLAIM),
+        # Proposals and advice are not statements; "we" with a past verb is.
+        ("We should try the new climbing gym on Friday!", Kind.ACKNOWLEDGEMENT),
+        ("You could ask the registrar for an extension.", Kind.ACKNOWLEDGEMENT),
+        ("We moved the standup to 10:30.", Kind.CLAIM),
+        # A subject that names nothing in particular is small talk; a noun after it is not.
+        ("So much has changed since we last spoke.", Kind.ACKNOWLEDGEMENT),
+        ("Things have been hectic at the shop.", Kind.ACKNOWLEDGEMENT),
+        ("Everything's great over here.", Kind.ACKNOWLEDGEMENT),
+        ("Everything in the archive bucket is encrypted.", Kind.CLAIM),
+        ("Lots of volunteers signed up for the food drive.", Kind.CLAIM),
     ],
 )
 def test_sentence_kinds(text: str, kind: Kind) -> None:
