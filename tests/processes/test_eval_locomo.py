@@ -283,6 +283,10 @@ def test_user_rows_first_then_references_per_fold(tmp_path: Path) -> None:
     user = _block(out, titles[0])
     assert "search(query, k: 10): all@10" in user
     assert "assembleContext(budget: 4000): all in context" in user
+    # The same texts once more as a user sending no metadata (one agent, no sessions or
+    # dates) would, asked with the default search.
+    assert "search(query, k: 10), no speakers/sessions/dates: all@10" in user
+    assert "ingest conv-x without metadata: 5/5" in result.stderr
     assert "mean tokens used per fold: conv-x" in out
     references = _block(out, titles[1])
     for row in ("BM25 alone", "vector alone"):

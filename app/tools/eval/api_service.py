@@ -33,6 +33,7 @@ from thoughtgraph.tools.eval.locomo import Conversation
 from thoughtgraph.tools.eval.locomo_run import TURN_STEP_MS, speaker_id
 
 BATCH = 100  # contributeMany's limit
+BARE_AGENT = "user"  # the one agent of an ingest without metadata
 CONTRIBUTE_MANY = """mutation($inputs: [ContributeManyInput!]!) {
   contributeMany(inputs: $inputs) { thought { id } } }"""
 SEARCH = """query($q: String!, $ns: String!, $k: Int) {
@@ -109,10 +110,14 @@ def ingest_over_api(
     conversation: Conversation,
     step: Callable[[int], None],
     after_each: Callable[[], None] | None = None,
+    *,
+    bare: bool = False,
 ) -> dict[str, list[str]]:
     """Contribute every turn over GraphQL, a session per ``contributeMany`` call (up to
     its batch limit), in order; thought id -> the turn ids it holds (a turn repeated word
-    for word is one thought). ``after_each`` runs after every call (the worker's scans)."""
+    for word is one thought). ``after_each`` runs after every call (the worker's scans).
+    ``bare``: the same texts as a user who sends no metadata would, every turn by one
+    agent, with no session and no date."""
     turns_of: dict[str, list[str]] = {}
     for session in conversation.sessions:
         session_id = re.sub(
@@ -123,6 +128,13 @@ def ingest_over_api(
             chunk = turns[start : start + BATCH]
             inputs = [
                 {
+                    "content": turn.content,
+                    "agentId": BARE_AGENT,
+                    "agentName": "User",
+                    "namespace": namespace,
+                }
+                if bare
+                else {
                     "content": turn.content,
                     "agentId": speaker_id(turn.speaker),
                     "agentName": turn.speaker,

@@ -54,6 +54,7 @@ SEARCH_K = 10  # the public API's default
 CONTEXT_BUDGET = 4000
 USER_SEARCH = "search(query, k: 10): all@10"
 USER_CONTEXT = "assembleContext(budget: 4000): all in context"
+USER_SEARCH_BARE = "search(query, k: 10), no speakers/sessions/dates: all@10"
 
 
 class RealClock(EvalClock):
@@ -127,6 +128,7 @@ async def run_user_command(settings: Settings, args: argparse.Namespace) -> int:
                 _ask_locomo(
                     svc, cached, built, namespace, conversation, turns_of, rows, run, phases
                 )
+                _ask_without_metadata(svc, f"{namespace}-bare", conversation, rows, phases)
         finally:
             phases.close()
     run.conversations = len(conversations)
@@ -139,7 +141,7 @@ async def run_user_command(settings: Settings, args: argparse.Namespace) -> int:
     print(
         rows.table(
             "What a user gets (GraphQL, defaults), per left-out conversation",
-            [USER_SEARCH, USER_CONTEXT],
+            [USER_SEARCH, USER_CONTEXT, USER_SEARCH_BARE],
         )
     )
     print("\n".join(rows.token_lines(USER_CONTEXT)))
@@ -156,6 +158,25 @@ async def run_user_command(settings: Settings, args: argparse.Namespace) -> int:
     print("Pooled over the folds, in-process rows (BM25 = BM25 alone, cosine = vector alone):")
     print(render(run))
     return 0
+
+
+def _ask_without_metadata(
+    svc: EvalService,
+    namespace: str,
+    conversation: Conversation,
+    rows: Rows,
+    phases: Progress,
+) -> None:
+    """The same texts ingested as a user who sends no metadata would (one agent, no
+    sessions, no dates), asked with the default search: what the default gives then."""
+    sid = conversation.sample_id
+    step = phases(f"ingest {sid} without metadata", len(conversation.turns))
+    turns_of = ingest_over_api(svc, namespace, conversation, step, bare=True)
+    step = phases(f"ask {sid} without metadata", len(conversation.questions))
+    for question in conversation.questions:
+        found = as_turns(user_search(svc, namespace, question.text, SEARCH_K), turns_of)
+        rows.add(USER_SEARCH_BARE, sid, question.category, set(question.evidence) <= set(found))
+        step(1)
 
 
 def _ask_locomo(
