@@ -1,7 +1,10 @@
 """Topic names a person would write: key phrases that are noun phrases.
 
 Candidates are YAKE's key phrases (statistical, no model; its English stop-word list ships
-in its wheel) over the topic's thoughts, speaker prefixes off. A candidate is kept only as
+in its wheel) over the topic's thoughts, speaker prefixes off. A phrase of nothing but the
+speakers' names is no candidate: in a conversation they greet and thank each other by name
+in most turns ("Hi Maria!", "Thanks, John"), so every topic would be named after one of
+them. A candidate is kept only as
 a noun phrase: 1-4 words, none a stop word, an adverb or a vague word ("thing", "today"),
 its last word able to be a noun (lemminflect's lexicon, shipped in its wheel: "trip",
 "pottery", a gerund like "camping", or a name it does not know) and no modifier that can
@@ -32,6 +35,7 @@ MAX_TEXT_CHARS = 20_000  # of the joined thoughts: YAKE's cost grows with the te
 # "Caroline: ...", "[10:02] Bob: ..."
 _SPEAKER = re.compile(r"^\s*(?:\[[^\]]{1,20}\]\s*)?\**[A-Za-z][\w .'-]{0,30}?\**\s*:\s+(?=\S)")
 _TOKEN = re.compile(r"^[A-Za-z][\w.+#'/-]*$|^\d[\w.+-]*$")
+_NAME_WORD = re.compile(r"[A-Za-z][\w'-]*")
 
 
 # Words a person would not name a topic with, though no stop-word list has them.
@@ -157,6 +161,16 @@ def strip_speaker(text: str) -> str:
     return _SPEAKER.sub("", text, count=1)
 
 
+def speaker_words(texts: Sequence[str]) -> frozenset[str]:
+    """The words of the speaker prefixes of ``texts``, lower-cased ("caroline")."""
+    found: set[str] = set()
+    for text in texts:
+        prefix = _SPEAKER.match(text)
+        if prefix is not None:
+            found.update(w.lower() for w in _NAME_WORD.findall(prefix.group(0)))
+    return frozenset(found)
+
+
 def candidates(texts: Sequence[str]) -> list[str]:
     """YAKE's key phrases of the texts that are noun phrases, best first."""
     import yake
@@ -170,17 +184,25 @@ def candidates(texts: Sequence[str]) -> list[str]:
     )
     found = [_trim(str(phrase)) for phrase, _ in extractor.extract_keywords(joined)]
     lowered = joined.lower()
+    speakers = speaker_words(texts)
     kept: list[str] = []
     seen: set[str] = set()
     for phrase in found:
         key = phrase.lower()
         if key in seen or not is_noun_phrase(phrase, connectors=False):
             continue
+        if all(_possessor(word) in speakers for word in key.split()):
+            continue  # only who is talking
         if len(phrase.split()) > 1 and _head_is_a_verb(key, lowered):
             continue
         seen.add(key)
         kept.append(phrase)
     return kept
+
+
+def _possessor(word: str) -> str:
+    """ "maria's" -> "maria"."""
+    return word[:-2] if word.endswith(("'s", "\u2019s")) else word
 
 
 def _trim(phrase: str) -> str:

@@ -15,27 +15,34 @@ import pytest
 from tests.fakes.openai_server import FakeOpenAIServer
 from tests.knowledge_support import contribute, make_runtime
 from tests.support import LoopThread
-from thoughtgraph.domain.language.keyphrases import is_noun_phrase, stop_words, valid_name
+from thoughtgraph.domain.language.keyphrases import (
+    is_noun_phrase,
+    speaker_words,
+    stop_words,
+    topic_name,
+    valid_name,
+)
 from thoughtgraph.features.consolidation.jobs import run_consolidation
 from thoughtgraph.llm.embedders import TextEmbedder
 from thoughtgraph.runtime import Runtime
 from thoughtgraph.store.cypher_store import CypherGraphStore
 
 MODEL = "openai/test-model"
-# A small conversation written for this test: three threads, two speakers.
+# A small conversation written for this test: three threads, two speakers who address
+# each other by name.
 CONVERSATION = (
     "Nora: I finally signed up for the pottery class at the community studio.",
-    "Omar: A pottery class sounds relaxing, what will you make first at the studio?",
+    "Omar: Hi Nora! A pottery class sounds relaxing, what will you make first at the studio?",
     "Nora: A glazed bowl for my sister; the pottery teacher fires the kiln on Fridays.",
     "Omar: My aunt did pottery for years, she loved the wheel more than hand building.",
-    "Nora: The pottery teacher says the wheel takes months to learn properly.",
+    "Nora: Thanks, Omar! The pottery teacher says the wheel takes months to learn properly.",
     "Omar: I would definitely recommend the long hiking trail near Lake Tahoe if you are "
     "willing to start early.",
-    "Nora: The hiking trail by the lake sounds lovely, how long is the hike?",
-    "Omar: The hiking trail is about twelve miles, so bring good hiking boots and water.",
+    "Nora: Hey Omar, the hiking trail by the lake sounds lovely, how long is the hike?",
+    "Omar: The hiking trail is about twelve miles, Nora, so bring good hiking boots and water.",
     "Nora: I bought new hiking boots last spring for a trail in Yosemite.",
     "Omar: Biscuit, my dog, has a vet appointment on Tuesday for his sore paw.",
-    "Nora: Is your dog Biscuit still limping after the dog park?",
+    "Nora: Oh no, Omar! Is your dog Biscuit still limping after the dog park?",
     "Omar: The vet thinks Biscuit sprained his paw; the dog gets anti-inflammatory pills.",
 )
 BAD_NAMES = ("definitely recommend long willing", "the and of it", "", "x " * 9)
@@ -79,6 +86,8 @@ def test_offline_topic_names_are_noun_phrases(
     joined = " | ".join(found).lower()
     for theme in ("pottery", "hiking", "biscuit"):
         assert theme in joined, found
+    # Named after what is talked about, never only after who is talking.
+    assert not {name.lower() for name in found} & {"nora", "omar", "nora omar", "omar nora"}
 
 
 def test_names_are_checked_as_a_person_would_write_them() -> None:
@@ -152,3 +161,16 @@ def test_with_an_llm_the_summary_names_the_topic_or_the_offline_name_stays(
         assert {t.name for t in summarised} == {answer}
     else:
         assert all(t.name.lower() != answer for t in topics)
+
+
+def test_speakers_addressing_each_other_do_not_name_the_topic() -> None:
+    # Greeted and thanked by name in every turn, the speakers are YAKE's strongest phrases.
+    turns = (
+        "Maria: Hi John! I went to the shelter again to volunteer.",
+        "John: Thanks, Maria! Volunteering sounds great, John here is proud.",
+        "Maria: Hey John, the shelter needs blankets.",
+        "John: Maria, Maria! I donated blankets to the homeless shelter, Maria.",
+    )
+    assert "john" in speaker_words(turns) and "maria" in speaker_words(turns)
+    # Without the rule this names the topic "John".
+    assert topic_name(turns) in {"Shelter", "Blankets", "Homeless Shelter"}
