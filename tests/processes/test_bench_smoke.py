@@ -84,6 +84,16 @@ def test_bench_prints_every_measurement(tmp_path: Path) -> None:
 
     load = re.search(r"^\s*200\s+load \(bulk_create_originals.*?([\d,]+) thoughts/s\s*$", out, re.M)
     assert load and int(load[1].replace(",", "")) > 0, out
+    # What the loaded thoughts cost: the service's and the engine's memory, the data dir's
+    # bytes, each also per thought.
+    footprint = re.search(
+        r"^\s*200\s+footprint after load \(RSS, disk\)\s+RSS ([\d.]+) (?:KB|MB|GB) "
+        r"\(service [\d.]+ (?:KB|MB|GB) \+ engine [\d.]+ (?:KB|MB|GB)\), ([\d,]+) B/thought; "
+        r"disk ([\d.]+) (?:B|KB|MB|GB), ([\d,]+) B/thought\s*$",
+        out,
+        re.M,
+    )
+    assert footprint and all(float(v.replace(",", "")) > 0 for v in footprint.groups()), out
     ratio_row = r"ratio GraphQL vector search / raw query \(p50\)\s+(\d+\.\d+)x\s*$"
     ratio = re.search(ratio_row, out, re.M)
     assert ratio and float(ratio[1]) > 0, out
@@ -164,3 +174,22 @@ def test_bench_maintenance_sections_print_their_tables(tmp_path: Path) -> None:
         assert re.search(r"^\s+n/a\s+" + re.escape(target), out, re.M), (target, out)
     target = "contribute p50 with scanning <= 1.10x without"
     assert re.search(r"^\s+(PASS|MISS)\s+" + re.escape(target), out, re.M), out
+
+
+def test_footprint_reads_this_process_and_the_data_dir(tmp_path: Path) -> None:
+    from thoughtgraph.tools.bench.footprint import Footprint, disk_bytes, measure
+
+    (tmp_path / "engine").mkdir()
+    (tmp_path / "engine" / "dump.rdb").write_bytes(b"x" * 3000)
+    (tmp_path / "wal").write_bytes(b"y" * 1000)
+    assert disk_bytes(tmp_path) == 4000
+    assert disk_bytes(tmp_path / "missing") is None
+    found = measure({"data_dir": str(tmp_path), "engine_pid": str(os.getpid())})
+    assert found.process_rss and found.process_rss > 1 << 20  # a Python process: > 1 MB
+    assert found.engine_rss == found.process_rss and found.disk_bytes == 4000
+    # No pid and no data dir (Neo4j): the service's memory only.
+    assert measure({"database": "neo4j"}).engine_rss is None
+    text = Footprint(3 << 20, 1 << 20, 2048).describe(1024)
+    assert text == (
+        "RSS 4.0 MB (service 3.0 MB + engine 1.0 MB), 4,096 B/thought; disk 2.0 KB, 2 B/thought"
+    )

@@ -354,7 +354,10 @@ class FalkorDBGraphStore(CypherGraphStore):
 
     def describe(self) -> dict[str, str]:
         if self._embedded is not None:
-            return {"data_dir": str(self._embedded.data_dir)}
+            described = {"data_dir": str(self._embedded.data_dir)}
+            if self._embedded.pid is not None:
+                described["engine_pid"] = str(self._embedded.pid)
+            return described
         return {"socket": self._socket_path}
 
     async def close(self) -> None:

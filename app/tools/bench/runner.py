@@ -21,6 +21,7 @@ from thoughtgraph.store.beam import MIN_CANDIDATES, OVERSAMPLE
 from thoughtgraph.tools.bench.client import LINEAGE_QUERY, SEARCH_QUERY, GraphQLClient
 from thoughtgraph.tools.bench.data import DIMENSION, QueryFactory, ThoughtFactory
 from thoughtgraph.tools.bench.embedder import measure_local_embedder
+from thoughtgraph.tools.bench.footprint import footprint_row
 from thoughtgraph.tools.bench.ingest import IngestBench
 from thoughtgraph.tools.bench.isolation import ISOLATION_K, SMALL_SIZE, IsolationProbe
 from thoughtgraph.tools.bench.maintenance import Maintenance, MaintenanceSections
@@ -206,6 +207,7 @@ class Bench:
                 shown.advance(len(batch))
         rate = f"{missing / spent:,.0f} thoughts/s" if spent > 0 else "-"
         self.rows.append(Row(size, f"load (bulk_create_originals, {LOAD_BATCH}/call)", value=rate))
+        self.rows.append(footprint_row(size, service.services.ops.store.describe()))
 
     def _measure(
         self,
