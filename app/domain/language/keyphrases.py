@@ -195,6 +195,11 @@ def candidates(texts: Sequence[str]) -> list[str]:
             continue  # only who is talking
         if len(phrase.split()) > 1 and _head_is_a_verb(key, lowered):
             continue
+        first = key.split()[0]
+        if " " not in key and _single_word_not_a_name(key, lowered):
+            continue
+        if " " in key and "VERB" in _tags(first) and _mostly_a_verb(first, lowered):
+            continue  # a verb and its object: "make progress"
         seen.add(key)
         kept.append(phrase)
     return kept
@@ -211,6 +216,55 @@ def _trim(phrase: str) -> str:
     while len(words) > 1 and words[0].lower() in _WEAK_MODIFIERS:
         words = words[1:]
     return " ".join(words)
+
+
+# Before a verb's base form ("to make", "we can dance", "let's paint").
+_VERB_LEAD = _words(
+    "to can could will would should must might may i you we they don't didn't let's "
+    "gonna wanna never always"
+)
+
+
+# Before a verb's third-person form ("that sounds", "it works"; "that" and "this" do not
+# determine a plural noun).
+_THIRD_PERSON_LEAD = _words("it he she that this everything something which who")
+
+
+def _lemmas(word: str) -> dict[str, tuple[str, ...]]:
+    from lemminflect import getAllLemmas
+
+    found: dict[str, tuple[str, ...]] = getAllLemmas(word.lower())
+    return found
+
+
+def _single_word_not_a_name(word: str, text: str) -> bool:
+    """One word that is an adjective ("positive") or that the texts mostly use as a verb
+    ("make a difference", "to make"): it names no topic on its own."""
+    if "ADJ" in _tags(word):
+        return True
+    return "VERB" in _tags(word) and _mostly_a_verb(word, text)
+
+
+def _mostly_a_verb(word: str, text: str) -> bool:
+    """Most of the word's uses in ``text`` follow "to", a modal or a subject pronoun, or
+    take a determiner or a pronoun after them."""
+    third_person = word.endswith("s") and any(
+        lemma != word for lemma in _lemmas(word).get("VERB", ())
+    )
+    uses = verbs = 0
+    for match in re.finditer(r"(?<![\w'])" + re.escape(word) + r"(?![\w'])", text):
+        uses += 1
+        before = re.findall(r"[a-z][\w']*", text[max(0, match.start() - 20) : match.start()])
+        after = re.match(r"\s+([a-z][\w']*)", text[match.end() :])
+        following = after.group(1) if after else ""
+        lead = before[-1] if before else ""
+        if (
+            lead in _VERB_LEAD
+            or (third_person and lead in _THIRD_PERSON_LEAD)
+            or following in lx.DETERMINERS | lx.PRONOUNS
+        ):
+            verbs += 1
+    return uses > 0 and verbs * 2 > uses
 
 
 def _head_is_a_verb(phrase: str, text: str) -> bool:

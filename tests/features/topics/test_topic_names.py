@@ -16,6 +16,7 @@ from tests.fakes.openai_server import FakeOpenAIServer
 from tests.knowledge_support import contribute, make_runtime
 from tests.support import LoopThread
 from thoughtgraph.domain.language.keyphrases import (
+    candidates,
     is_noun_phrase,
     speaker_words,
     stop_words,
@@ -174,3 +175,17 @@ def test_speakers_addressing_each_other_do_not_name_the_topic() -> None:
     assert "john" in speaker_words(turns) and "maria" in speaker_words(turns)
     # Without the rule this names the topic "John".
     assert topic_name(turns) in {"Shelter", "Blankets", "Homeless Shelter"}
+
+
+def test_a_word_the_texts_use_as_a_verb_or_an_adjective_names_no_topic() -> None:
+    turns = (
+        "Jon: I want to make a difference in my community. That sounds hard.",
+        "Gina: You can make it happen! It sounds like the dance studio is close.",
+        "Jon: We make progress on the dance studio every week. Stay positive!",
+        "Gina: The dance studio opening sounds exciting. I'm so positive about it.",
+    )
+    found = {c.lower() for c in candidates(turns)}
+    assert {"make", "sounds", "positive", "make progress"}.isdisjoint(found), found
+    assert "dance studio" in found
+    # The same words used as nouns stay candidates.
+    assert "sounds" in {c.lower() for c in candidates(["The sounds of the harbour at night."])}
