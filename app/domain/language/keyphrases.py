@@ -1,14 +1,15 @@
 """Topic names a person would write: key phrases that are noun phrases.
 
 Candidates are YAKE's key phrases (statistical, no model; its English stop-word list ships
-in its wheel) over the topic's thoughts, speaker prefixes off. A phrase of nothing but the
-speakers' names is no candidate: in a conversation they greet and thank each other by name
-in most turns ("Hi Maria!", "Thanks, John"), so every topic would be named after one of
-them. A candidate is kept only as
+in its wheel) over the topic's thoughts, speaker prefixes off. A candidate is kept only as
 a noun phrase: 1-4 words, none a stop word, an adverb or a vague word ("thing", "today"),
 its last word able to be a noun (lemminflect's lexicon, shipped in its wheel: "trip",
 "pottery", a gerund like "camping", or a name it does not know) and no modifier that can
-only be a verb or an adverb ("recommend", "definitely"). The kept ones are ranked by the
+only be a verb or an adverb ("recommend", "definitely"). Not kept either: a phrase of
+nothing but the speakers' names (in a conversation they greet and thank each other by
+name in most turns: "Hi Maria!", "Thanks, John"), a single adjective ("positive"), and a
+word the texts mostly use as a verb, alone or first ("make a difference", "that sounds
+great", "make progress"). The kept ones are ranked by the
 local embedder: a phrase weighs what the thoughts that say it weigh, each by its cosine to
 the topic's centroid, so the phrase of the topic's core beats one of an outlier.
 
@@ -70,10 +71,16 @@ def stop_words() -> frozenset[str]:
     return frozenset(shipped) | lx.FUNCTION_WORDS | lx.ADVERBS | lx.NEGATIONS | lx.AUXILIARIES
 
 
-def _tags(word: str) -> frozenset[str]:
+def _lemmas(word: str) -> dict[str, tuple[str, ...]]:
+    """lemminflect's lemmas of ``word`` by word class ("VERB": ("make",), ...)."""
     from lemminflect import getAllLemmas
 
-    return frozenset(getAllLemmas(word.lower()))
+    found: dict[str, tuple[str, ...]] = getAllLemmas(word.lower())
+    return found
+
+
+def _tags(word: str) -> frozenset[str]:
+    return frozenset(_lemmas(word))
 
 
 def _is_name_like(word: str) -> bool:
@@ -83,10 +90,8 @@ def _is_name_like(word: str) -> bool:
 
 def _participle(word: str) -> bool:
     """An -ing or -ed form of a verb ("camping", "glazed"; not "bring", "red")."""
-    from lemminflect import getAllLemmas
-
     lower = word.lower()
-    lemmas = getAllLemmas(lower).get("VERB", ())
+    lemmas = _lemmas(lower).get("VERB", ())
     return lower.endswith(("ing", "ed")) and any(lemma != lower for lemma in lemmas)
 
 
@@ -223,18 +228,9 @@ _VERB_LEAD = _words(
     "to can could will would should must might may i you we they don't didn't let's "
     "gonna wanna never always"
 )
-
-
 # Before a verb's third-person form ("that sounds", "it works"; "that" and "this" do not
 # determine a plural noun).
 _THIRD_PERSON_LEAD = _words("it he she that this everything something which who")
-
-
-def _lemmas(word: str) -> dict[str, tuple[str, ...]]:
-    from lemminflect import getAllLemmas
-
-    found: dict[str, tuple[str, ...]] = getAllLemmas(word.lower())
-    return found
 
 
 def _single_word_not_a_name(word: str, text: str) -> bool:
