@@ -139,8 +139,7 @@ async def _updates(settings: Settings, args: argparse.Namespace) -> int:
     from thoughtgraph.tools.eval.pipeline import MIN_NEWER_FIRST, evaluate_pipeline, render_pipeline
     from thoughtgraph.tools.eval.updates import (
         DOMAIN_FILE,
-        HELD_OUT_MAX_COMPATIBLE_FLAGGED,
-        HELD_OUT_MIN_RECALL,
+        HELD_OUT,
         evaluate_judge,
         load_pairs,
         render_table,
@@ -182,9 +181,8 @@ async def _updates(settings: Settings, args: argparse.Namespace) -> int:
         report = await evaluate_judge(
             judge, embedder, min_similarity=settings.contradiction_min_similarity, pairs=pairs
         )
-        targets = (HELD_OUT_MIN_RECALL, HELD_OUT_MAX_COMPATIBLE_FLAGGED)
-        print(render_table(report, min_recall=targets[0], max_compatible_flagged=targets[1]))
-        ok = report.meets(*targets)
+        print(render_table(report, targets=HELD_OUT))
+        ok = report.meets(HELD_OUT)
         if args.judge_only:
             return 0 if ok else 1
         if settings.neo4j_uri is None:

@@ -20,11 +20,7 @@ from thoughtgraph.features.consolidation.jobs import run_consolidation
 from thoughtgraph.features.contradictions.jobs import scan_thoughts
 from thoughtgraph.features.thoughts.service import ThoughtInput
 from thoughtgraph.runtime import Runtime
-from thoughtgraph.tools.eval.updates import (
-    HELD_OUT_MAX_COMPATIBLE_FLAGGED,
-    HELD_OUT_MIN_RECALL,
-    EvalPair,
-)
+from thoughtgraph.tools.eval.updates import HELD_OUT, EvalPair
 
 MIN_NEWER_FIRST = 0.95
 EVAL_AGENT = Actor(id="eval", name="Evaluation")
@@ -141,12 +137,12 @@ def render_pipeline(report: PipelineReport) -> str:
         "",
         f"{'':<40}{'count':>7}{'of':>6}{'rate':>9}  target",
         f"{'update detected (contradiction)':<40}{sum(o.flagged for o in updates):>7}"
-        f"{len(updates):>6}{report.recall:>9.1%}  >= {HELD_OUT_MIN_RECALL:.0%}  "
-        f"{ok[report.recall >= HELD_OUT_MIN_RECALL]}",
+        f"{len(updates):>6}{report.recall:>9.1%}  >= {HELD_OUT.min_recall:.0%}  "
+        f"{ok[report.recall >= HELD_OUT.min_recall]}",
         f"{'  older superseded after the run':<40}{sum(o.superseded for o in updates):>7}",
         f"{'compatible pairs flagged':<40}{report.compatible_flagged:>7}{len(compatible):>6}"
-        f"{report.compatible_rate:>9.1%}  <= {HELD_OUT_MAX_COMPATIBLE_FLAGGED:.0%}  "
-        f"{ok[report.compatible_rate <= HELD_OUT_MAX_COMPATIBLE_FLAGGED]}",
+        f"{report.compatible_rate:>9.1%}  <= {HELD_OUT.max_compatible_flagged:.0%}  "
+        f"{ok[report.compatible_rate <= HELD_OUT.max_compatible_flagged]}",
         f"{'newer fact ranked first':<40}{sum(o.newer_first for o in updates):>7}"
         f"{len(updates):>6}{report.newer_first:>9.1%}  >= {MIN_NEWER_FIRST:.0%}  "
         f"{ok[report.newer_first >= MIN_NEWER_FIRST]}",

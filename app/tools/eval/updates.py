@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import dataclass
 from importlib import resources
 from typing import Literal
 
@@ -28,8 +29,16 @@ DOMAIN_FILE = "updates_domains.jsonl"  # folds by domain
 # left-out domains (what ``thoughtgraph eval updates`` prints and exits non-zero on).
 MIN_RECALL = 0.8
 MAX_COMPATIBLE_FLAGGED = 1 / 50
-HELD_OUT_MIN_RECALL = 0.9
-HELD_OUT_MAX_COMPATIBLE_FLAGGED = 1 / 100
+
+
+@dataclass(frozen=True)
+class Targets:
+    min_recall: float
+    max_compatible_flagged: float
+
+
+SMALL_SET = Targets(MIN_RECALL, MAX_COMPATIBLE_FLAGGED)
+HELD_OUT = Targets(min_recall=0.9, max_compatible_flagged=1 / 100)
 DEFAULT_MIN_SIMILARITY = 0.55
 # Fixed times, a day apart: the judge sees the same input on every run.
 OLDER_AT_MS = 1_735_689_600_000  # 2025-01-01
@@ -107,10 +116,13 @@ class JudgeReport(_Frozen):
 
     @property
     def meets_targets(self) -> bool:
-        return self.meets(MIN_RECALL, MAX_COMPATIBLE_FLAGGED)
+        return self.meets(SMALL_SET)
 
-    def meets(self, min_recall: float, max_compatible_flagged: float) -> bool:
-        return self.recall >= min_recall and self.compatible_flag_rate <= max_compatible_flagged
+    def meets(self, targets: Targets) -> bool:
+        return (
+            self.recall >= targets.min_recall
+            and self.compatible_flag_rate <= targets.max_compatible_flagged
+        )
 
 
 def load_pairs(data_file: str = DATA_FILE) -> list[EvalPair]:
@@ -181,8 +193,7 @@ def render_table(
     report: JudgeReport,
     *,
     text_width: int = 48,
-    min_recall: float = MIN_RECALL,
-    max_compatible_flagged: float = MAX_COMPATIBLE_FLAGGED,
+    targets: Targets = SMALL_SET,
 ) -> str:
     """The report as plain text: the two rates against their targets, then every failure."""
     usage = report.usage
@@ -192,14 +203,14 @@ def render_table(
         "",
         f"{'':<34}{'flagged':>9}{'of':>6}{'rate':>9}  target",
         f"{'update pairs (update or conflict)':<34}{report.updates_flagged:>9}"
-        f"{report.updates:>6}{report.recall:>9.1%}  >= {min_recall:.0%}"
-        f"  {'ok' if report.recall >= min_recall else 'MISSED'}",
+        f"{report.updates:>6}{report.recall:>9.1%}  >= {targets.min_recall:.0%}"
+        f"  {'ok' if report.recall >= targets.min_recall else 'MISSED'}",
         f"{'  judged update':<34}{report.updates_judged(PairRelation.UPDATE):>9}",
         f"{'  judged conflict':<34}{report.updates_judged(PairRelation.CONFLICT):>9}",
         f"{'  below similarity, not judged':<34}{report.updates_below_similarity:>9}",
         f"{'compatible pairs':<34}{report.compatible_flagged:>9}{report.compatible:>6}"
-        f"{report.compatible_flag_rate:>9.1%}  <= {max_compatible_flagged:.0%}"
-        f"  {'ok' if report.compatible_flag_rate <= max_compatible_flagged else 'MISSED'}",
+        f"{report.compatible_flag_rate:>9.1%}  <= {targets.max_compatible_flagged:.0%}"
+        f"  {'ok' if report.compatible_flag_rate <= targets.max_compatible_flagged else 'MISSED'}",
         "",
         f"LLM: {usage.calls} calls, {usage.prompt_tokens} prompt + {usage.completion_tokens} "
         f"completion tokens, ${usage.cost_usd:.4f}, {usage.cached_answers} cached answers",
