@@ -131,9 +131,13 @@ class Settings(BaseSettings):
     broker_url: str | None = None
     scan_on_write: bool = True
     # Scans asked for by writes within this window go out as one task per namespace: one
-    # batched scan instead of a task, a vector query and a judge call per write.
+    # scan of the namespace's new thoughts instead of a task per write.
     scan_coalesce_s: float = 0.5
-    scan_coalesce_max: int = 200  # thoughts in one coalesced scan
+    scan_page_size: int = 200  # thoughts in one page of a scan of new thoughts
+    # The safety net under that request: this often every namespace's thoughts written
+    # since its scan cursor are scanned, so a request lost with a crashed service (or a
+    # broker that was down) is made good within a period. 0: off.
+    scan_sweep_every_s: float = 60.0
     # Background work yields the CPU to requests: the worker process (and its pool) runs
     # at this nice level (0: as the service). A scan is never urgent; a write is.
     worker_nice: int = 10

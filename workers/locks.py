@@ -1,4 +1,5 @@
-"""Single-flight per namespace: at most one consolidation or forgetting run at a time.
+"""Single-flight per namespace: at most one consolidation or forgetting run at a time
+(and, under a lock of their own, one scan of new thoughts).
 
 Two runs over one namespace would read each other's half-written state (a consolidation
 merging thoughts that a purge is deleting). The lock is a Redis key on the broker, which
@@ -25,22 +26,25 @@ log = structlog.get_logger(__name__)
 class NamespaceBusyError(Exception):
     """Another run holds the namespace: try again later rather than overlap."""
 
-    def __init__(self, namespace: str) -> None:
-        super().__init__(f"a maintenance run already holds namespace {namespace!r}")
+    def __init__(self, namespace: str, purpose: str = "namespace") -> None:
+        super().__init__(f"a {purpose} run already holds namespace {namespace!r}")
         self.namespace = namespace
 
 
-def lock_key(namespace: str) -> str:
-    return f"thoughtgraph:lock:namespace:{namespace}"
+def lock_key(namespace: str, purpose: str = "namespace") -> str:
+    return f"thoughtgraph:lock:{purpose}:{namespace}"
 
 
 @contextlib.contextmanager
-def single_flight(client: redis.Redis, namespace: str, *, timeout_s: float) -> Iterator[None]:
-    """Hold the namespace's lock for the block, or raise ``NamespaceBusyError`` at once.
-    ``timeout_s`` is the lease, renewed every third of it while the block runs."""
-    lock = client.lock(lock_key(namespace), timeout=timeout_s, blocking=False)
+def single_flight(
+    client: redis.Redis, namespace: str, *, timeout_s: float, purpose: str = "namespace"
+) -> Iterator[None]:
+    """Hold the namespace's lock for ``purpose`` (maintenance runs by default) for the
+    block, or raise ``NamespaceBusyError`` at once. ``timeout_s`` is the lease, renewed
+    every third of it while the block runs."""
+    lock = client.lock(lock_key(namespace, purpose), timeout=timeout_s, blocking=False)
     if not lock.acquire(blocking=False):
-        raise NamespaceBusyError(namespace)
+        raise NamespaceBusyError(namespace, purpose)
     done = threading.Event()
 
     def renew() -> None:

@@ -10,16 +10,23 @@ PREFIX = "thoughtgraph."
 PING = "thoughtgraph.ping"
 CONSOLIDATE = "thoughtgraph.consolidate"
 SCAN_THOUGHTS = "thoughtgraph.scan_thoughts"
+SCAN_NEW = "thoughtgraph.scan_new"
 SCAN_NAMESPACE = "thoughtgraph.scan_namespace"
 FORGET_AND_PURGE = "thoughtgraph.forget_and_purge"
 SCHEDULED_CONSOLIDATION = "thoughtgraph.scheduled_consolidation"
 SCHEDULED_CONTRADICTION_SCAN = "thoughtgraph.scheduled_contradiction_scan"
 SCHEDULED_DECAY = "thoughtgraph.scheduled_decay"
+SCHEDULED_SCAN_SWEEP = "thoughtgraph.scheduled_scan_sweep"
 
 # Work on one namespace: what the API's queue publishes and the fan-outs queue.
-PER_NAMESPACE = (CONSOLIDATE, SCAN_THOUGHTS, SCAN_NAMESPACE, FORGET_AND_PURGE)
+PER_NAMESPACE = (CONSOLIDATE, SCAN_NEW, SCAN_THOUGHTS, SCAN_NAMESPACE, FORGET_AND_PURGE)
 # What beat publishes: each lists the active namespaces and queues one task per namespace.
-SCHEDULED = (SCHEDULED_CONSOLIDATION, SCHEDULED_CONTRADICTION_SCAN, SCHEDULED_DECAY)
+SCHEDULED = (
+    SCHEDULED_CONSOLIDATION,
+    SCHEDULED_CONTRADICTION_SCAN,
+    SCHEDULED_DECAY,
+    SCHEDULED_SCAN_SWEEP,
+)
 ALL = (PING, *PER_NAMESPACE, *SCHEDULED)
 
 
@@ -35,3 +42,6 @@ RUN_HARD_LIMIT_S = RUN_SOFT_LIMIT_S + 60.0
 # A namespace's run lock is a lease its run renews (workers/locks.py): a worker killed
 # mid-run frees the namespace within this long.
 LOCK_TIMEOUT_S = 30.0
+# Scans of new thoughts hold a lock of their own (not the run lock: a scan never waits
+# for an hour-long consolidation), leased the same way.
+SCAN_LOCK = "scan"

@@ -1,14 +1,15 @@
 """``CeleryJobQueue``: the application's JobQueue over Celery, publishing tasks by name.
 
 A write's contradiction scan must never slow or fail the write: ``scan_after_write`` puts
-the request on a bounded in-memory queue that one background thread publishes from, and
-drops it (logged) when that queue is full, e.g. while the broker is down. A dropped scan
-is not lost knowledge: the scheduled namespace scan covers recent thoughts again.
+the write's namespace on a bounded in-memory queue that one background thread publishes
+from, and drops it (logged) when that queue is full, e.g. while the broker is down.
 
-The thread coalesces: what writes ask for within ``scan_coalesce_s`` of the first request
-goes out as one task per namespace (at most ``scan_coalesce_max`` thoughts each). A burst
-of writes then costs the worker one batched scan, not a task, a vector query and a judge
-call per write, and the CPU it leaves is the writers'.
+What a write asks for is a scan of its namespace's new thoughts (``SCAN_NEW``): the worker
+reads them from the change log, past the namespace's scan cursor. So a request that never
+leaves this process (dropped, or lost with a crashed service) loses nothing: the worker's
+sweep (``TG_SCAN_SWEEP_EVERY_S``) asks again. The thread coalesces: writes within
+``scan_coalesce_s`` of the first request go out as one task per namespace, so a burst of
+writes costs the worker one scan, and the CPU it leaves is the writers'.
 """
 
 from __future__ import annotations
@@ -33,7 +34,6 @@ from thoughtgraph.workers.names import QUEUE
 log = structlog.get_logger(__name__)
 
 DEFAULT_MAX_PENDING_SCANS = 1000
-ScanRequest = tuple[str, list[str]]
 
 
 class JobQueueUnavailableError(ThoughtgraphError):
@@ -54,13 +54,11 @@ class CeleryJobQueue:
         scan_on_write: bool = True,
         max_pending: int = DEFAULT_MAX_PENDING_SCANS,
         coalesce_s: float = 0.5,
-        coalesce_max: int = 200,
     ) -> None:
         self._app = celery_app
         self._scan_on_write = scan_on_write
         self._coalesce_s = coalesce_s
-        self._coalesce_max = max(1, coalesce_max)
-        self._pending: queue.Queue[ScanRequest | None] = queue.Queue(max_pending)
+        self._pending: queue.Queue[str | None] = queue.Queue(max_pending)  # namespaces
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
         self._closed = False
@@ -71,7 +69,7 @@ class CeleryJobQueue:
             return
         self._ensure_publisher()
         try:
-            self._pending.put_nowait((namespace, list(thought_ids)))
+            self._pending.put_nowait(namespace)
         except queue.Full:
             log.warning(
                 "jobs.scan_dropped",
@@ -130,13 +128,13 @@ class CeleryJobQueue:
             if first is None:
                 return
             batch, stopping = self._gather([first])
-            for namespace, thought_ids in coalesce(batch, self._coalesce_max):
+            for namespace in dict.fromkeys(batch):  # once each, in order of first request
                 with contextlib.suppress(JobQueueUnavailableError):  # logged by _send
-                    self._send(names.SCAN_THOUGHTS, namespace, thought_ids)
+                    self._send(names.SCAN_NEW, namespace)
             if stopping:
                 return
 
-    def _gather(self, batch: list[ScanRequest]) -> tuple[list[ScanRequest], bool]:
+    def _gather(self, batch: list[str]) -> tuple[list[str], bool]:
         """More requests, for up to the coalescing window after the first; True when
         ``close`` asked the thread to stop (what was gathered is still published)."""
         deadline = time.monotonic() + self._coalesce_s
@@ -149,20 +147,6 @@ class CeleryJobQueue:
                 return batch, True
             batch.append(item)
         return batch, False
-
-
-def coalesce(requests: Sequence[ScanRequest], max_ids: int) -> list[ScanRequest]:
-    """One request per namespace (in order of first appearance, ids deduplicated in order),
-    split into chunks of at most ``max_ids``."""
-    by_namespace: dict[str, dict[str, None]] = {}
-    for namespace, thought_ids in requests:
-        by_namespace.setdefault(namespace, {}).update(dict.fromkeys(thought_ids))
-    return [
-        (namespace, ids[start : start + max_ids])
-        for namespace, unique in by_namespace.items()
-        for ids in [list(unique)]
-        for start in range(0, len(ids), max_ids)
-    ]
 
 
 # kombu's Redis transport: a list per queue, plus one per non-zero priority step.
@@ -181,5 +165,4 @@ def celery_job_queue(celery_app: Celery, settings: Settings) -> CeleryJobQueue:
         celery_app,
         scan_on_write=settings.scan_on_write,
         coalesce_s=settings.scan_coalesce_s,
-        coalesce_max=settings.scan_coalesce_max,
     )

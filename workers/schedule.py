@@ -36,6 +36,11 @@ def beat_schedule(settings: Settings) -> dict[str, ScheduleEntry]:
             settings.contradiction_scan_every_s,
         ),
         "decay": (names.SCHEDULED_DECAY, settings.decay_every_s),
+        # Only where writes ask for scans: it makes good the requests that were lost.
+        "scan-sweep": (
+            names.SCHEDULED_SCAN_SWEEP,
+            settings.scan_sweep_every_s if settings.scan_on_write else 0,
+        ),
     }
     return {
         name: ScheduleEntry(

@@ -34,7 +34,12 @@ from thoughtgraph.features.services import JobRuntime
 from thoughtgraph.workers import names
 from thoughtgraph.workers.broker import redis_client
 from thoughtgraph.workers.locks import NamespaceBusyError, single_flight
-from thoughtgraph.workers.names import LOCK_TIMEOUT_S, RUN_HARD_LIMIT_S, RUN_SOFT_LIMIT_S
+from thoughtgraph.workers.names import (
+    LOCK_TIMEOUT_S,
+    RUN_HARD_LIMIT_S,
+    RUN_SOFT_LIMIT_S,
+    SCAN_LOCK,
+)
 from thoughtgraph.workers.runtime_host import RuntimeHost
 
 log = structlog.get_logger(__name__)
@@ -188,6 +193,32 @@ def consolidate(task: Any, namespace: str, run_id: str, dry_run: bool) -> Any:
     )
 
 
+@task(name=names.SCAN_NEW, **SCAN)
+def scan_new(task: Any, namespace: str) -> Any:
+    """The thoughts written since the namespace's scan cursor, one such scan at a time per
+    namespace. A task that finds another scanning leaves it the work: the other looks
+    once more after it lets go (below), and that look comes after this task's write was
+    stored (the write was stored before its request was published, hence before this
+    task found the lock held). What the look finds goes out as a fresh task."""
+    from thoughtgraph.features.contradictions.jobs import has_unscanned
+    from thoughtgraph.features.contradictions.jobs import scan_new as job
+
+    client = redis_client(str(task.app.conf.broker_url))
+    try:
+        with single_flight(client, namespace, timeout_s=LOCK_TIMEOUT_S, purpose=SCAN_LOCK):
+            result = call(
+                task, lambda rt: job(rt, namespace), timeout_s=SCAN_TIMEOUT_S, namespace=namespace
+            )
+    except NamespaceBusyError:
+        log.info("scan.left_to_the_running_one", task_id=task.request.id, namespace=namespace)
+        return {"namespace": namespace, "skipped": True}
+    finally:
+        client.close()
+    if host_of(task).run(lambda rt: has_unscanned(rt, namespace), SCAN_TIMEOUT_S):
+        task.app.send_task(names.SCAN_NEW, args=(namespace,), ignore_result=True)
+    return result
+
+
 @task(name=names.SCAN_THOUGHTS, **SCAN)
 def scan_thoughts(task: Any, namespace: str, thought_ids: list[str]) -> Any:
     from thoughtgraph.features.contradictions.jobs import scan_thoughts as job
@@ -257,6 +288,11 @@ def scheduled_consolidation(task: Any) -> dict[str, Any]:
 def scheduled_contradiction_scan(task: Any) -> dict[str, Any]:
     every_s = host_of(task).settings.contradiction_scan_every_s
     return fan_out(task, names.SCAN_NAMESPACE, every_s)
+
+
+@task(name=names.SCHEDULED_SCAN_SWEEP, **FAN_OUT)
+def scheduled_scan_sweep(task: Any) -> dict[str, Any]:
+    return fan_out(task, names.SCAN_NEW, host_of(task).settings.scan_sweep_every_s)
 
 
 @task(name=names.SCHEDULED_DECAY, **FAN_OUT)

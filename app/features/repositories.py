@@ -13,6 +13,7 @@ from thoughtgraph.features.changes.repository import ChangeRepository
 from thoughtgraph.features.consolidation.repository import MergeRepository
 from thoughtgraph.features.consolidation.runs_repository import RunRepository
 from thoughtgraph.features.contradictions.repository import ContradictionRepository
+from thoughtgraph.features.contradictions.scan_cursor_repository import ScanCursorRepository
 from thoughtgraph.features.contradictions.supersession_repository import SupersessionRepository
 from thoughtgraph.features.episodes.repository import EpisodeRepository
 from thoughtgraph.features.lineage.repository import LineageRepository
@@ -41,6 +42,7 @@ class Repositories:
     related: RelatedRepository
     topics: TopicRepository
     contradictions: ContradictionRepository
+    scan_cursor: ScanCursorRepository
     supersession: SupersessionRepository
     merges: MergeRepository
     runs: RunRepository
@@ -63,6 +65,7 @@ class Repositories:
             related=RelatedRepository(executor),
             topics=TopicRepository(executor),
             contradictions=ContradictionRepository(executor),
+            scan_cursor=ScanCursorRepository(executor),
             supersession=SupersessionRepository(executor),
             merges=MergeRepository(executor),
             runs=RunRepository(executor),

@@ -66,8 +66,8 @@ const PROPERTY_KEYS = [
   'earliest', 'latest',
   // Export and import rows (parameter maps: cypher/transfer)
   'fromId', 'toId', 'properties', 'vector',
-  // ChangeLog
-  'lock',
+  // ChangeLog (and its scan cursor)
+  'lock', 'scannedRevision',
   // SchemaMeta
   'key', 'embeddingDimension', 'embedder', 'schemaVersion',
 ];

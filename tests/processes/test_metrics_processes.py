@@ -121,13 +121,13 @@ def test_a_worker_serves_its_task_metrics_and_records_worker_events(
             timeout=90,
             what="the worker's scan event",
         )
-        assert {"op": "scan_thoughts", "status": "OK"} in worker_events
+        assert {"op": "scan_new", "status": "OK"} in worker_events
 
         url = f"http://127.0.0.1:{port}/metrics"
         samples = scrape(url)
         ok = {"state": "SUCCESS"}
         assert value(samples, "tg_worker_tasks_total", task=names.PING, **ok) == 1
-        assert value(samples, "tg_worker_tasks_total", task=names.SCAN_THOUGHTS, **ok) >= 1
+        assert value(samples, "tg_worker_tasks_total", task=names.SCAN_NEW, **ok) >= 1
         assert value(samples, "tg_worker_task_seconds_count", task=names.PING) == 1
         # The worker's own store statements, measured in the worker.
         assert value(samples, "tg_engine_statement_seconds_count") > 0

@@ -226,12 +226,14 @@ def test_worker_defers_a_run_while_its_namespace_is_locked(
 def test_beat_schedule_entries_all_expire_within_their_period() -> None:
     settings = Settings(consolidation_every_s=86400, contradiction_scan_every_s=600)
     schedule = beat_schedule(settings)
-    assert set(schedule) == {"consolidation", "contradiction-scan", "decay"}
+    assert set(schedule) == {"consolidation", "contradiction-scan", "decay", "scan-sweep"}
     for entry in schedule.values():
         assert entry["task"] in names.SCHEDULED
         assert 0 < entry["options"]["expires"] <= entry["schedule"].total_seconds()
     assert schedule["contradiction-scan"]["options"]["expires"] == 600
     assert "decay" not in beat_schedule(Settings(decay_every_s=0))  # 0 turns an entry off
+    # The sweep makes good lost scan requests; where writes ask for none, it runs none.
+    assert "scan-sweep" not in beat_schedule(Settings(scan_on_write=False))
     deployment = settings.model_copy(update={"broker_url": "redis://127.0.0.1:1/0"})
     assert create_celery(deployment).conf.beat_schedule == schedule
 
@@ -276,7 +278,7 @@ def test_the_queue_publishes_only_registry_names(tmp_path: Path, loop: LoopThrea
     loop.run(jobs.enqueue_namespace_scan("team-a"))
     jobs.close()
     sent = {name for name, _ in recording.sent}
-    assert sent == {names.SCAN_THOUGHTS, names.CONSOLIDATE, names.SCAN_NAMESPACE}
+    assert sent == {names.SCAN_NEW, names.CONSOLIDATE, names.SCAN_NAMESPACE}
     assert sent <= set(names.PER_NAMESPACE)
     assert sent <= set(create_celery(settings_for(tmp_path, "redis://127.0.0.1:1/0")).tasks)
 
@@ -304,6 +306,7 @@ def test_beat_process_publishes_expiring_fan_out_tasks(broker: str, tmp_path: Pa
         TG_CONSOLIDATION_EVERY_S="1",
         TG_CONTRADICTION_SCAN_EVERY_S="1",
         TG_DECAY_EVERY_S="1",
+        TG_SCAN_SWEEP_EVERY_S="1",
     )
     log = tmp_path / "beat.log"
     with log.open("wb") as output:
@@ -313,18 +316,14 @@ def test_beat_process_publishes_expiring_fan_out_tasks(broker: str, tmp_path: Pa
     try:
         deadline = time.monotonic() + 15
         tasks: set[str] = set()
-        while len(tasks) < 3 and time.monotonic() < deadline and beat.poll() is None:
+        while len(tasks) < 4 and time.monotonic() < deadline and beat.poll() is None:
             messages = queued(broker)
             tasks = {m["task"] for m in messages}
             time.sleep(0.1)
     finally:
         beat.send_signal(signal.SIGTERM)
         beat.wait(15)
-    assert tasks == {
-        names.SCHEDULED_CONSOLIDATION,
-        names.SCHEDULED_CONTRADICTION_SCAN,
-        names.SCHEDULED_DECAY,
-    }, log.read_text()
+    assert tasks == set(names.SCHEDULED), log.read_text()
     assert all(m["headers"]["expires"] for m in messages)
     assert (tmp_path / "data").is_dir()  # its schedule file lives in the data dir
 
@@ -364,7 +363,7 @@ def test_job_queue_publishes_tasks_by_name(broker: str, tmp_path: Path, loop: Lo
     jobs.close()
     sent = {(m["task"], json.dumps(m["args"])) for m in queued(broker)}
     assert sent == {
-        (names.SCAN_THOUGHTS, '["team-a", ["t1", "t2"]]'),
+        (names.SCAN_NEW, '["team-a"]'),
         (names.CONSOLIDATE, '["team-a", "run-1", true]'),
         (names.SCAN_NAMESPACE, '["team-b"]'),
     }
@@ -376,21 +375,16 @@ def test_job_queue_publishes_tasks_by_name(broker: str, tmp_path: Path, loop: Lo
 def test_scans_asked_for_together_go_out_as_one_task_per_namespace(
     broker: str, tmp_path: Path
 ) -> None:
-    settings = settings_for(tmp_path, broker).model_copy(
-        update={"scan_coalesce_s": 2.0, "scan_coalesce_max": 3}
-    )
+    """The worker reads what is new from the change log, so the task names only the
+    namespace: five writes in each of two namespaces go out as two tasks."""
+    settings = settings_for(tmp_path, broker).model_copy(update={"scan_coalesce_s": 2.0})
     jobs = build_job_queue(settings, worker_expected=False)
     for i in range(5):
         jobs.scan_after_write("team-a", [f"a{i}"])
-        jobs.scan_after_write("team-b", [f"b{i % 2}"])  # asked twice: scanned once
-    jobs.scan_after_write("team-a", ["a0"])
+        jobs.scan_after_write("team-b", [f"b{i % 2}"])
     jobs.close()  # publishes what it gathered at once, without waiting out the window
     sent = sorted((m["task"], m["args"]) for m in queued(broker))
-    assert sent == [
-        (names.SCAN_THOUGHTS, ["team-a", ["a0", "a1", "a2"]]),
-        (names.SCAN_THOUGHTS, ["team-a", ["a3", "a4"]]),
-        (names.SCAN_THOUGHTS, ["team-b", ["b0", "b1"]]),
-    ]
+    assert sent == [(names.SCAN_NEW, ["team-a"]), (names.SCAN_NEW, ["team-b"])]
 
 
 def test_a_lone_scan_goes_out_after_the_window(broker: str, tmp_path: Path) -> None:
@@ -401,7 +395,7 @@ def test_a_lone_scan_goes_out_after_the_window(broker: str, tmp_path: Path) -> N
         deadline = time.monotonic() + 10
         while not queued(broker) and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert [m["args"] for m in queued(broker)] == [["team-a", ["t1"]]]
+        assert [m["args"] for m in queued(broker)] == [["team-a"]]
     finally:
         jobs.close()
 

@@ -1,16 +1,22 @@
-"""Contradiction scans: of freshly written thoughts (enqueued after each write) and of a
-namespace's recent thoughts (hourly). Both also link RELATED_TO neighbours."""
+"""Contradiction scans: of the thoughts written since the namespace's scan cursor (asked
+for after writes, and swept every minute), of given thoughts, and of a namespace's recent
+thoughts (hourly). All also link RELATED_TO neighbours."""
 
 from __future__ import annotations
 
 from pydantic import BaseModel
 
+from thoughtgraph.domain.changes import ChangeKind
 from thoughtgraph.domain.judgement import UsageMeter
 from thoughtgraph.features.consolidation.candidates import candidate_pages
 from thoughtgraph.features.consolidation.repository import CandidateWindow
 from thoughtgraph.features.services import JobRuntime
 
 HOUR_MS = 3600 * 1000
+# The change events that write a thought: what a scan of new thoughts looks at.
+THOUGHT_WRITES = (ChangeKind.CREATED, ChangeKind.REFINED, ChangeKind.CONSOLIDATED)
+# Pages one scan of new thoughts takes on before it hands over to a fresh task.
+MAX_PAGES_PER_RUN = 25
 
 
 class ScanResult(BaseModel):
@@ -20,6 +26,10 @@ class ScanResult(BaseModel):
     contradictions_found: int
     links: int
     llm_calls: int
+
+
+class NewThoughtsScan(ScanResult):
+    caught_up: bool  # False: more was written meanwhile than one run takes on
 
 
 async def scan_thoughts(runtime: JobRuntime, namespace: str, thought_ids: list[str]) -> ScanResult:
@@ -55,3 +65,58 @@ async def scan_namespace(runtime: JobRuntime, namespace: str) -> ScanResult:
         totals.links += outcome.links
     totals.llm_calls = usage.usage.calls
     return totals
+
+
+async def scan_new(runtime: JobRuntime, namespace: str) -> NewThoughtsScan:
+    """The thoughts written since the namespace's scan cursor (within the consolidation
+    window), a page at a time; the cursor moves past a page once it is scanned. The
+    write's own change event is the record of the work to do, so a request lost with a
+    crashed service is made good by the next scan; a crash mid-scan scans one page again
+    (scans are idempotent)."""
+    settings = runtime.settings
+    cursor = runtime.repos.scan_cursor
+    usage = UsageMeter(max_calls=settings.llm_max_calls_per_run)
+    since = runtime.clock.now_ms() - settings.consolidation_window_hours * HOUR_MS
+    page_size = max(1, settings.scan_page_size)
+    totals = NewThoughtsScan(
+        namespace=namespace,
+        scanned=0,
+        pairs_judged=0,
+        contradictions_found=0,
+        links=0,
+        llm_calls=0,
+        caught_up=False,
+    )
+    for _ in range(MAX_PAGES_PER_RUN):
+        position = await cursor.position(namespace)
+        if position.scanned >= position.head:
+            totals.caught_up = True
+            break
+        page = await cursor.written_after(
+            namespace, position, THOUGHT_WRITES, since_ms=since, limit=page_size
+        )
+        if page:
+            ids = list(dict.fromkeys(written.thought_id for written in page))
+            subjects = await runtime.repos.thoughts.with_embeddings(namespace, ids)
+            outcome = await runtime.services.scanner.scan(namespace, subjects, usage)
+            totals.scanned += len(subjects)
+            totals.pairs_judged += len(outcome.verdicts)
+            totals.contradictions_found += outcome.recorded
+            totals.links += outcome.links
+        # A full page ends at its last thought; a short one reaches the head read before it.
+        reached = page[-1].revision if len(page) == page_size else position.head
+        await cursor.advance(namespace, reached)
+    totals.llm_calls = usage.usage.calls
+    return totals
+
+
+async def has_unscanned(runtime: JobRuntime, namespace: str) -> bool:
+    """Whether a thought has been written since the namespace's scan cursor."""
+    cursor = runtime.repos.scan_cursor
+    position = await cursor.position(namespace)
+    if position.scanned >= position.head:
+        return False
+    since = runtime.clock.now_ms() - runtime.settings.consolidation_window_hours * HOUR_MS
+    return bool(
+        await cursor.written_after(namespace, position, THOUGHT_WRITES, since_ms=since, limit=1)
+    )

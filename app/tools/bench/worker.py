@@ -26,9 +26,7 @@ from thoughtgraph.tools.bench.service import BenchSetupError
 from thoughtgraph.workers import names
 
 # Celery's INFO line for a finished task carries its result: the scan's counts.
-_SUCCEEDED = re.compile(
-    re.escape(names.SCAN_THOUGHTS) + r"\[[^\]]*\] succeeded in [\d.]+s: (\{.*\})"
-)
+_SUCCEEDED = re.compile(re.escape(names.SCAN_NEW) + r"\[[^\]]*\] succeeded in [\d.]+s: (\{.*\})")
 _COUNT = re.compile(r"'(scanned|pairs_judged|links|contradictions_found)': (\d+)")
 
 
@@ -66,7 +64,7 @@ class WorkerLog:
         if line.startswith("{"):
             with contextlib.suppress(json.JSONDecodeError):
                 event = json.loads(line)
-                if event.get("event") == "job.done" and event.get("task") == names.SCAN_THOUGHTS:
+                if event.get("event") == "job.done" and event.get("task") == names.SCAN_NEW:
                     self.totals.done += 1
                     self.totals.busy_s += float(event.get("seconds") or 0.0)
             return
