@@ -103,9 +103,22 @@ def test_bench_prints_every_measurement(tmp_path: Path) -> None:
     query = re.search(r"embed_query \(one text\)" + _LATENCY, out)
     assert query and float(query[1]) > 0, out
 
-    for label in ("batch call alone", "contributeMany, 100 per call", "single contributes"):
+    for label in (
+        "batch call alone",
+        "one sentence per call alone",
+        "contributeMany, 100 per call",
+        "single contributes",
+    ):
         rate = re.search(re.escape(label) + r".*?\s([\d,]+\.\d) thoughts/s \(30 thoughts\)", out)
         assert rate and float(rate[1].replace(",", "")) > 0, (label, out)
+    # Where a single contribute's time goes: each part measured, the rest the remainder.
+    parts = re.search(
+        r"single contribute's parts, ms each \(mean\)\s+embed ([\d.]+) \+ guidance ([\d.]+)"
+        r" \+ write ([\d.]+) \+ other (-?[\d.]+) = ([\d.]+) ms",
+        out,
+    )
+    assert parts and all(float(v) > 0 for v in parts.groups()[:3]), out
+    assert abs(sum(map(float, parts.groups()[:4])) - float(parts[5])) < 0.05, out
 
     assert "targets:" in out, out
     for target in (
@@ -114,6 +127,7 @@ def test_bench_prints_every_measurement(tmp_path: Path) -> None:
         "lineage p50 < 10 ms",
         "hybrid search p50 < 20 ms without the query embedding",
         "assembleContext p50 < 100 ms",
+        "single contributes at least 80% of the embedder's one-sentence throughput",
     ):
         assert re.search(r"^\s+(PASS|MISS)\s+" + re.escape(target), out, re.M), (target, out)
 
