@@ -143,6 +143,7 @@ def _bench(settings: Settings, args: argparse.Namespace) -> int:
         embedder_sentences=args.sentences,
         maintenance=maintenance,
         ingest=args.ingest,
+        restart=args.restart,
     )
 
 
@@ -203,6 +204,12 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--queries", type=int, default=200, help="timed queries per measurement")
     bench.add_argument("--sentences", type=int, default=512, help="sentences for the embedder")
     bench.add_argument("--ingest", type=int, default=1000, help="thoughts per batch ingest row")
+    bench.add_argument(
+        "--restart",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="after each size, stop the service and time a start until it answers",
+    )
     _add_bench_maintenance_flags(bench)
     cli_keys.add_parser(commands)
     cli_eval.add_parser(commands)

@@ -94,6 +94,14 @@ def test_bench_prints_every_measurement(tmp_path: Path) -> None:
         re.M,
     )
     assert footprint and all(float(v.replace(",", "")) > 0 for v in footprint.groups()), out
+    # A restart on the loaded store: the service stopped, started again, a search answered.
+    restarted = re.search(
+        r"^\s*200\s+restart: stopped, started again until ready / a first search answered"
+        r"\s+([\d.]+) s / ([\d.]+) s\s*$",
+        out,
+        re.M,
+    )
+    assert restarted and float(restarted[1]) <= float(restarted[2]) and float(restarted[2]) > 0, out
     ratio_row = r"ratio GraphQL vector search / raw query \(p50\)\s+(\d+\.\d+)x\s*$"
     ratio = re.search(ratio_row, out, re.M)
     assert ratio and float(ratio[1]) > 0, out

@@ -6,6 +6,6 @@ search service, GraphQL ``search`` over HTTP and ``lineage`` on a 10-deep chain 
 against the real app served by uvicorn in this process. The local embedder is timed last.
 """
 
-from thoughtgraph.tools.bench.runner import run_bench
+from thoughtgraph.tools.bench.command import run_bench
 
 __all__ = ["run_bench"]

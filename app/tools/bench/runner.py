@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import logging
 import secrets
 import shutil
 import sys
 import tempfile
 import time
-import traceback
 from collections.abc import Sequence
 from pathlib import Path
 
-from thoughtgraph.domain.errors import ThoughtgraphError
+from starlette.applications import Starlette
+
 from thoughtgraph.domain.validation import MAX_LINEAGE_DEPTH
 from thoughtgraph.features.thoughts.service import ThoughtInput
 from thoughtgraph.progress import progress
@@ -34,6 +33,7 @@ from thoughtgraph.tools.bench.report import (
     format_targets,
     machine_lines,
 )
+from thoughtgraph.tools.bench.restart import Restart, restart, restart_row, restart_targets
 from thoughtgraph.tools.bench.retrieval import RetrievalLatencies, measure_hybrid, retrieval_targets
 from thoughtgraph.tools.bench.service import BenchSetupError, ServiceThread
 from thoughtgraph.tools.bench.timing import Latency, time_async, time_sync, warmup_count
@@ -58,8 +58,11 @@ class Bench:
         sentences: int,
         maintenance: Maintenance | None = None,
         ingest: int = 0,
+        restart: bool = True,
     ) -> None:
         self.settings = settings
+        self.restart = restart  # stop and start the service after each size, timed
+        self.restarts: list[Restart] = []
         self.ingest = ingest  # thoughts for the batch ingest rows (0: skipped)
         self.ingest_targets: list[Target] = []
         self.sizes = sorted(set(sizes))
@@ -141,18 +144,30 @@ class Bench:
             update["data_dir"] = data_dir
         settings = self.settings.model_copy(update=update)
         embedder = HashEmbedder(DIMENSION, batch_size=settings.embedding_batch_size)
-        service = ServiceThread(create_app(settings, embedder=embedder))
+
+        def make_app() -> Starlette:
+            return create_app(settings, embedder=embedder)
+
+        service = ServiceThread(make_app())
         _progress(f"starting the service on {service.base_url} ({settings.engine})")
         try:
             service.start()
-            with GraphQLClient(service.base_url) as client:
-                chain_root = self._make_chain(service)
-                self._measure_small_namespace_alone(service)
-                thoughts = ThoughtFactory()
-                queries = QueryFactory()
-                for size in self.sizes:
-                    self._load(service, thoughts, size)
+            chain_root = self._make_chain(service)
+            self._measure_small_namespace_alone(service)
+            thoughts = ThoughtFactory()
+            queries = QueryFactory()
+            for size in self.sizes:
+                self._load(service, thoughts, size)
+                with GraphQLClient(service.base_url) as client:
                     self._measure(service, client, queries, size, chain_root)
+                if self.restart:
+                    _progress(f"restarting the service on {size:,} thoughts")
+                    timeout_s = settings.falkordb_load_timeout_s + 60
+                    service, measured = restart(
+                        service, make_app, self.namespace, size, timeout_s=timeout_s
+                    )
+                    self.restarts.append(measured)
+                    self.rows.append(restart_row(measured))
         finally:
             _progress("stopping the service")
             service.stop()
@@ -332,6 +347,7 @@ class Bench:
         lines = format_table(self.rows) if self.rows else []
         targets = evaluate_targets(self.results, embedded=embedded)
         targets += retrieval_targets(self.retrieval)
+        targets += restart_targets(self.restarts, embedded=embedded)
         section_lines = self.maintenance.report_lines()
         if section_lines:
             lines += ["", *section_lines] if lines else section_lines
@@ -339,62 +355,3 @@ class Bench:
         if targets:
             lines += ["", "targets:", *format_targets(targets)]
         print("\n".join(lines), flush=True)
-
-
-def run_bench(
-    settings: Settings,
-    *,
-    sizes: Sequence[int],
-    queries: int,
-    embedder_sentences: int,
-    maintenance: Maintenance | None = None,
-    ingest: int = 0,
-) -> int:
-    """Run the benchmark and print its report.
-
-    0 when it ran, whether or not the targets were met (it reports, it does not test);
-    1 when it could not run. A ``ThoughtgraphError`` propagates for the CLI to print.
-    """
-    if any(size < 1 for size in sizes):
-        print("thoughtgraph bench: --sizes must be positive integers", file=sys.stderr)
-        return 1
-    plan = maintenance or Maintenance.none()
-    if any(size < 1 for size in plan.consolidation) or plan.contributes < 1:
-        print(
-            "thoughtgraph bench: --consolidation sizes and --contributes must be positive",
-            file=sys.stderr,
-        )
-        return 1
-    if plan.scan_preload < 0:
-        print("thoughtgraph bench: --scan-preload must be >= 0", file=sys.stderr)
-        return 1
-    if queries < 1 or embedder_sentences < 0:
-        print("thoughtgraph bench: --queries must be >= 1 and --sentences >= 0", file=sys.stderr)
-        return 1
-    # httpx logs every request at INFO: a log line per timed request would be timed too.
-    for name in ("httpx", "httpcore"):
-        logging.getLogger(name).setLevel(logging.WARNING)
-    bench = Bench(
-        settings,
-        sizes=sizes,
-        queries=queries,
-        sentences=embedder_sentences,
-        maintenance=plan,
-        ingest=ingest,
-    )
-    try:
-        bench.run()
-    except BenchSetupError as exc:
-        bench.print_report()
-        print(f"thoughtgraph bench: failed: {exc}", file=sys.stderr)
-        return 1
-    except ThoughtgraphError:
-        bench.print_report()
-        raise
-    except Exception:
-        bench.print_report()
-        traceback.print_exc()
-        print("thoughtgraph bench: failed with an unexpected error (above)", file=sys.stderr)
-        return 1
-    bench.print_report()
-    return 0
