@@ -102,6 +102,10 @@ def test_bench_prints_every_measurement(tmp_path: Path) -> None:
         re.M,
     )
     assert restarted and float(restarted[1]) <= float(restarted[2]) and float(restarted[2]) > 0, out
+    layers = re.search(
+        r"HTTP and GraphQL layers' share of that search .*?\s(-?[\d.]+) ms\s*$", out, re.M
+    )
+    assert layers, out
     ratio_row = r"ratio GraphQL vector search / raw query \(p50\)\s+(\d+\.\d+)x\s*$"
     ratio = re.search(ratio_row, out, re.M)
     assert ratio and float(ratio[1]) > 0, out
@@ -136,6 +140,7 @@ def test_bench_prints_every_measurement(tmp_path: Path) -> None:
         "hybrid search p50 < 20 ms without the query embedding",
         "assembleContext p50 < 100 ms",
         "single contributes at least 80% of the embedder's one-sentence throughput",
+        "GraphQL search p50 within 8 ms of the query embedding's own time",
     ):
         assert re.search(r"^\s+(PASS|MISS)\s+" + re.escape(target), out, re.M), (target, out)
 
