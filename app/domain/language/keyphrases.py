@@ -21,7 +21,7 @@ from __future__ import annotations
 import functools
 import importlib.resources
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 import numpy as np
 
@@ -291,23 +291,28 @@ def topic_name(
     texts: Sequence[str],
     embeddings: Sequence[Sequence[float]] | None = None,
     centroid: Sequence[float] | None = None,
+    *,
+    taken: Collection[str] = (),
 ) -> str:
     """The name of a topic whose thoughts are ``texts`` (``embeddings`` one per text,
-    ``centroid`` the topic's direction; without them every thought weighs the same)."""
+    ``centroid`` the topic's direction; without them every thought weighs the same).
+    ``taken``: other topics' names (lower case); the best phrase that names none of them
+    wins, so that a namespace's topics read apart, and the best of all when every phrase
+    is taken."""
     found = candidates(texts)
     if not found:
         return UNTITLED
     weights = _weights(len(texts), embeddings, centroid)
     lowered = [strip_speaker(t).lower() for t in texts]
-    best, best_score = found[0], -1.0
+    scored = []
     for rank, phrase in enumerate(found):
         pattern = re.compile(r"(?<!\w)" + re.escape(phrase.lower()) + r"(?!\w)")
         support = sum(w for w, text in zip(weights, lowered, strict=True) if pattern.search(text))
         # YAKE's order breaks ties and keeps a phrase of the core ahead of a stray word.
         score = support * (1.0 + 0.25 * (len(phrase.split()) - 1)) / (1.0 + 0.1 * rank)
-        if score > best_score:
-            best, best_score = phrase, score
-    return title(best)
+        scored.append((-score, rank, title(phrase)))
+    ranked = [name for _, _, name in sorted(scored)]
+    return next((name for name in ranked if name.lower() not in taken), ranked[0])
 
 
 def _weights(

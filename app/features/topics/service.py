@@ -336,6 +336,9 @@ class TopicService:
         summarised = 0
         superseded: list[tuple[str, str]] = []
         due = await self._repos.topics.due_for_summary(namespace, minimum, 1_000)
+        # Every topic's name, kept current as topics are renamed: a new name is one no
+        # other topic has, where the topic's texts offer one.
+        names = {t.id: t.name for t in await self._repos.topics.recent(namespace, 10_000)}
         for start in range(0, len(due), SUMMARY_BATCH):
             batch = due[start : start + SUMMARY_BATCH]
             members_of = await self._members_with_vectors(namespace, batch, vectors)
@@ -343,7 +346,9 @@ class TopicService:
                 members = members_of[topic.id]
                 if not members:
                     continue
-                result = await self._summariser.summarise(topic.name, members, usage)
+                taken = {name.lower() for tid, name in names.items() if tid != topic.id}
+                result = await self._summariser.summarise(topic.name, members, usage, taken)
+                names[topic.id] = result.name or topic.name
                 await self._repos.topics.summarise(
                     namespace,
                     topic.id,

@@ -3,7 +3,7 @@ otherwise extractive (the most central thoughts within the word limit)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -44,8 +44,11 @@ def _newer_most_similar(
     return best
 
 
-def offline_name(members: Sequence[tuple[Thought, Sequence[float]]]) -> str | None:
-    """The topic's key phrase over its members, ranked against their mean direction;
+def offline_name(
+    members: Sequence[tuple[Thought, Sequence[float]]], taken: Collection[str] = ()
+) -> str | None:
+    """The topic's key phrase over its members, ranked against their mean direction, and
+    not one of ``taken`` (other topics' names, lower case) while another phrase is left;
     None when no member has a noun phrase (the name it has stays)."""
     from thoughtgraph.domain.language.keyphrases import UNTITLED, topic_name
 
@@ -54,7 +57,7 @@ def offline_name(members: Sequence[tuple[Thought, Sequence[float]]]) -> str | No
     texts = [t.content for t, _ in members]
     vectors = [list(e) for _, e in members]
     usable = vectors if all(vectors) else None
-    name = topic_name(texts, usable)
+    name = topic_name(texts, usable, taken=taken)
     return None if name == UNTITLED else name
 
 
@@ -68,17 +71,19 @@ class TopicSummariser:
         topic: str,
         members: Sequence[tuple[Thought, Sequence[float]]],
         usage: UsageMeter,
+        taken: Collection[str] = (),
     ) -> SummaryResult:
+        """``taken``: the names of the namespace's other topics (lower case)."""
         if self._llm is not None and not usage.exhausted:
             try:
                 result = await self._with_llm(self._llm, topic, members, usage)
                 if result.name is None:  # no name, or not one a person would write
-                    result.name = offline_name(members)
+                    result.name = offline_name(members, taken)
                 return result
             except LLMError as exc:
                 log.warning("topic_summary.llm_failed", topic=topic, error=str(exc))
         result = self._extractive(members)
-        result.name = offline_name(members)
+        result.name = offline_name(members, taken)
         return result
 
     async def _with_llm(

@@ -189,3 +189,19 @@ def test_a_word_the_texts_use_as_a_verb_or_an_adjective_names_no_topic() -> None
     assert "dance studio" in found
     # The same words used as nouns stay candidates.
     assert "sounds" in {c.lower() for c in candidates(["The sounds of the harbour at night."])}
+
+
+def test_a_name_another_topic_has_goes_to_the_next_best_phrase() -> None:
+    turns = (
+        "Nora: The pottery class at the community studio starts on Monday.",
+        "Omar: The pottery teacher fires the kiln at the community studio on Fridays.",
+        "Nora: My pottery bowl cracked in the kiln at the studio.",
+    )
+    first = topic_name(turns)
+    check_name(first)
+    second = topic_name(turns, taken={first.lower()})
+    assert second != first and second.lower() in {c.lower() for c in candidates(turns)}
+    check_name(second)
+    # When every phrase is taken, the best one stays: a topic always has a name.
+    everything = {c.lower() for c in candidates(turns)}
+    assert topic_name(turns, taken=everything) == first
