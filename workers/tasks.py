@@ -292,7 +292,17 @@ def scheduled_contradiction_scan(task: Any) -> dict[str, Any]:
 
 @task(name=names.SCHEDULED_SCAN_SWEEP, **FAN_OUT)
 def scheduled_scan_sweep(task: Any) -> dict[str, Any]:
-    return fan_out(task, names.SCAN_NEW, host_of(task).settings.scan_sweep_every_s)
+    """A scan of new thoughts for each namespace with thoughts past its scan cursor."""
+    from thoughtgraph.features.contradictions.jobs import namespaces_with_unscanned
+
+    every_s = host_of(task).settings.scan_sweep_every_s
+    behind: list[str] = call(task, namespaces_with_unscanned, timeout_s=SCAN_TIMEOUT_S)
+    for namespace in behind:
+        task.app.send_task(
+            names.SCAN_NEW, args=(namespace,), expires=every_s or None, ignore_result=True
+        )
+    log.info("schedule.fanned_out", task=task.name, child=names.SCAN_NEW, namespaces=len(behind))
+    return {"namespaces": behind}
 
 
 @task(name=names.SCHEDULED_DECAY, **FAN_OUT)

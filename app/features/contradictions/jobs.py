@@ -120,3 +120,13 @@ async def has_unscanned(runtime: JobRuntime, namespace: str) -> bool:
     return bool(
         await cursor.written_after(namespace, position, THOUGHT_WRITES, since_ms=since, limit=1)
     )
+
+
+async def namespaces_with_unscanned(runtime: JobRuntime) -> list[str]:
+    """The namespaces with a thought written since their scan cursor: what the sweep asks
+    to scan (the others get no task, and so no operational event, every minute)."""
+    found = []
+    for namespace in await runtime.repos.executor.namespaces():
+        if await has_unscanned(runtime, namespace):
+            found.append(namespace)
+    return found

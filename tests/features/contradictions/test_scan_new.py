@@ -11,7 +11,11 @@ import pytest
 
 from tests.knowledge_support import advance_days, contribute, make_runtime
 from tests.support import LoopThread
-from thoughtgraph.features.contradictions.jobs import has_unscanned, scan_new
+from thoughtgraph.features.contradictions.jobs import (
+    has_unscanned,
+    namespaces_with_unscanned,
+    scan_new,
+)
 from thoughtgraph.features.thoughts.inputs import ThoughtInput
 from thoughtgraph.llm.embedders import TextEmbedder
 from thoughtgraph.runtime import Runtime
@@ -78,6 +82,15 @@ def test_the_cursor_never_moves_back(loop: LoopThread, runtime: Runtime, ns: str
     loop.run(cursor.advance(ns, head))
     loop.run(cursor.advance(ns, 1))
     assert loop.run(cursor.position(ns)).scanned == head
+
+
+def test_the_sweep_asks_only_for_namespaces_behind(
+    loop: LoopThread, runtime: Runtime, ns: str
+) -> None:
+    contribute(loop, runtime, ns, "The release train leaves every Tuesday.")
+    assert ns in loop.run(namespaces_with_unscanned(runtime))
+    loop.run(scan_new(runtime, ns))
+    assert ns not in loop.run(namespaces_with_unscanned(runtime))
 
 
 def _input(ns: str, content: str) -> ThoughtInput:
