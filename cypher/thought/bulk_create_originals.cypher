@@ -1,13 +1,20 @@
-// Loads many original thoughts at once (imports and benchmarks), each with its event.
-// The revision counter advances once by the batch size under the write lock.
+// Loads many original thoughts at once (benchmarks), each with its event. A row whose id
+// is stored already is left out, so a batch run again (after a lost connection) writes
+// nothing twice. The revision counter advances once, by the rows written, under the
+// write lock.
+UNWIND $rows AS candidate
+OPTIONAL MATCH (existing:Thought {id: candidate.id})
+WITH candidate, existing
+WHERE existing IS NULL
+WITH collect(candidate) AS rows
 MERGE (log:ChangeLog {namespace: $namespace})
 ON CREATE SET log.revision = 0
 SET log.lock = true
-WITH log, log.revision AS base
-SET log.revision = base + size($rows)
-WITH base
-UNWIND range(0, size($rows) - 1) AS i
-WITH base, i, $rows[i] AS row
+WITH log, log.revision AS base, rows
+SET log.revision = base + size(rows)
+WITH base, rows
+UNWIND range(0, size(rows) - 1) AS i
+WITH base, i, rows[i] AS row
 CREATE (t:Thought:Original {
   id: row.id, namespace: $namespace, type: 'original', content: row.content,
   agentId: row.agentId, agentName: row.agentName, context: null, sessionId: null,

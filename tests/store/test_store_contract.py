@@ -415,6 +415,9 @@ def test_bulk_load_creates_thoughts_with_events(
     ]
     assert loop.run(repos(store).thoughts.bulk_create_originals(ns, rows)) == 25
     assert loop.run(repos(store).changes.revision(ns)) == 26
+    # Run again (as after a lost connection): nothing is written twice, no revision used.
+    assert loop.run(repos(store).thoughts.bulk_create_originals(ns, rows[20:])) == 0
+    assert loop.run(repos(store).changes.revision(ns)) == 26
     stored = loop.run(repos(store).thoughts.get_many(ns, [r.id for r in rows]))
     assert sorted(t.revision for t in stored.values()) == list(range(2, 27))
     hits = loop.run(repos(store).thoughts.nearest(ns, rows[3].embedding, 1, -1.0))

@@ -55,6 +55,12 @@ RESTART_WAIT_S = 60.0
 # redis-py's default pool instead *refused* the 101st concurrent statement with a
 # ConnectionError, which was taken for a lost engine (see ``_run_observed``).
 POOL_CONNECTIONS = 64
+# How long the client waits for a statement's answer, beyond the engine's own statement
+# timeout (which stops reads; writes run to the end). redis-py's default of 5 s gave up
+# on a 1,000-thought bulk write that took longer on a large store under load; the engine
+# still committed it, and the statement run again after the "lost" connection collided
+# with it (a unique-constraint violation at about 349,000 thoughts).
+ANSWER_GRACE_S = 60.0
 _POOL_EXHAUSTED = "No connection available"
 
 
@@ -81,6 +87,7 @@ class FalkorDBGraphStore(CypherGraphStore):
             path=socket_path,
             max_connections=POOL_CONNECTIONS,
             timeout=statement_timeout_s,
+            socket_timeout=statement_timeout_s + ANSWER_GRACE_S,
             decode_responses=True,  # as FalkorDB's own client asks for
         )
         self._client = FalkorDB(connection_pool=self._pool)
