@@ -10,6 +10,7 @@ from thoughtgraph.domain.changes import ChangeKind
 from thoughtgraph.domain.judgement import UsageMeter
 from thoughtgraph.features.consolidation.candidates import candidate_pages
 from thoughtgraph.features.consolidation.repository import CandidateWindow
+from thoughtgraph.features.contradictions.scanning import ScanOutcome
 from thoughtgraph.features.services import JobRuntime
 
 HOUR_MS = 3600 * 1000
@@ -21,48 +22,49 @@ MAX_PAGES_PER_RUN = 25
 
 class ScanResult(BaseModel):
     namespace: str
-    scanned: int
-    pairs_judged: int
-    contradictions_found: int
-    links: int
-    llm_calls: int
+    scanned: int = 0
+    pairs_judged: int = 0
+    contradictions_found: int = 0
+    links: int = 0
+    llm_calls: int = 0
+
+    def add(self, scanned: int, outcome: ScanOutcome) -> None:
+        """Count in one scanned page."""
+        self.scanned += scanned
+        self.pairs_judged += len(outcome.verdicts)
+        self.contradictions_found += outcome.recorded
+        self.links += outcome.links
 
 
 class NewThoughtsScan(ScanResult):
-    caught_up: bool  # False: more was written meanwhile than one run takes on
+    caught_up: bool = False  # False: more was written meanwhile than one run takes on
+
+
+def window_start(runtime: JobRuntime) -> int:
+    """The start of the consolidation window: what scans look at, in epoch ms."""
+    return runtime.clock.now_ms() - runtime.settings.consolidation_window_hours * HOUR_MS
 
 
 async def scan_thoughts(runtime: JobRuntime, namespace: str, thought_ids: list[str]) -> ScanResult:
     subjects = await runtime.repos.thoughts.with_embeddings(namespace, thought_ids)
     usage = UsageMeter(max_calls=runtime.settings.llm_max_calls_per_run)
     outcome = await runtime.services.scanner.scan(namespace, subjects, usage)
-    return ScanResult(
-        namespace=namespace,
-        scanned=len(subjects),
-        pairs_judged=len(outcome.verdicts),
-        contradictions_found=outcome.recorded,
-        links=outcome.links,
-        llm_calls=usage.usage.calls,
-    )
+    result = ScanResult(namespace=namespace, llm_calls=usage.usage.calls)
+    result.add(len(subjects), outcome)
+    return result
 
 
 async def scan_namespace(runtime: JobRuntime, namespace: str) -> ScanResult:
     """Thoughts of the consolidation window, a page at a time."""
     settings = runtime.settings
     usage = UsageMeter(max_calls=settings.llm_max_calls_per_run)
-    until = runtime.clock.now_ms()
-    since = until - settings.consolidation_window_hours * HOUR_MS
-    totals = ScanResult(
-        namespace=namespace, scanned=0, pairs_judged=0, contradictions_found=0, links=0, llm_calls=0
-    )
-    window = CandidateWindow(since_ms=since, until_ms=until)  # new or used in the window only
+    since = window_start(runtime)
+    totals = ScanResult(namespace=namespace)
+    # New or used in the window only.
+    window = CandidateWindow(since_ms=since, until_ms=runtime.clock.now_ms())
     pages = candidate_pages(runtime, namespace, window, page_size=settings.consolidation_batch_size)
     async for page in pages:
-        outcome = await runtime.services.scanner.scan(namespace, page, usage)
-        totals.scanned += len(page)
-        totals.pairs_judged += len(outcome.verdicts)
-        totals.contradictions_found += outcome.recorded
-        totals.links += outcome.links
+        totals.add(len(page), await runtime.services.scanner.scan(namespace, page, usage))
     totals.llm_calls = usage.usage.calls
     return totals
 
@@ -76,17 +78,9 @@ async def scan_new(runtime: JobRuntime, namespace: str) -> NewThoughtsScan:
     settings = runtime.settings
     cursor = runtime.repos.scan_cursor
     usage = UsageMeter(max_calls=settings.llm_max_calls_per_run)
-    since = runtime.clock.now_ms() - settings.consolidation_window_hours * HOUR_MS
+    since = window_start(runtime)
     page_size = max(1, settings.scan_page_size)
-    totals = NewThoughtsScan(
-        namespace=namespace,
-        scanned=0,
-        pairs_judged=0,
-        contradictions_found=0,
-        links=0,
-        llm_calls=0,
-        caught_up=False,
-    )
+    totals = NewThoughtsScan(namespace=namespace)
     for _ in range(MAX_PAGES_PER_RUN):
         position = await cursor.position(namespace)
         if position.scanned >= position.head:
@@ -98,11 +92,9 @@ async def scan_new(runtime: JobRuntime, namespace: str) -> NewThoughtsScan:
         if page:
             ids = list(dict.fromkeys(written.thought_id for written in page))
             subjects = await runtime.repos.thoughts.with_embeddings(namespace, ids)
-            outcome = await runtime.services.scanner.scan(namespace, subjects, usage)
-            totals.scanned += len(subjects)
-            totals.pairs_judged += len(outcome.verdicts)
-            totals.contradictions_found += outcome.recorded
-            totals.links += outcome.links
+            totals.add(
+                len(subjects), await runtime.services.scanner.scan(namespace, subjects, usage)
+            )
         # A full page ends at its last thought; a short one reaches the head read before it.
         reached = page[-1].revision if len(page) == page_size else position.head
         await cursor.advance(namespace, reached)
@@ -116,7 +108,7 @@ async def has_unscanned(runtime: JobRuntime, namespace: str) -> bool:
     position = await cursor.position(namespace)
     if position.scanned >= position.head:
         return False
-    since = runtime.clock.now_ms() - runtime.settings.consolidation_window_hours * HOUR_MS
+    since = window_start(runtime)
     return bool(
         await cursor.written_after(namespace, position, THOUGHT_WRITES, since_ms=since, limit=1)
     )
