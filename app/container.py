@@ -6,8 +6,10 @@ from __future__ import annotations
 from typing import Protocol
 
 from thoughtgraph.domain.allowlist import load_allowlist
+from thoughtgraph.domain.scopes import ScopePolicy
 from thoughtgraph.features.changes.service import HistoryService
 from thoughtgraph.features.consolidation.merging import MergeService
+from thoughtgraph.features.consolidation.proposals import ProposalService
 from thoughtgraph.features.consolidation.service import ConsolidationService
 from thoughtgraph.features.context.service import ContextService
 from thoughtgraph.features.contradictions.scanning import ContradictionScanner
@@ -66,8 +68,10 @@ def build_services(
         queue=queue,
         scan_on_write=settings.scan_on_write,
         events=events,
+        scopes=ScopePolicy.parse(settings.scope_defaults),
     )
     access = AccessRecorder(repos, clock)
+    merging = MergeService(repos, embedder, settings, clock)
     allowlist = load_allowlist(settings.allowlist_file)  # a bad file stops the start
     search = SearchService(
         repos,
@@ -92,7 +96,8 @@ def build_services(
         supersession=SupersessionService(repos, embedder, clock),
         contradictions=ContradictionService(repos, embedder, thoughts, clock),
         scanner=ContradictionScanner(repos, build_judge(settings, llm), settings, clock),
-        merging=MergeService(repos, embedder, settings, clock),
+        merging=merging,
+        proposals=ProposalService(repos, merging, settings, clock),
         topics=TopicService(
             repos, TopicSummariser(llm, settings.topic_summary_max_words), settings, clock
         ),

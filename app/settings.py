@@ -162,6 +162,10 @@ class Settings(BaseSettings):
     # Agents' category allowlists and context modes (YAML; see app/domain/allowlist.py).
     # None: every read is unrestricted. A bad file stops the start.
     allowlist_file: Path | None = None
+    # Each namespace's scope for a write that names none, as "namespace=scope" pairs,
+    # comma-separated ("*": every other namespace), e.g. "*=shared,notes=private".
+    # Default: shared everywhere (see app/domain/scopes.py).
+    scope_defaults: str | None = None
     trusted_hosts: str | None = None  # comma-separated Host names; default: loopback + api_host
     cors_origins: str | None = None  # comma-separated origins; CORS is off without it
     graphiql: bool | None = None  # default: on while the service is open, off with keys

@@ -65,6 +65,7 @@ class KeyFile:
         agent_name: str,
         role: Role,
         agent: str | None = None,
+        user: str | None = None,
     ) -> tuple[ApiKey, str]:
         """A new key and its text, which is shown to the caller once and stored nowhere."""
         key_id, secret, text = new_key_material()
@@ -79,6 +80,7 @@ class KeyFile:
             role=role,
             created_at_ms=now_ms(),
             agent=agent,
+            user=user,
         )
         with self._locked():
             self._write((*self._current(), key))

@@ -30,6 +30,11 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="the agent of the allowlist file (TG_ALLOWLIST_FILE) whose categories bind the "
         "key's reads (default: none, reads unrestricted)",
     )
+    create.add_argument(
+        "--user",
+        help="the user the key acts for: it reads that user's private thoughts and writes "
+        "private ones as theirs (default: none, shared and system thoughts only)",
+    )
     create.add_argument("--role", choices=[role.value for role in Role], default=Role.WRITER.value)
     actions.add_parser("list", help="every key, without secrets")
     revoke = actions.add_parser("revoke", help="revoke a key at once")
@@ -50,6 +55,7 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
             agent_name=check.require_name("--agent-name", args.agent_name or agent_id),
             role=Role(args.role),
             agent=check.require_name("--agent", args.agent) if args.agent else None,
+            user=check.require_identifier("--user", args.user) if args.user else None,
         )
         print(f"created key {key.key_id} ({key.role.value}) for {', '.join(key.namespaces)}")
         print("its text, shown this once (send it as `Authorization: Bearer <key>`):")

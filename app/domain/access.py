@@ -18,6 +18,7 @@ from enum import StrEnum
 from pydantic import BaseModel, ConfigDict
 
 from thoughtgraph.domain.errors import ForbiddenError
+from thoughtgraph.domain.scopes import Viewer
 
 ALL_NAMESPACES = "*"
 KEY_PREFIX = "tgk"
@@ -59,6 +60,9 @@ class ApiKey(BaseModel):
     # The agent of the allowlist file (TG_ALLOWLIST_FILE) whose categories bind this key's
     # reads; None: the key reads unrestricted (a request may still name an agent).
     agent: str | None = None
+    # The user the key acts for: its private thoughts are the only private ones it
+    # reads, and its private writes are that user's (thoughtgraph.domain.scopes).
+    user: str | None = None
 
     @property
     def active(self) -> bool:
@@ -82,6 +86,7 @@ class Principal(BaseModel):
     role: Role = Role.ADMIN
     namespaces: tuple[str, ...] = (ALL_NAMESPACES,)
     agent: str | None = None  # the allowlist agent its key is bound to, if any
+    user: str | None = None  # the user its key acts for, if any
 
     @classmethod
     def anyone(cls) -> Principal:
@@ -97,12 +102,20 @@ class Principal(BaseModel):
             role=key.role,
             namespaces=key.namespaces,
             agent=key.agent,
+            user=key.user,
         )
 
     def require(self, action: Action, namespace: str | None) -> None:
         """FORBIDDEN unless the caller may do ``action`` on ``namespace``."""
         if not self.may(action, namespace):
             raise ForbiddenError(FORBIDDEN_MESSAGE)
+
+    @property
+    def viewer(self) -> Viewer:
+        """Whose private thoughts it reads: a key's user's; open local mode, all."""
+        if self.key_id is None:
+            return Viewer.everyone()
+        return Viewer(user_id=self.user)
 
     def may(self, action: Action, namespace: str | None) -> bool:
         if action not in self.role.actions:

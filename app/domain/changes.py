@@ -13,6 +13,7 @@ class SubjectKind(StrEnum):
     CONTRADICTION = "contradiction"
     EPISODE = "episode"
     CONSOLIDATION_RUN = "consolidation_run"
+    MERGE_PROPOSAL = "merge_proposal"
 
 
 class ChangeKind(StrEnum):
@@ -34,6 +35,8 @@ class ChangeKind(StrEnum):
     PURGED = "purged"
     PINNED = "pinned"
     UNPINNED = "unpinned"
+    MERGE_PROPOSED = "merge_proposed"
+    MERGE_DECIDED = "merge_decided"
 
 
 class Actor(BaseModel):

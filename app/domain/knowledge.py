@@ -9,6 +9,8 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from thoughtgraph.domain.scopes import DEFAULT_SCOPE, Scope, Viewer
+
 
 class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True)
@@ -97,6 +99,11 @@ class Episode(_Frozen):
     thought_ids: tuple[str, ...] = ()
     created_at_ms: int
     extractor: str  # "offline" or the model name
+    scope: Scope = DEFAULT_SCOPE  # its thoughts' scope: a private episode is one user's
+    owner_id: str | None = None
+
+    def seen_by(self, viewer: Viewer) -> bool:
+        return viewer.sees(self.scope, self.owner_id)
 
 
 class RunStatus(StrEnum):

@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict
 # Re-exported: the change log lives in changes.py.
 from thoughtgraph.domain.changes import ChangeEvent as ChangeEvent
 from thoughtgraph.domain.changes import ChangeKind as ChangeKind
+from thoughtgraph.domain.scopes import DEFAULT_SCOPE, Partition, Scope, Viewer, partition
 
 DEFAULT_NAMESPACE = "default"
 PREVIEW_CHARS = 80
@@ -111,6 +112,15 @@ class Thought(_Frozen):
     superseded_by: str | None = None
     episode_id: str | None = None
     topic_id: str | None = None
+    scope: Scope = DEFAULT_SCOPE
+    owner_id: str | None = None  # the user a private thought belongs to
+
+    @property
+    def partition(self) -> Partition:
+        return partition(self.scope, self.owner_id)
+
+    def seen_by(self, viewer: Viewer) -> bool:
+        return viewer.sees(self.scope, self.owner_id)
 
     @property
     def preview(self) -> str:
@@ -214,6 +224,7 @@ class TimeView(_Frozen):
     known_at_ms: int | None = None
     current_only: bool = False  # leave superseded thoughts out
     include_forgotten: bool = False  # soft-deleted ones too (restore, audit)
+    viewer: Viewer = Viewer()  # whose private thoughts it sees (default: nobody's)
 
 
 class ThoughtFilter(_Frozen):

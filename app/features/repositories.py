@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from thoughtgraph.features.changes.repository import ChangeRepository
+from thoughtgraph.features.consolidation.proposals_repository import ProposalRepository
 from thoughtgraph.features.consolidation.repository import MergeRepository
 from thoughtgraph.features.consolidation.runs_repository import RunRepository
 from thoughtgraph.features.contradictions.repository import ContradictionRepository
@@ -46,6 +47,7 @@ class Repositories:
     supersession: SupersessionRepository
     merges: MergeRepository
     runs: RunRepository
+    proposals: ProposalRepository
     retention: RetentionRepository
     episodes: EpisodeRepository
     transfer: TransferRepository
@@ -69,6 +71,7 @@ class Repositories:
             supersession=SupersessionRepository(executor),
             merges=MergeRepository(executor),
             runs=RunRepository(executor),
+            proposals=ProposalRepository(executor),
             retention=RetentionRepository(executor),
             episodes=EpisodeRepository(executor),
             transfer=TransferRepository(executor),

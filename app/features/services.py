@@ -9,6 +9,7 @@ from typing import Protocol
 from thoughtgraph.domain.allowlist import AllowlistPolicy
 from thoughtgraph.features.changes.service import HistoryService
 from thoughtgraph.features.consolidation.merging import MergeService
+from thoughtgraph.features.consolidation.proposals import ProposalService
 from thoughtgraph.features.consolidation.service import ConsolidationService
 from thoughtgraph.features.context.service import ContextService
 from thoughtgraph.features.contradictions.scanning import ContradictionScanner
@@ -47,6 +48,7 @@ class Services:
     contradictions: ContradictionService
     scanner: ContradictionScanner
     merging: MergeService
+    proposals: ProposalService
     topics: TopicService
     consolidation: ConsolidationService
     episodes: EpisodeService

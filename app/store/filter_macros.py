@@ -9,14 +9,22 @@ from __future__ import annotations
 from collections.abc import Callable
 
 
+def _in_scope(engine: str, var: str) -> str:
+    """In a scope the read's viewer sees: not private, or owned by $viewerId
+    ($allScopes: a trusted read sees every scope; thoughtgraph.domain.scopes.Viewer)."""
+    del engine
+    t = var
+    return f"($allScopes OR coalesce({t}.scope, 'shared') <> 'private' OR {t}.ownerId = $viewerId)"
+
+
 def _visible(engine: str, var: str) -> str:
     """The time view of a read (thoughtgraph.domain.models.TimeView): active unless forgotten ones
     are asked for, valid at $validAt (default $now) in the world, known at $knownAt when
-    given, and not superseded when $currentOnly."""
-    del engine
+    given, not superseded when $currentOnly, and in_scope."""
     t = var
     return (
-        f"(coalesce({t}.state, 'active') = 'active' OR $includeForgotten) "
+        f"{_in_scope(engine, t)} "
+        f"AND (coalesce({t}.state, 'active') = 'active' OR $includeForgotten) "
         f"AND coalesce({t}.validFrom, {t}.createdAt) <= coalesce($validAt, $now) "
         f"AND ({t}.validTo IS NULL OR {t}.validTo > coalesce($validAt, $now)) "
         f"AND ($knownAt IS NULL OR ({t}.createdAt <= $knownAt "
@@ -66,6 +74,7 @@ def _consolidation_candidate(engine: str, var: str) -> str:
 
 FILTER_MACROS: dict[str, Callable[..., str]] = {
     "visible": _visible,
+    "in_scope": _in_scope,
     "current": _current,
     "listing": _listing,
     "consolidation_candidate": _consolidation_candidate,

@@ -18,6 +18,7 @@ from thoughtgraph.domain.knowledge import (
     RunUsage,
     Topic,
 )
+from thoughtgraph.domain.scopes import DEFAULT_SCOPE, Scope
 from thoughtgraph.store.rows import optional_int
 
 
@@ -71,6 +72,8 @@ def episode_from_row(row: Mapping[str, Any]) -> Episode:
         thought_ids=tuple(row.get("thoughtIds") or ()),
         created_at_ms=int(row["createdAt"]),
         extractor=row.get("extractor") or "offline",
+        scope=Scope(row.get("scope") or DEFAULT_SCOPE),
+        owner_id=row.get("ownerId"),
     )
 
 

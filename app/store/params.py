@@ -9,6 +9,7 @@ from typing import Any
 from thoughtgraph.domain.changes import Actor, ChangeKind, SubjectKind
 from thoughtgraph.domain.models import ThoughtRecord, TimeView, now_ms
 from thoughtgraph.domain.retrieval import SearchFilter, UsagePolicy
+from thoughtgraph.domain.scopes import Viewer
 
 
 def change_params(
@@ -46,7 +47,13 @@ def view_params(view: TimeView | None) -> dict[str, Any]:
         "knownAt": view.known_at_ms,
         "currentOnly": view.current_only,
         "includeForgotten": view.include_forgotten,
+        **scope_params(view.viewer),
     }
+
+
+def scope_params(viewer: Viewer) -> dict[str, Any]:
+    """The parameters of the in_scope() macro."""
+    return {"allScopes": viewer.trusted, "viewerId": viewer.user_id}
 
 
 def thought_create_params(
@@ -78,6 +85,8 @@ def thought_create_params(
         "validFrom": t.valid_from_ms,
         "validTo": t.valid_to_ms,
         "episodeId": t.episode_id,
+        "scope": t.scope.value,
+        "ownerId": t.owner_id,
         **change_params(
             ChangeKind(event_kind),
             SubjectKind.THOUGHT,

@@ -39,6 +39,8 @@ THOUGHT_FIELDS = (
     ("supersededBy", "supersededBy"),
     ("episodeId", "episodeId"),
     ("topicId", "topicId"),
+    ("scope", "scope"),
+    ("ownerId", "ownerId"),
 )
 
 
@@ -107,6 +109,20 @@ NODE_FIELDS: dict[str, tuple[str, ...]] = {
         "thoughtIds",
         "createdAt",
         "extractor",
+        "scope",
+        "ownerId",
+    ),
+    "proposal": (
+        "id",
+        "namespace",
+        "status",
+        "thoughtIds",
+        "ownerIds",
+        "decisions",
+        "similarity",
+        "createdAt",
+        "decidedAt",
+        "mergedThoughtId",
     ),
     "run": (
         "id",
@@ -140,4 +156,5 @@ PROJECTION_MACROS: dict[str, Callable[..., str]] = {
     "contradiction_fields": _fields("contradiction"),
     "episode_fields": _fields("episode"),
     "run_fields": _fields("run"),
+    "proposal_fields": _fields("proposal"),
 }

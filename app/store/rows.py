@@ -7,6 +7,7 @@ from typing import Any
 
 from thoughtgraph.domain.changes import ChangeEvent, ChangeKind, SubjectKind
 from thoughtgraph.domain.models import Thought, ThoughtKind, ThoughtState, ThoughtType
+from thoughtgraph.domain.scopes import DEFAULT_SCOPE, Scope
 
 
 def optional_int(value: Any) -> int | None:
@@ -47,6 +48,8 @@ def thought_from_row(row: Mapping[str, Any]) -> Thought:
         superseded_by=row.get("supersededBy"),
         episode_id=row.get("episodeId"),
         topic_id=row.get("topicId"),
+        scope=Scope(row.get("scope") or DEFAULT_SCOPE),
+        owner_id=row.get("ownerId"),
     )
 
 

@@ -13,7 +13,7 @@ CREATE (t:Thought:Consolidation {
   agentId: $actorId, agentName: $actorName, tags: $tags, pheromoneWeight: $pheromoneWeight,
   createdAt: $at, sourceIds: $sourceIds, embedding: {{ vector($embedding) }},
   kind: $kind, salience: $salience, importance: $importance, pinned: $pinned,
-  accessCount: 0, state: 'active', mergeOf: $sourceIds
+  accessCount: 0, state: 'active', mergeOf: $sourceIds, scope: $scope, ownerId: $ownerId
 })
 {{ namespace_label(t) }}
 {{ thought_vector(t) }}

@@ -8,7 +8,8 @@ CREATE (ep:Episode {
   id: $id, namespace: $namespace, title: $title, narrative: $narrative, summary: $summary,
   compressed: $compressed, indexLabel: $indexLabel, artifactKinds: $artifactKinds,
   artifactRefs: $artifactRefs, thoughtIds: $thoughtIds, createdAt: $at,
-  extractor: $extractor, embedding: {{ vector($embedding) }}
+  extractor: $extractor, scope: $scope, ownerId: $ownerId,
+  embedding: {{ vector($embedding) }}
 })
 WITH ep
 {{ append_change(ep) }}

@@ -11,6 +11,7 @@ CREATE CONSTRAINT contradiction_id_unique IF NOT EXISTS FOR (c:Contradiction) RE
 CREATE CONSTRAINT episode_id_unique IF NOT EXISTS FOR (ep:Episode) REQUIRE ep.id IS UNIQUE;
 CREATE CONSTRAINT consolidation_run_id_unique IF NOT EXISTS FOR (run:ConsolidationRun) REQUIRE run.id IS UNIQUE;
 CREATE CONSTRAINT pair_check_id_unique IF NOT EXISTS FOR (p:PairCheck) REQUIRE p.id IS UNIQUE;
+CREATE CONSTRAINT merge_proposal_id_unique IF NOT EXISTS FOR (p:MergeProposal) REQUIRE p.id IS UNIQUE;
 CREATE CONSTRAINT ops_event_id_unique IF NOT EXISTS FOR (e:OpsEvent) REQUIRE e.id IS UNIQUE;
 CREATE INDEX topic_namespace IF NOT EXISTS FOR (tp:Topic) ON (tp.namespace);
 CREATE INDEX contradiction_ns IF NOT EXISTS FOR (c:Contradiction) ON (c.namespace);

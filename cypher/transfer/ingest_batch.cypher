@@ -21,7 +21,8 @@ CREATE (t:Thought:Original {
   createdAt: row.createdAt, sourceIds: [], revision: base + i + 1, kind: row.kind,
   salience: row.salience, importance: row.importance, pinned: row.pinned,
   category: row.category, accessCount: 0, state: 'active', validFrom: row.validFrom,
-  validTo: row.validTo, embedding: {{ vector(row.embedding) }}
+  validTo: row.validTo, scope: row.scope, ownerId: row.ownerId,
+  embedding: {{ vector(row.embedding) }}
 })
 {{ namespace_label(t) }}
 {{ thought_vector(t) }}

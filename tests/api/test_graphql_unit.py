@@ -139,7 +139,14 @@ def test_sdl_has_the_types_queries_and_mutations(schema: strawberry.Schema) -> N
         'undoConsolidation(thoughtId: ID!, namespace: String! = "default"): [Thought!]!',
         'ingestEpisode(transcript: String = null, namespace: String! = "default",'
         " title: String = null, artifacts: [ArtifactInput!] = null,"
-        " turns: [TurnInput!] = null, sessionId: String = null): Episode!",
+        " turns: [TurnInput!] = null, sessionId: String = null, scope: Scope = null,"
+        " userId: String = null): Episode!",
+        'proposeMerge(userIds: [String!]!, namespace: String! = "default"): [MergeProposal!]!',
+        'decideMerge(id: ID!, accept: Boolean!, namespace: String! = "default",'
+        " userId: String = null): MergeProposal!",
+        'mergeProposals(namespace: String! = "default", status: ProposalStatus = null,'
+        " first: Int = 20): [MergeProposal!]!",
+        "enum Scope {\n  PRIVATE\n  SHARED\n  SYSTEM\n}",
         'lineage(id: ID!, maxDepth: Int = 10, namespace: String! = "default"): LineageResult!',
         'searchChanges(query: String!, k: Int = 10, namespace: String! = "default"): [ChangeHit!]!',
         'history(thoughtId: ID!, namespace: String! = "default"): [ChangeEvent!]!',

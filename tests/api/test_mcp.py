@@ -28,6 +28,8 @@ TOOLS = {
     "recall",
     "assemble_context",
     "ingest_episode",
+    "propose_merge",
+    "decide_merge",
 }
 
 # --- the tools, on both engines and both transports ------------------------------------------

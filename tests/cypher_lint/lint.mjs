@@ -23,11 +23,11 @@ const DEPRECATED_TAG = 2; // vscode-languageserver-types DiagnosticTag.Deprecate
 const LABELS = [
   'Thought', 'Original', 'Refinement', 'Consolidation', 'ChangeEvent', 'ChangeLog',
   'SchemaMeta', 'Topic', 'Contradiction', 'Episode', 'ConsolidationRun', 'PairCheck',
-  'OpsEvent',
+  'OpsEvent', 'MergeProposal',
 ];
 const RELATIONSHIP_TYPES = [
   'REFINES', 'CONSOLIDATES', 'CONCERNS', 'SUPERSEDES', 'RELATED_TO', 'BELONGS_TO', 'INVOLVES',
-  'PART_OF',
+  'PART_OF', 'PROPOSES',
 ];
 const PROPERTY_KEYS = [
   // Thought
@@ -42,6 +42,8 @@ const PROPERTY_KEYS = [
   'salience', 'importance', 'pinned', 'category', 'lastAccessedAt', 'accessCount', 'state',
   'purgeAt', 'validFrom', 'validTo', 'supersededAt', 'supersededBy', 'episodeId', 'topicId',
   'forgottenAt', 'mergeOf', 'mergedInto',
+  // Thought: whose memory it is
+  'scope', 'ownerId',
   // Thought: usage (cite, ignore)
   'citeCount', 'ignoreCount', 'lastCitedAt', 'lastCitedAction',
   // SUPERSEDES / RELATED_TO / BELONGS_TO / INVOLVES
@@ -55,6 +57,8 @@ const PROPERTY_KEYS = [
   // Episode
   'title', 'narrative', 'compressed', 'indexLabel', 'artifactKinds', 'artifactRefs',
   'thoughtIds', 'extractor',
+  // MergeProposal (thoughtIds, status, similarity, mergedThoughtId as above)
+  'ownerIds', 'decisions', 'decidedAt',
   // ConsolidationRun
   'dryRun', 'trigger', 'requestedAt', 'startedAt', 'finishedAt', 'attempts', 'counts',
   'usage', 'error',
@@ -84,6 +88,8 @@ const GRAPH_SCHEMA = [
   { from: 'Thought', to: 'Topic', relType: 'BELONGS_TO' },
   { from: 'Thought', to: 'Episode', relType: 'PART_OF' },
   { from: 'Contradiction', to: 'Thought', relType: 'INVOLVES' },
+  { from: 'MergeProposal', to: 'Thought', relType: 'PROPOSES' },
+  { from: 'ChangeEvent', to: 'MergeProposal', relType: 'CONCERNS' },
 ];
 
 // Procedures the statements call. The package ships the procedure and function signatures

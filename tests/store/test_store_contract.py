@@ -25,6 +25,7 @@ from thoughtgraph.domain.models import (
     ThoughtType,
     new_thought_id,
 )
+from thoughtgraph.domain.scopes import Viewer
 from thoughtgraph.store.cypher_store import CypherGraphStore
 
 D = CONTRACT_DIMENSION
@@ -123,7 +124,7 @@ def test_create_with_missing_source_writes_nothing(
     assert write(loop, store, refinement) is None
     assert loop.run(repos(store).thoughts.get_many(ns, [refinement.id])) == {}
     assert loop.run(repos(store).changes.revision(ns)) == 1
-    assert loop.run(repos(store).lineage.refiners(ns, [source.id])) == {}
+    assert loop.run(repos(store).lineage.refiners(ns, [source.id], Viewer.everyone())) == {}
 
 
 def test_source_in_another_namespace_counts_as_missing(
@@ -194,7 +195,7 @@ def test_namespaces_never_leak(loop: LoopThread, store: CypherGraphStore, ns: st
     assert (
         loop.run(repos(store).lineage.walk(ns, theirs.id, max_depth=10, max_nodes=10)).depths == {}
     )
-    assert loop.run(repos(store).lineage.refiners(ns, [theirs.id])) == {}
+    assert loop.run(repos(store).lineage.refiners(ns, [theirs.id], Viewer.everyone())) == {}
     assert loop.run(repos(store).lineage.search_reasons(ns, vector, 10)) == []
     assert loop.run(repos(store).thoughts.fulltext(ns, "theirs", 10)) == []
     assert loop.run(repos(store).changes.revision(ns)) == 1
@@ -211,7 +212,7 @@ def test_refiners_are_batched_and_newest_first(
     merged = make_thought(ns, "a+b", kind=ThoughtType.CONSOLIDATION, sources=[a.id, b.id])
     for thought in (first, second, merged):
         write(loop, store, thought)
-    found = loop.run(repos(store).lineage.refiners(ns, [a.id, b.id, merged.id]))
+    found = loop.run(repos(store).lineage.refiners(ns, [a.id, b.id, merged.id], Viewer.everyone()))
     assert found == {a.id: [merged.id, second.id, first.id], b.id: [merged.id]}
 
 

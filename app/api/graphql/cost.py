@@ -47,6 +47,7 @@ from thoughtgraph.domain.validation import (
     MAX_REFINEMENTS,
     MAX_SOURCES,
 )
+from thoughtgraph.features.consolidation.proposals import MAX_PARTS, MAX_PROPOSALS
 from thoughtgraph.features.ops.service import MAX_EVENTS
 
 UNKNOWN_LIST_SIZE = 100  # any list not named below: counted as this long
@@ -83,6 +84,10 @@ ROOT_WEIGHTS = {
     "runConsolidation": 20,
     "scanContradictions": 20,
     "undoConsolidation": 20,
+    # Reads each user's private thoughts (up to 2,000 each) and compares them in memory.
+    "proposeMerge": 50,
+    "decideMerge": 20,
+    "mergeProposals": 5,
     # Context assembly: several searches (each an embedding) and listings, then packing.
     "assembleContext": 40,
     "predictContext": 40,
@@ -134,6 +139,7 @@ SIZED_BY_ARGUMENT = {
     "changes": ("limit", 100, MAX_CHANGES),
     "changesSince": ("limit", 100, MAX_CHANGES),
     "operationalEvents": ("first", 50, MAX_EVENTS),
+    "mergeProposals": ("first", 20, MAX_PAGE_SIZE),
 }
 # Lists with a fixed cap, wherever they appear. A connection's own lists (nodes, edges,
 # events) count once: the field above them was already multiplied by first or limit.
@@ -146,6 +152,8 @@ CAPPED_LISTS = {
     "history": MAX_HISTORY,
     "chain": MAX_LINEAGE_NODES,
     "undoConsolidation": MAX_SOURCES,  # a merge's sources
+    "proposeMerge": MAX_PROPOSALS,
+    "parts": MAX_PARTS,
     "hits": MAX_LIMIT,  # recall's hits, searchTiered's thoughts (both at most MAX_LIMIT)
 }
 

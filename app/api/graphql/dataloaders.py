@@ -15,6 +15,7 @@ from strawberry.dataloader import DataLoader
 
 from thoughtgraph.domain.knowledge import Topic
 from thoughtgraph.domain.models import Thought
+from thoughtgraph.domain.scopes import Viewer
 from thoughtgraph.features.thoughts.browse import BrowseService
 from thoughtgraph.features.topics.service import TopicService
 
@@ -32,20 +33,25 @@ def _by_namespace(keys: Sequence[tuple[str, str]]) -> dict[str, list[str]]:
     return grouped
 
 
-async def load_thoughts(browse: BrowseService, keys: Sequence[ThoughtKey]) -> list[Thought | None]:
-    """One ``get_many`` call per namespace; a missing thought loads as None."""
+async def load_thoughts(
+    browse: BrowseService, viewer: Viewer, keys: Sequence[ThoughtKey]
+) -> list[Thought | None]:
+    """One ``get_many`` call per namespace; a missing thought (or one the request's
+    caller may not see) loads as None."""
     found: dict[ThoughtKey, Thought] = {}
     for namespace, ids in _by_namespace(keys).items():
-        for thought_id, thought in (await browse.get_many(namespace, ids)).items():
+        for thought_id, thought in (await browse.get_many(namespace, ids, viewer)).items():
             found[(namespace, thought_id)] = thought
     return [found.get(key) for key in keys]
 
 
-async def load_refiners(browse: BrowseService, keys: Sequence[ThoughtKey]) -> list[list[str]]:
+async def load_refiners(
+    browse: BrowseService, viewer: Viewer, keys: Sequence[ThoughtKey]
+) -> list[list[str]]:
     """Ids of the thoughts refining or consolidating each key's thought, newest first."""
     found: dict[ThoughtKey, list[str]] = {}
     for namespace, ids in _by_namespace(keys).items():
-        for thought_id, refiner_ids in (await browse.refiners(namespace, ids)).items():
+        for thought_id, refiner_ids in (await browse.refiners(namespace, ids, viewer)).items():
             found[(namespace, thought_id)] = list(refiner_ids)
     return [found.get(key, []) for key in keys]
 
@@ -67,12 +73,12 @@ class Loaders:
     topics: DataLoader[TopicKey, Topic | None]
 
     @classmethod
-    def build(cls, browse: BrowseService, topics_service: TopicService) -> Loaders:
+    def build(cls, browse: BrowseService, topics_service: TopicService, viewer: Viewer) -> Loaders:
         async def thoughts(keys: list[ThoughtKey]) -> list[Thought | None]:
-            return await load_thoughts(browse, keys)
+            return await load_thoughts(browse, viewer, keys)
 
         async def refiners(keys: list[ThoughtKey]) -> list[list[str]]:
-            return await load_refiners(browse, keys)
+            return await load_refiners(browse, viewer, keys)
 
         async def topics(keys: list[TopicKey]) -> list[Topic | None]:
             return await load_topics(topics_service, keys)

@@ -11,6 +11,7 @@ import strawberry
 from thoughtgraph.domain.changes import ChangeKind, SubjectKind
 from thoughtgraph.domain.knowledge import ContradictionStatus, Resolution, RunStatus
 from thoughtgraph.domain.models import LineageRelation, ThoughtKind, ThoughtState, ThoughtType
+from thoughtgraph.domain.scopes import Scope
 
 strawberry.enum(
     ThoughtType,
@@ -27,6 +28,13 @@ strawberry.enum(ThoughtState, description="Active, or forgotten (restorable unti
 strawberry.enum(ContradictionStatus, description="Whether a contradiction awaits a decision.")
 strawberry.enum(Resolution, description="How a contradiction was decided.")
 strawberry.enum(RunStatus, description="Where a consolidation run is.")
+strawberry.enum(
+    Scope,
+    description=(
+        "Whose memory a thought is: PRIVATE (one user's, seen only through that user's"
+        " keys), SHARED (the namespace's project) or SYSTEM (read by all, written by admins)."
+    ),
+)
 
 __all__ = [
     "ChangeKind",
@@ -34,6 +42,7 @@ __all__ = [
     "LineageRelation",
     "Resolution",
     "RunStatus",
+    "Scope",
     "SubjectKind",
     "ThoughtKind",
     "ThoughtState",

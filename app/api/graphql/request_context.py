@@ -35,12 +35,13 @@ class GraphQLContext:
         principal: Principal | None = None,
     ) -> GraphQLContext:
         """A context with new, empty loaders: never share one between requests."""
+        principal = principal or Principal.anyone()
         return cls(
             services=services,
-            loaders=Loaders.build(services.browse, services.topics),
+            loaders=Loaders.build(services.browse, services.topics, principal.viewer),
             request=request,
             response=response,
-            principal=principal or Principal.anyone(),
+            principal=principal,
         )
 
 

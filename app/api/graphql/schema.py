@@ -13,6 +13,7 @@ from thoughtgraph.api.access import AccessPolicy
 from thoughtgraph.api.graphql.auth import IntrospectionSwitch
 from thoughtgraph.api.graphql.changes.queries import ChangeQuery
 from thoughtgraph.api.graphql.consolidation.mutations import ConsolidationMutation
+from thoughtgraph.api.graphql.consolidation.proposals import ProposalMutation, ProposalQuery
 from thoughtgraph.api.graphql.consolidation.queries import ConsolidationQuery
 from thoughtgraph.api.graphql.context.queries import ContextQuery
 from thoughtgraph.api.graphql.contradictions.mutations import ContradictionMutation
@@ -44,6 +45,7 @@ class Query(
     ContradictionQuery,
     EpisodeQuery,
     ConsolidationQuery,
+    ProposalQuery,
     RecallQuery,
     ContextQuery,
     SearchQuery,
@@ -58,6 +60,7 @@ class Mutation(
     ThoughtLifecycleMutation,
     ContradictionMutation,
     ConsolidationMutation,
+    ProposalMutation,
     EpisodeMutation,
     UsageMutation,
 ):

@@ -19,7 +19,15 @@ from thoughtgraph.domain.knowledge import pair_fingerprint, stable_thought_id
 from thoughtgraph.domain.language.claims import is_claim, same_words
 from thoughtgraph.domain.models import ScoredThought, Thought, ThoughtType
 from thoughtgraph.domain.rules import inherited_pheromone, near_duplicate_text
-from thoughtgraph.features.access import Action, Principal, check_access
+from thoughtgraph.domain.scopes import Partition
+from thoughtgraph.features.access import (
+    Action,
+    Principal,
+    check_access,
+    require_change,
+    seen,
+    viewer_of,
+)
 from thoughtgraph.features.repositories import Repositories
 from thoughtgraph.ports.clock import Clock
 from thoughtgraph.ports.services import Embeddings
@@ -33,6 +41,11 @@ DAY_MS = 24 * 3600 * 1000
 class Merged(NamedTuple):
     thought: Thought
     embedding: list[float]
+
+
+def merge_id(namespace: str, source_ids: Sequence[str]) -> str:
+    """The merged thought's id, from its sources: a retried merge finds what it wrote."""
+    return stable_thought_id("merge", namespace, *sorted(source_ids))
 
 
 def _clusters(pairs: Iterable[tuple[str, str]]) -> list[list[str]]:
@@ -138,18 +151,23 @@ class MergeService:
         namespace: str,
         members: Sequence[Thought],
         embeddings: Mapping[str, Sequence[float]] | None = None,
+        *,
+        into: Partition | None = None,
     ) -> Merged | None:
         """The merged thought and its embedding (None when a member changed meanwhile).
         ``embeddings``:
         stored embeddings of thoughts at hand (a run's page); the merged thought says what
         its fullest member says, so it takes that member's embedding when known, and the
         model embeds the text otherwise."""
+        if into is None and len({t.partition for t in members}) > 1:
+            return None  # knowledge of one scope never merges into another's
+        # ``into``: the owners agreed to merge across scopes (a merge proposal).
         newest = max(members, key=lambda t: (t.created_at_ms, t.revision, t.id))
         fullest = _fullest(members)
         source_ids = tuple(sorted(t.id for t in members))
         actor = Actor.maintenance("consolidation")
         merged = Thought(
-            id=stable_thought_id("merge", namespace, *source_ids),
+            id=merge_id(namespace, source_ids),
             namespace=namespace,
             type=ThoughtType.CONSOLIDATION,
             content=fullest.content,
@@ -165,6 +183,8 @@ class MergeService:
             salience=max(t.salience for t in members),
             importance=max(t.importance for t in members),
             pinned=any(t.pinned for t in members),
+            scope=into[0] if into else newest.scope,
+            owner_id=into[1] if into else newest.owner_id,
         )
         known = (embeddings or {}).get(fullest.id)
         embedding = (
@@ -191,9 +211,10 @@ class MergeService:
         check_access(caller, Action.WRITE, namespace)
         check.require_namespace(namespace)
         mid = check.require_thought_id("thoughtId", merged_id)
-        found = await self._repos.thoughts.get_many(namespace, [mid])
+        found = seen(await self._repos.thoughts.get_many(namespace, [mid]), viewer_of(caller))
         if mid not in found:
             raise ThoughtNotFoundError([mid])
+        require_change([found[mid]], caller)
         now = self._clock.now_ms()
         restored = await self._repos.merges.unmerge(
             namespace,

@@ -88,6 +88,8 @@ class MergeRepository:
             "salience": merged.salience,
             "importance": merged.importance,
             "pinned": merged.pinned,
+            "scope": merged.scope.value,
+            "ownerId": merged.owner_id,
             "reason": reason,
             "reasonEmbedding": list(reason_embedding),
             **change_params(

@@ -35,6 +35,7 @@ from thoughtgraph.domain.context.signals import (
 )
 from thoughtgraph.domain.knowledge import ContradictionStatus, Topic
 from thoughtgraph.domain.models import Thought, ThoughtFilter, ThoughtKind, TimeView
+from thoughtgraph.domain.scopes import Viewer
 from thoughtgraph.features.repositories import Repositories
 
 Visible = Callable[[Thought], bool]
@@ -91,12 +92,13 @@ def query_hits_for(budget: int) -> int:
     return max(QUERY_HITS, min(MAX_QUERY_HITS, budget // TOKENS_PER_QUERY_HIT))
 
 
-def visibility(allowed_categories: Collection[str] | None) -> Visible:
-    """Every thought when None; else only thoughts in one of the categories."""
+def visibility(allowed_categories: Collection[str] | None, viewer: Viewer) -> Visible:
+    """Thoughts the viewer sees (app/domain/scopes.py), of every category when None;
+    else only those in one of the categories."""
     if allowed_categories is None:
-        return lambda thought: True
+        return lambda thought: thought.seen_by(viewer)
     allowed = frozenset(allowed_categories)
-    return lambda thought: thought.category in allowed
+    return lambda thought: thought.category in allowed and thought.seen_by(viewer)
 
 
 @dataclass(frozen=True)
@@ -274,7 +276,9 @@ class Gathering:
                 if (thought := found.get(tid)) is not None and self._current(thought)
                 if thought.kind not in PLACED_KINDS and "convention" not in thought.tags
             ]
-            refiners = await self.repos.lineage.refiners(self.namespace, [t.id for t in recent])
+            refiners = await self.repos.lineage.refiners(
+                self.namespace, [t.id for t in recent], self.current.viewer
+            )
         items = []
         fresh = [thought for thought in recent if not refiners.get(thought.id)][:RECENT]
         share = RECENT_WITH_QUERY if self.signals.query else 1.0
@@ -344,7 +348,9 @@ class Gathering:
             )
             shown = [thought for thought in page.thoughts if self.visible(thought)]
             # A refined or consolidated thought is not current either (as in search).
-            refiners = await self.repos.lineage.refiners(self.namespace, [t.id for t in shown])
+            refiners = await self.repos.lineage.refiners(
+                self.namespace, [t.id for t in shown], self.current.viewer
+            )
         return [thought for thought in shown if not refiners.get(thought.id)]
 
 

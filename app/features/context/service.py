@@ -34,7 +34,8 @@ from thoughtgraph.domain.context.session_block import (
 from thoughtgraph.domain.errors import InvalidInputError
 from thoughtgraph.domain.models import TimeView
 from thoughtgraph.domain.ops import NO_OPS_EVENTS, OpsEvents, OpsNode, acting_as
-from thoughtgraph.features.access import Action, check_access
+from thoughtgraph.domain.scopes import Viewer
+from thoughtgraph.features.access import Action, check_access, events_seen, viewer_of
 from thoughtgraph.features.context.gathering import (
     Gathering,
     ThoughtSearch,
@@ -123,7 +124,9 @@ class ContextService:
     ) -> AssembledContext:
         budget = self._budget(budget, self.default_budget)
         signals, allowed = self._reading(caller, signals, agent_field)
-        gathered = await self._gather(namespace, signals, since_revision, allowed, budget=budget)
+        gathered = await self._gather(
+            namespace, signals, since_revision, allowed, viewer_of(caller), budget=budget
+        )
         return self._packed(gathered, budget)
 
     def _shown(self, namespace: str, assembled: AssembledContext) -> None:
@@ -168,7 +171,9 @@ class ContextService:
             )
         # Gathered once: only the packing is redone when the block comes out too long.
         signals, allowed = self._reading(caller, signals, agent_field)
-        gathered = await self._gather(namespace, signals, since_revision, allowed, budget=budget)
+        gathered = await self._gather(
+            namespace, signals, since_revision, allowed, viewer_of(caller), budget=budget
+        )
         for _ in range(FIT_ATTEMPTS):
             assembled = self._packed(gathered, max(0, inner))
             block = wrap(assembled.packing.text, namespace)
@@ -229,6 +234,7 @@ class ContextService:
         signals: Signals | None,
         since_revision: int | None,
         allowed: Collection[str] | None,
+        viewer: Viewer,
         *,
         budget: int,
     ) -> _Gathered:
@@ -241,7 +247,7 @@ class ContextService:
         # The revision is read first: a write landing meanwhile shows in the next delta.
         revision = await self._repos.changes.revision(namespace)
         delta = (
-            await self._delta(namespace, since_revision, revision)
+            await self._delta(namespace, since_revision, revision, viewer)
             if since_revision is not None
             else None
         )
@@ -250,9 +256,9 @@ class ContextService:
             search=self._search,
             namespace=namespace,
             signals=signals,
-            current=TimeView(now_ms=self._clock.now_ms(), current_only=True),
+            current=TimeView(now_ms=self._clock.now_ms(), current_only=True, viewer=viewer),
             revision=revision,
-            visible=visibility(allowed),
+            visible=visibility(allowed, viewer),
             query_hits=query_hits_for(budget),
             contradiction_min_confidence=self._contradiction_min_confidence,
         )
@@ -280,11 +286,12 @@ class ContextService:
         )
 
     async def _delta(
-        self, namespace: str, since_revision: int, revision: int
+        self, namespace: str, since_revision: int, revision: int, viewer: Viewer
     ) -> DeltaHeader | None:
         if revision <= since_revision:
             return None
-        events = await self._repos.changes.since(namespace, since_revision, check.MAX_CHANGES)
+        found = await self._repos.changes.since(namespace, since_revision, check.MAX_CHANGES)
+        events = await events_seen(self._repos, namespace, found, viewer)
         ids = subject_ids(events)
         thoughts = await self._repos.thoughts.get_many(namespace, ids)
         previews = {tid: thought.content for tid, thought in thoughts.items()}
@@ -293,7 +300,7 @@ class ContextService:
             revision,
             events,
             previews,
-            more=len(events) >= check.MAX_CHANGES,
+            more=len(found) >= check.MAX_CHANGES,
         )
 
 

@@ -23,6 +23,7 @@ from thoughtgraph.domain.judgement import PairToJudge, UsageMeter, Verdict
 from thoughtgraph.domain.knowledge import RelatedThought, pair_fingerprint
 from thoughtgraph.domain.language.claims import about_the_speaker, is_claim
 from thoughtgraph.domain.models import ScoredThought, Thought, TimeView
+from thoughtgraph.domain.scopes import Viewer
 from thoughtgraph.features.consolidation.neighbour_snapshot import NeighbourSource, VectorSnapshot
 from thoughtgraph.features.repositories import Repositories
 from thoughtgraph.ports.clock import Clock
@@ -83,14 +84,22 @@ class ContradictionScanner:
         source: NeighbourSource | None = None,
     ) -> dict[str, list[ScoredThought]]:
         """Each subject's most similar current thoughts (itself left out), all subjects
-        at once: from ``source`` (a run's snapshot) or in one engine statement."""
+        at once: from ``source`` (a run's snapshot) or in one engine statement. Only
+        thoughts of the subject's own partition (scope and owner) count: what maintenance
+        derives from a pair (a contradiction, a link, a merge, a supersession) never
+        crosses from one user's private memory into another's, or into shared memory."""
         s = self._settings
         k = max(s.contradiction_candidates, s.related_top_k) + 1
         floor = min(s.contradiction_min_similarity, s.related_min_strength)
-        view = TimeView(now_ms=self._clock.now_ms(), current_only=True)
-        return await (source or self._nearest).nearest(
+        view = TimeView(now_ms=self._clock.now_ms(), current_only=True, viewer=Viewer.everyone())
+        found = await (source or self._nearest).nearest(
             namespace, [(t.id, e) for t, e in subjects], k, floor, view
         )
+        partitions = {t.id: t.partition for t, _ in subjects}
+        return {
+            tid: [hit for hit in hits if hit.thought.partition == partitions.get(tid)]
+            for tid, hits in found.items()
+        }
 
     async def scan(
         self,

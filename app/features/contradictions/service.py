@@ -13,7 +13,14 @@ from thoughtgraph.domain.knowledge import (
     stable_thought_id,
 )
 from thoughtgraph.domain.models import Thought, ThoughtType
-from thoughtgraph.features.access import Action, Principal, check_access
+from thoughtgraph.features.access import (
+    Action,
+    Principal,
+    check_access,
+    require_change,
+    seen,
+    viewer_of,
+)
 from thoughtgraph.features.repositories import Repositories
 from thoughtgraph.features.thoughts.service import ThoughtInput, ThoughtService
 from thoughtgraph.ports.clock import Clock
@@ -48,7 +55,8 @@ class ContradictionService:
         check_access(caller, Action.READ, namespace)
         check.require_namespace(namespace)
         limit = check.page_size("first", limit, check.DEFAULT_PAGE_SIZE, check.MAX_PAGE_SIZE)
-        return await self._repos.contradictions.by_status(namespace, status, limit)
+        found = await self._repos.contradictions.by_status(namespace, status, limit)
+        return await self._seen(namespace, found, caller)
 
     async def get(
         self, namespace: str, contradiction_id: str, *, caller: Principal | None = None
@@ -56,7 +64,20 @@ class ContradictionService:
         check_access(caller, Action.READ, namespace)
         check.require_namespace(namespace)
         cid = check.require_identifier("id", contradiction_id)
-        return (await self._repos.contradictions.get_many(namespace, [cid])).get(cid)
+        found = (await self._repos.contradictions.get_many(namespace, [cid])).get(cid)
+        shown = await self._seen(namespace, [found] if found else [], caller)
+        return shown[0] if shown else None
+
+    async def _seen(
+        self, namespace: str, found: list[Contradiction], caller: Principal | None
+    ) -> list[Contradiction]:
+        """The contradictions whose two thoughts the caller may both see."""
+        viewer = viewer_of(caller)
+        if viewer.trusted or not found:
+            return found
+        ids = list({i for c in found for i in (c.thought_a_id, c.thought_b_id)})
+        shown = seen(await self._repos.thoughts.get_many(namespace, ids), viewer)
+        return [c for c in found if c.thought_a_id in shown and c.thought_b_id in shown]
 
     async def resolve(
         self,
@@ -72,9 +93,13 @@ class ContradictionService:
         """a_wins / b_wins: the winner SUPERSEDES the loser; merged: a consolidation
         thought of both supersedes them; both_valid: the pair is never flagged again."""
         check_access(caller, Action.WRITE, namespace)
-        found = await self.get(namespace, contradiction_id)
+        found = await self.get(namespace, contradiction_id, caller=caller)
         if found is None:
             raise NotFoundError("contradiction", contradiction_id)
+        pair = await self._repos.thoughts.get_many(
+            namespace, [found.thought_a_id, found.thought_b_id]
+        )
+        require_change(pair.values(), caller)
         note = check.optional_text("note", note, MAX_NOTE_CHARS)
         if found.status is ContradictionStatus.RESOLVED:
             if found.resolution is resolution:
@@ -154,6 +179,8 @@ class ContradictionService:
                 agent_name=actor.name,
                 namespace=found.namespace,
                 key_id=actor.key_id,
+                scope=newer.scope,  # a pair is of one partition: so is what merges it
+                owner_id=newer.owner_id,
             ),
             [older.id, newer.id],
             reason=f"merged to resolve contradiction {found.id}",

@@ -12,7 +12,14 @@ from thoughtgraph.domain.changes import Actor
 from thoughtgraph.domain.errors import InvalidInputError, InvalidStateError, ThoughtNotFoundError
 from thoughtgraph.domain.language.claims import is_claim
 from thoughtgraph.domain.models import Thought
-from thoughtgraph.features.access import Action, Principal, check_access
+from thoughtgraph.features.access import (
+    Action,
+    Principal,
+    check_access,
+    require_change,
+    seen,
+    viewer_of,
+)
 from thoughtgraph.features.repositories import Repositories
 from thoughtgraph.ports.clock import Clock
 from thoughtgraph.ports.services import Embeddings
@@ -45,10 +52,19 @@ class SupersessionService:
         text = check.require_text("reason", reason, check.MAX_REASON_CHARS)
         if newer == older:
             raise InvalidInputError("a thought cannot supersede itself", field="olderId")
-        found = await self._repos.thoughts.get_many(namespace, [newer, older])
+        found = seen(
+            await self._repos.thoughts.get_many(namespace, [newer, older]), viewer_of(caller)
+        )
         missing = [tid for tid in (newer, older) if tid not in found]
         if missing:
             raise ThoughtNotFoundError(missing)
+        require_change([found[older]], caller)
+        if found[newer].partition != found[older].partition:
+            raise InvalidInputError(
+                "a thought supersedes only one of its own scope (and owner): "
+                f"{newer} is {found[newer].scope.value}, {older} is {found[older].scope.value}",
+                field="newerId",
+            )
         if actor.id == Actor.maintenance().id and not (
             is_claim(found[newer].content) and is_claim(found[older].content)
         ):

@@ -31,6 +31,8 @@ class EpisodeRepository:
                 "artifactRefs": [a.ref for a in episode.artifacts],
                 "thoughtIds": list(episode.thought_ids),
                 "extractor": episode.extractor,
+                "scope": episode.scope.value,
+                "ownerId": episode.owner_id,
                 "embedding": list(embedding),
                 **change_params(
                     ChangeKind.EPISODE_INGESTED,

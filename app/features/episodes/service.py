@@ -13,6 +13,7 @@ thought by its speaker, in the episode's session, valid from the turn's time (``
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 import structlog
 
@@ -23,7 +24,8 @@ from thoughtgraph.domain.judgement import ExtractedThought, UsageMeter
 from thoughtgraph.domain.knowledge import Artifact, Episode, stable_id, stable_thought_id
 from thoughtgraph.domain.models import ThoughtKind
 from thoughtgraph.domain.ops import NO_OPS_EVENTS, OpsEvents, OpsNode, OpsStatus
-from thoughtgraph.features.access import Action, Principal, check_access
+from thoughtgraph.domain.scopes import Scope
+from thoughtgraph.features.access import Action, Principal, check_access, viewer_of
 from thoughtgraph.features.episodes.turns import (
     CheckedTurn,
     Turn,
@@ -72,7 +74,8 @@ class EpisodeService:
         check_access(caller, Action.READ, namespace)
         check.require_namespace(namespace)
         limit = check.page_size("first", limit, check.DEFAULT_PAGE_SIZE, check.MAX_PAGE_SIZE)
-        return await self._repos.episodes.recent(namespace, limit)
+        viewer = viewer_of(caller)
+        return [e for e in await self._repos.episodes.recent(namespace, limit) if e.seen_by(viewer)]
 
     async def get(
         self, namespace: str, episode_id: str, *, caller: Principal | None = None
@@ -80,7 +83,8 @@ class EpisodeService:
         check_access(caller, Action.READ, namespace)
         check.require_namespace(namespace)
         eid = check.require_identifier("id", episode_id)
-        return (await self._repos.episodes.get_many(namespace, [eid])).get(eid)
+        found = (await self._repos.episodes.get_many(namespace, [eid])).get(eid)
+        return found if found is not None and found.seen_by(viewer_of(caller)) else None
 
     async def ingest(
         self,
@@ -92,16 +96,26 @@ class EpisodeService:
         actor: Actor,
         turns: Sequence[Turn] | None = None,
         session_id: str | None = None,
+        scope: Scope | None = None,
+        user_id: str | None = None,
         caller: Principal | None = None,
     ) -> Episode:
-        """A transcript (extracted), or ``turns`` (one thought each), never both."""
+        """A transcript (extracted), or ``turns`` (one thought each), never both. The
+        episode and its thoughts share one scope (the namespace's default unless given)."""
         check_access(caller, Action.WRITE, namespace)
         check.require_namespace(namespace)
+        owned = self._thoughts.scope_for(caller, namespace, scope, user_id)
         if turns is not None:
             if transcript is not None:
                 raise MutualExclusionError("give a transcript or turns, not both", field="turns")
             return await self._ingest_turns(
-                namespace, turns, session_id, title=title, artifacts=artifacts, actor=actor
+                namespace,
+                turns,
+                session_id,
+                title=title,
+                artifacts=artifacts,
+                actor=actor,
+                owned=owned,
             )
         if session_id is not None:
             raise InvalidInputError("sessionId goes with turns", field="sessionId")
@@ -110,7 +124,7 @@ class EpisodeService:
         text = check.require_text("transcript", transcript, MAX_TRANSCRIPT_CHARS)
         title = check.require_name("title", title) if title is not None else None
         checked = _artifacts(artifacts)
-        episode_id = stable_id("episode", namespace, text)
+        episode_id = _owned_id(stable_id("episode", namespace, text), owned)
         existing = await self.get(namespace, episode_id)
         if existing is not None:
             self._record(namespace, episode_id, OpsStatus.SKIPPED)
@@ -132,6 +146,8 @@ class EpisodeService:
             thought_ids=thought_ids,
             created_at_ms=self._clock.now_ms(),
             extractor=extractor,
+            scope=owned[0],
+            owner_id=owned[1],
         )
         embedding = await self._embedder.async_embed_query(summary)
         await self._repos.episodes.create(episode, embedding, actor=actor)
@@ -147,6 +163,8 @@ class EpisodeService:
                     kind=ThoughtKind(item.kind),
                     salience=item.salience,
                     episode_id=episode_id,
+                    scope=owned[0],
+                    owner_id=owned[1],
                 ),
                 thought_id=thought_id,
             )
@@ -161,20 +179,25 @@ class EpisodeService:
         title: str | None,
         artifacts: Sequence[Artifact],
         actor: Actor,
+        owned: tuple[Scope, str | None],
     ) -> Episode:
         """Every turn checked first: one bad turn writes nothing."""
         said = check_turns(turns)
         session = check.optional_identifier("sessionId", session_id)
         title = check.require_name("title", title) if title is not None else None
         checked = _artifacts(artifacts)
-        episode_id = episode_id_of_turns(namespace, said, session)
+        episode_id = _owned_id(episode_id_of_turns(namespace, said, session), owned)
         existing = await self.get(namespace, episode_id)
         if existing is not None:
             self._record(namespace, episode_id, OpsStatus.SKIPPED)
             return existing
         now = self._clock.now_ms()
         inputs = [
-            _turn_input(turn, namespace, session or episode_id, now, episode_id, actor)
+            replace(
+                _turn_input(turn, namespace, session or episode_id, now, episode_id, actor),
+                scope=owned[0],
+                owner_id=owned[1],
+            )
             for turn in said
         ]
         for item in inputs:  # the thoughts' own checks, before the episode is written
@@ -197,6 +220,8 @@ class EpisodeService:
             thought_ids=thought_ids,
             created_at_ms=now,
             extractor=extractor,
+            scope=owned[0],
+            owner_id=owned[1],
         )
         embedding = await self._embedder.async_embed_query(summary)
         await self._repos.episodes.create(episode, embedding, actor=actor)
@@ -252,6 +277,13 @@ class EpisodeService:
                 log.warning("episode.llm_failed", error=str(exc))
         summary, line = compress(transcript)
         return extract_offline(transcript)[:MAX_EXTRACTED], "", summary, line, OFFLINE_EXTRACTOR
+
+
+def _owned_id(episode_id: str, owned: tuple[Scope, str | None]) -> str:
+    """A private episode's id names its owner too: two users sending the same
+    conversation each get their own (the shared id is unchanged)."""
+    scope, owner = owned
+    return stable_id(episode_id, "private", owner or "") if scope is Scope.PRIVATE else episode_id
 
 
 def _turn_input(

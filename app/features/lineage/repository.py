@@ -6,7 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from thoughtgraph.domain.models import LineageEdgeHit, LineageRelation, LineageWalk
+from thoughtgraph.domain.scopes import Viewer
 from thoughtgraph.store.executor import Executor
+from thoughtgraph.store.params import scope_params
 
 
 class LineageRepository:
@@ -15,12 +17,17 @@ class LineageRepository:
         self._oversample = oversample
         self._min_candidates = min_candidates
 
-    async def refiners(self, namespace: str, ids: Sequence[str]) -> dict[str, list[str]]:
-        """For each id, the ids of thoughts that refine or consolidate it, newest first."""
+    async def refiners(
+        self, namespace: str, ids: Sequence[str], viewer: Viewer
+    ) -> dict[str, list[str]]:
+        """For each id, the ids of thoughts the viewer sees that refine or consolidate it,
+        newest first."""
         if not ids:
             return {}
         rows = await self._x.read(
-            "thought.refiners", {"namespace": namespace, "ids": list(ids)}, namespace=namespace
+            "thought.refiners",
+            {"namespace": namespace, "ids": list(ids), **scope_params(viewer)},
+            namespace=namespace,
         )
         # Revisions increase strictly within a namespace, so the highest is the newest.
         rows.sort(key=lambda row: int(row["revision"] or 0), reverse=True)

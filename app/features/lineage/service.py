@@ -5,11 +5,11 @@ from __future__ import annotations
 from thoughtgraph.domain import validation as check
 from thoughtgraph.domain.errors import ThoughtNotFoundError
 from thoughtgraph.domain.models import Lineage, LineageNode, Thought
-from thoughtgraph.features.access import Action, Principal, check_access
+from thoughtgraph.features.access import Action, Principal, check_access, seen, viewer_of
 from thoughtgraph.features.repositories import Repositories
 
 
-def _node(thought: Thought, depth: int) -> LineageNode:
+def _node(thought: Thought, depth: int, hidden: set[str]) -> LineageNode:
     return LineageNode(
         thought_id=thought.id,
         type=thought.type,
@@ -17,7 +17,7 @@ def _node(thought: Thought, depth: int) -> LineageNode:
         contributor=thought.agent_name,
         agent_id=thought.agent_id,
         created_at_ms=thought.created_at_ms,
-        source_ids=thought.source_ids,
+        source_ids=tuple(sid for sid in thought.source_ids if sid not in hidden),
         depth=depth,
     )
 
@@ -49,12 +49,20 @@ class LineageService:
         )
         within = dict(walk.depths)
         truncated = walk.truncated
-        thoughts = await self._repos.thoughts.get_many(namespace, [tid, *within])
+        stored = await self._repos.thoughts.get_many(namespace, [tid, *within])
+        # Another user's private thoughts are left out of the chain, and out of the
+        # source ids of the thoughts it shows.
+        thoughts = seen(stored, viewer_of(caller))
+        hidden = set(stored) - set(thoughts)
         if tid not in thoughts:
             raise ThoughtNotFoundError([tid])
         within[tid] = 0
         chain = sorted(
-            (_node(thoughts[other], depth) for other, depth in within.items() if other in thoughts),
+            (
+                _node(thoughts[other], depth, hidden)
+                for other, depth in within.items()
+                if other in thoughts
+            ),
             key=lambda node: (node.depth, node.created_at_ms, node.thought_id),
         )
         return Lineage(thought_id=tid, chain=tuple(chain), truncated=truncated)

@@ -11,7 +11,14 @@ from thoughtgraph.domain import validation as check
 from thoughtgraph.domain.changes import Actor
 from thoughtgraph.domain.errors import ThoughtNotFoundError
 from thoughtgraph.domain.models import Thought, ThoughtState
-from thoughtgraph.features.access import Action, Principal, check_access
+from thoughtgraph.features.access import (
+    Action,
+    Principal,
+    check_access,
+    require_change,
+    seen,
+    viewer_of,
+)
 from thoughtgraph.features.repositories import Repositories
 from thoughtgraph.features.write_behind import WriteBehind
 from thoughtgraph.ports.clock import Clock
@@ -50,10 +57,17 @@ class RetentionService:
         self._settings = settings
         self._clock = clock
 
-    async def _thought(self, namespace: str, thought_id: str) -> Thought:
-        found = await self._repos.thoughts.get_many(namespace, [thought_id])
+    async def _thought(
+        self, namespace: str, thought_id: str, caller: Principal | None = None
+    ) -> Thought:
+        """The thought a caller changes: missing when it may not see it, FORBIDDEN when
+        it may not change it (a system thought and no admin key)."""
+        found = seen(
+            await self._repos.thoughts.get_many(namespace, [thought_id]), viewer_of(caller)
+        )
         if thought_id not in found:
             raise ThoughtNotFoundError([thought_id])
+        require_change([found[thought_id]], caller)
         return found[thought_id]
 
     async def forget(
@@ -63,7 +77,7 @@ class RetentionService:
         check_access(caller, Action.WRITE, namespace)
         check.require_namespace(namespace)
         tid = check.require_thought_id("id", thought_id)
-        await self._thought(namespace, tid)
+        await self._thought(namespace, tid, caller)
         now = self._clock.now_ms()
         await self._repos.retention.set_state(
             namespace,
@@ -82,7 +96,7 @@ class RetentionService:
         check_access(caller, Action.WRITE, namespace)
         check.require_namespace(namespace)
         tid = check.require_thought_id("id", thought_id)
-        await self._thought(namespace, tid)
+        await self._thought(namespace, tid, caller)
         await self._repos.retention.set_state(
             namespace,
             tid,
@@ -105,7 +119,7 @@ class RetentionService:
         check_access(caller, Action.WRITE, namespace)
         check.require_namespace(namespace)
         tid = check.require_thought_id("id", thought_id)
-        await self._thought(namespace, tid)
+        await self._thought(namespace, tid, caller)
         await self._repos.retention.pin(
             namespace, tid, pinned, actor=actor, at_ms=self._clock.now_ms()
         )

@@ -18,6 +18,7 @@ from typing import Any
 from thoughtgraph.domain.models import TimeView
 from thoughtgraph.domain.ranking.retention import tier_of
 from thoughtgraph.domain.retrieval import RankedHit, UsagePolicy
+from thoughtgraph.domain.scopes import Viewer
 from thoughtgraph.features.repositories import Repositories
 from thoughtgraph.features.search.expansion import StoreExpansionReader, expand
 from thoughtgraph.ports.services import Embeddings
@@ -27,7 +28,7 @@ from thoughtgraph.ports.services import Embeddings
 EXPANSION_POOL = 50
 _EVERY = 1_000_000  # expand() ranks them all; admission decides what is left
 
-Lineage = Callable[[str, list[str]], Awaitable[tuple[dict[str, str], dict[str, str]]]]
+Lineage = Callable[[str, list[str], Viewer], Awaitable[tuple[dict[str, str], dict[str, str]]]]
 
 
 class ExpandedSearch:
@@ -74,7 +75,7 @@ class ExpandedSearch:
             h.thought.id for h in ranked if h.thought.id not in base and h.similarity >= threshold
         ]
         admitted = await self._retrieval.admitted(namespace, newcomers, view, params)
-        newest, superseders = await lineage(namespace, list(admitted))
+        newest, superseders = await lineage(namespace, list(admitted), view.viewer)
         hits: list[RankedHit] = []
         for hit in ranked:
             tid = hit.thought.id

@@ -15,6 +15,7 @@ from thoughtgraph.domain.ranking.fusion import reciprocal_rank_fusion
 from thoughtgraph.domain.ranking.retention import min_retention, tier_of
 from thoughtgraph.domain.retrieval import RankedHit, RetrievalOptions, UsagePolicy
 from thoughtgraph.domain.rules import rank_with_lineage, rank_with_supersession
+from thoughtgraph.domain.scopes import Viewer
 from thoughtgraph.features.repositories import Repositories
 from thoughtgraph.store.params import filter_params
 
@@ -57,7 +58,7 @@ class Ranking:
         rows = [row for row in rows if row.similarity >= threshold]
         by_id = {row.thought.id: row for row in rows}
         scored = [ScoredThought(thought=r.thought, similarity=r.similarity) for r in rows]
-        newest, superseders = await self.lineage(namespace, list(by_id))
+        newest, superseders = await self.lineage(namespace, list(by_id), view.viewer)
         if view.current_only:
             scored = [s for s in scored if s.thought.id not in newest]
         ranked = rank_with_supersession(
@@ -73,11 +74,11 @@ class Ranking:
         ]
 
     async def lineage(
-        self, namespace: str, ids: list[str]
+        self, namespace: str, ids: list[str], viewer: Viewer
     ) -> tuple[dict[str, str], dict[str, str]]:
-        """Newest refiner of each refined id, and the superseder of each superseded one:
-        one batched lookup each, never one per hit."""
-        refiners = await self._repos.lineage.refiners(namespace, ids)
+        """Newest refiner (the viewer sees) of each refined id, and the superseder of each
+        superseded one: one batched lookup each, never one per hit."""
+        refiners = await self._repos.lineage.refiners(namespace, ids, viewer)
         newest = {tid: found[0] for tid, found in refiners.items() if found}
         superseders = await self._repos.supersession.superseders(namespace, ids)
         return newest, superseders
@@ -111,7 +112,8 @@ class Ranking:
         relevance, keyword_scores = fused_relevance(text, candidates, statistics)
         ids = [f.id for f in fused]
         (newest, superseders), links = await asyncio.gather(
-            self.lineage(namespace, ids), self._retrieval.related_among(namespace, ids)
+            self.lineage(namespace, ids, view.viewer),
+            self._retrieval.related_among(namespace, ids),
         )
         if view.current_only:  # a refined thought is not current either
             fused = [f for f in fused if f.id not in newest]

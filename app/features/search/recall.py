@@ -24,9 +24,9 @@ from thoughtgraph.domain.access import Principal
 from thoughtgraph.domain.allowlist import AllowlistPolicy
 from thoughtgraph.domain.judgement import UsageMeter
 from thoughtgraph.domain.language.temporal import TemporalResolution, resolve
-from thoughtgraph.domain.models import SearchHit, ms_to_datetime
+from thoughtgraph.domain.models import SearchHit, TimeView, ms_to_datetime
 from thoughtgraph.domain.retrieval import MAX_LIMIT, RetrievalOptions
-from thoughtgraph.features.access import Action, check_access
+from thoughtgraph.features.access import Action, check_access, scoped
 from thoughtgraph.features.search.options import within_allowlist
 from thoughtgraph.features.search.service import SearchService
 from thoughtgraph.llm.client import LLMClient, LLMError
@@ -115,7 +115,8 @@ class RecallService:
         asked = [check.require_name("categories", name) for name in categories or ()]
         key_agent = caller.agent if caller is not None else None
         allowed = self._allowlist.readable_by(key_agent, agent, asked)
-        hits = await self._hits(namespace, text, k, bool(current_only), allowed)
+        view = self._search.view(current_only=bool(current_only))
+        hits = await self._hits(namespace, text, k, scoped(view, caller, view.now_ms), allowed)
         temporal = asks_when(text) if resolve_dates is None else resolve_dates
         resolutions = hit_resolutions(hits) if temporal else ()
         if self._llm is not None and hits:
@@ -129,7 +130,7 @@ class RecallService:
         namespace: str,
         question: str,
         k: int,
-        current_only: bool,
+        view: TimeView,
         allowed: frozenset[str] | None,
     ) -> tuple[SearchHit, ...]:
         options = within_allowlist(RetrievalOptions(), allowed)
@@ -140,7 +141,7 @@ class RecallService:
             question,
             k=k,
             threshold=0.0,
-            view=self._search.view(current_only=current_only),
+            view=view,
             options=options,
         )
         return tuple(found)

@@ -5,9 +5,9 @@ from __future__ import annotations
 from thoughtgraph.domain import validation as check
 from thoughtgraph.domain.errors import ThoughtNotFoundError
 from thoughtgraph.domain.knowledge import RelatedThought
-from thoughtgraph.domain.models import TimeView
+from thoughtgraph.domain.models import TimeView, now_ms
 from thoughtgraph.domain.retrieval import DEFAULT_RELATED_FIRST
-from thoughtgraph.features.access import Action, Principal, check_access
+from thoughtgraph.features.access import Action, Principal, check_access, scoped, seen, viewer_of
 from thoughtgraph.features.repositories import Repositories
 
 
@@ -31,7 +31,7 @@ class RelatedService:
         check.require_namespace(namespace)
         tid = check.require_thought_id("id", thought_id)
         check.require_int_range("first", limit, 1, check.MAX_PAGE_SIZE)
-        related = await self._repos.related.of(namespace, tid, limit, view)
-        if not related and tid not in await self._repos.thoughts.get_many(namespace, [tid]):
+        viewer = viewer_of(caller)
+        if tid not in seen(await self._repos.thoughts.get_many(namespace, [tid]), viewer):
             raise ThoughtNotFoundError([tid])
-        return related
+        return await self._repos.related.of(namespace, tid, limit, scoped(view, caller, now_ms()))

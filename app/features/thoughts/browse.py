@@ -9,8 +9,16 @@ from collections.abc import Callable, Sequence
 
 from thoughtgraph.domain import validation as check
 from thoughtgraph.domain.errors import InvalidInputError
-from thoughtgraph.domain.models import PageCursor, Thought, ThoughtFilter, ThoughtPage, TimeView
-from thoughtgraph.features.access import Action, Principal, check_access
+from thoughtgraph.domain.models import (
+    PageCursor,
+    Thought,
+    ThoughtFilter,
+    ThoughtPage,
+    TimeView,
+    now_ms,
+)
+from thoughtgraph.domain.scopes import Viewer
+from thoughtgraph.features.access import Action, Principal, check_access, scoped, seen
 from thoughtgraph.features.repositories import Repositories
 
 
@@ -71,14 +79,22 @@ class BrowseService:
         first = check.page_size("first", first, check.DEFAULT_PAGE_SIZE, check.MAX_PAGE_SIZE)
         cursor = decode_cursor(after) if after else None
         criteria = checked_filter(filter)
+        view = scoped(view, caller, now_ms())
         return await self._repos.thoughts.page(namespace, criteria, cursor, first, view)
 
-    async def get_many(self, namespace: str, ids: Sequence[str]) -> dict[str, Thought]:
-        return await self._repos.thoughts.get_many(namespace, ids)
+    async def get_many(
+        self, namespace: str, ids: Sequence[str], viewer: Viewer
+    ) -> dict[str, Thought]:
+        """The thoughts of ``ids`` the viewer may see (another user's private ones read
+        as missing)."""
+        return seen(await self._repos.thoughts.get_many(namespace, ids), viewer)
 
-    async def refiners(self, namespace: str, ids: Sequence[str]) -> dict[str, list[str]]:
-        """For each id, the ids of the thoughts that refine or consolidate it, newest first."""
-        return await self._repos.lineage.refiners(namespace, ids)
+    async def refiners(
+        self, namespace: str, ids: Sequence[str], viewer: Viewer
+    ) -> dict[str, list[str]]:
+        """For each id, the ids of the thoughts the viewer sees that refine or consolidate
+        it, newest first."""
+        return await self._repos.lineage.refiners(namespace, ids, viewer)
 
 
 def checked_filter(criteria: ThoughtFilter) -> ThoughtFilter:

@@ -10,6 +10,7 @@ from thoughtgraph.domain import validation as check
 from thoughtgraph.domain.errors import InvalidInputError
 from thoughtgraph.domain.models import Contribution, Thought, ThoughtKind, ThoughtType
 from thoughtgraph.domain.rules import inherited_pheromone
+from thoughtgraph.domain.scopes import DEFAULT_SCOPE, Scope
 
 
 @dataclass(frozen=True)
@@ -32,6 +33,8 @@ class ThoughtInput:
     valid_from_ms: int | None = None
     valid_to_ms: int | None = None
     episode_id: str | None = None
+    scope: Scope | None = None  # None: the namespace's default
+    owner_id: str | None = None  # a private thought's user (set from the key when there is one)
 
 
 @dataclass(frozen=True)
@@ -62,6 +65,8 @@ class ValidatedInput:
     valid_from_ms: int | None
     valid_to_ms: int | None
     episode_id: str | None
+    scope: Scope
+    owner_id: str | None
 
 
 def validate_input(data: ThoughtInput, reason: str | None) -> ValidatedInput:
@@ -93,6 +98,8 @@ def validate_input(data: ThoughtInput, reason: str | None) -> ValidatedInput:
         valid_from_ms=data.valid_from_ms,
         valid_to_ms=data.valid_to_ms,
         episode_id=data.episode_id,
+        scope=data.scope or DEFAULT_SCOPE,
+        owner_id=check.optional_identifier("userId", data.owner_id),
     )
 
 
@@ -130,4 +137,6 @@ def new_thought(
         valid_from_ms=data.valid_from_ms,
         valid_to_ms=data.valid_to_ms,
         episode_id=episode_id,
+        scope=data.scope,
+        owner_id=data.owner_id,
     )

@@ -21,11 +21,20 @@ from thoughtgraph.domain.models import (
     Thought,
     ThoughtRecord,
     ThoughtType,
+    TimeView,
     new_thought_id,
 )
 from thoughtgraph.domain.ops import NO_OPS_EVENTS, OpsEvents, OpsNode, OpsStatus, acting_as
 from thoughtgraph.domain.rules import GUIDANCE_SIMILARITY, guidance_message, inherited_pheromone
-from thoughtgraph.features.access import Action, Principal, check_access, written_as
+from thoughtgraph.domain.scopes import Scope, ScopePolicy, Viewer
+from thoughtgraph.features.access import (
+    Action,
+    Principal,
+    check_access,
+    scope_for,
+    viewer_of,
+    written_as,
+)
 from thoughtgraph.features.repositories import Repositories
 from thoughtgraph.features.thoughts.inputs import (
     BatchWrite,
@@ -60,13 +69,25 @@ class ThoughtService:
         queue: JobQueue | None = None,
         scan_on_write: bool = False,
         events: OpsEvents = NO_OPS_EVENTS,
+        scopes: ScopePolicy | None = None,
     ) -> None:
         self._repos = repos
+        self._scopes = scopes or ScopePolicy()
         self._embedder = embedder
         self._events = events
         self._clock = clock or SystemClock()
         self._queue = queue or NoJobQueue()
         self._scan_on_write = scan_on_write
+
+    def scope_for(
+        self,
+        caller: Principal | None,
+        namespace: str,
+        requested: Scope | None,
+        user_id: str | None = None,
+    ) -> tuple[Scope, str | None]:
+        """The scope and owner a caller's write in ``namespace`` gets (app/domain/scopes.py)."""
+        return scope_for(caller, self._scopes, namespace, requested, user_id)
 
     async def contribute(
         self,
@@ -79,20 +100,28 @@ class ThoughtService:
     ) -> Contribution:
         """Store an original, or route to refine/consolidate when their ids are given."""
         check_access(caller, Action.WRITE, data.namespace)
-        data = written_as(caller, data)
+        data = written_as(caller, data, self._scopes)
         if refines is not None and consolidates is not None:
             raise MutualExclusionError(
                 "give either refines or consolidates, not both", field="refines"
             )
+        viewer = viewer_of(caller)
         if refines is not None:
             return await self._derive(
-                ThoughtType.REFINEMENT, data, [refines], reason, field="refines"
+                ThoughtType.REFINEMENT, data, [refines], reason, field="refines", viewer=viewer
             )
         if consolidates is not None:
             return await self._derive(
-                ThoughtType.CONSOLIDATION, data, consolidates, reason, field="consolidates"
+                ThoughtType.CONSOLIDATION,
+                data,
+                consolidates,
+                reason,
+                field="consolidates",
+                viewer=viewer,
             )
-        return await self._write(ThoughtType.ORIGINAL, validate_input(data, reason), ())
+        return await self._write(
+            ThoughtType.ORIGINAL, validate_input(data, reason), (), viewer=viewer
+        )
 
     async def refine(
         self,
@@ -103,9 +132,14 @@ class ThoughtService:
         caller: Principal | None = None,
     ) -> Contribution:
         check_access(caller, Action.WRITE, data.namespace)
-        data = written_as(caller, data)
+        data = written_as(caller, data, self._scopes)
         return await self._derive(
-            ThoughtType.REFINEMENT, data, [source_id], reason, field="sourceId"
+            ThoughtType.REFINEMENT,
+            data,
+            [source_id],
+            reason,
+            field="sourceId",
+            viewer=viewer_of(caller),
         )
 
     async def consolidate(
@@ -117,9 +151,14 @@ class ThoughtService:
         caller: Principal | None = None,
     ) -> Contribution:
         check_access(caller, Action.WRITE, data.namespace)
-        data = written_as(caller, data)
+        data = written_as(caller, data, self._scopes)
         return await self._derive(
-            ThoughtType.CONSOLIDATION, data, source_ids, reason, field="sourceIds"
+            ThoughtType.CONSOLIDATION,
+            data,
+            source_ids,
+            reason,
+            field="sourceIds",
+            viewer=viewer_of(caller),
         )
 
     async def _derive(
@@ -130,12 +169,15 @@ class ThoughtService:
         reason: str | None,
         *,
         field: str,
+        viewer: Viewer,
         thought_id: str | None = None,
     ) -> Contribution:
         """A refinement or consolidation; ``field`` names the ids in errors."""
         minimum = check.MIN_CONSOLIDATION_SOURCES if kind is ThoughtType.CONSOLIDATION else 1
         sources = check.require_source_ids(source_ids, minimum=minimum, field=field)
-        return await self._write(kind, validate_input(data, reason), sources, thought_id=thought_id)
+        return await self._write(
+            kind, validate_input(data, reason), sources, viewer=viewer, thought_id=thought_id
+        )
 
     async def write_derived(
         self,
@@ -149,14 +191,24 @@ class ThoughtService:
         """A refinement or consolidation with a deterministic id (maintenance retries
         find what their first attempt wrote)."""
         return await self._derive(
-            kind, data, source_ids, reason, field="sourceIds", thought_id=thought_id
+            kind,
+            data,
+            source_ids,
+            reason,
+            field="sourceIds",
+            viewer=Viewer.everyone(),
+            thought_id=thought_id,
         )
 
     async def write_original(self, data: ThoughtInput, *, thought_id: str) -> Contribution:
         """An original with a deterministic id (episode extraction)."""
         with acting_as(OpsNode.EPISODIC):
             return await self._write(
-                ThoughtType.ORIGINAL, validate_input(data, None), (), thought_id=thought_id
+                ThoughtType.ORIGINAL,
+                validate_input(data, None),
+                (),
+                viewer=Viewer.everyone(),
+                thought_id=thought_id,
             )
 
     async def _write(
@@ -165,15 +217,18 @@ class ThoughtService:
         data: ValidatedInput,
         source_ids: tuple[str, ...],
         *,
+        viewer: Viewer,
         thought_id: str | None = None,
     ) -> Contribution:
-        sources = await self._existing_sources(data.namespace, source_ids)
+        """Sources the writer cannot see are missing; guidance points only at thoughts
+        it sees."""
+        sources = await self._existing_sources(data.namespace, source_ids, viewer)
         texts = [data.content] if data.reason is None else [data.content, data.reason]
         vectors = await self._embedder.async_embed_documents(texts)
         embedding = vectors[0]
         guidance = None
         if kind is ThoughtType.ORIGINAL:
-            guidance = await self._guidance(data.namespace, embedding)
+            guidance = await self._guidance(data.namespace, embedding, viewer)
         thought = new_thought(
             data,
             kind,
@@ -224,16 +279,22 @@ class ThoughtService:
         )
 
     async def _existing_sources(
-        self, namespace: str, source_ids: tuple[str, ...]
+        self, namespace: str, source_ids: tuple[str, ...], viewer: Viewer
     ) -> dict[str, Thought]:
-        found = await self._repos.thoughts.get_many(namespace, source_ids)
+        stored = await self._repos.thoughts.get_many(namespace, source_ids)
+        found = {tid: t for tid, t in stored.items() if t.seen_by(viewer)}
         missing = [sid for sid in source_ids if sid not in found]
         if missing:
             raise ThoughtNotFoundError(missing)
         return found
 
-    async def _guidance(self, namespace: str, embedding: Sequence[float]) -> Guidance | None:
-        hits = await self._repos.thoughts.nearest(namespace, embedding, 1, GUIDANCE_SIMILARITY)
+    async def _guidance(
+        self, namespace: str, embedding: Sequence[float], viewer: Viewer
+    ) -> Guidance | None:
+        view = TimeView(now_ms=self._clock.now_ms(), viewer=viewer)
+        hits = await self._repos.thoughts.nearest(
+            namespace, embedding, 1, GUIDANCE_SIMILARITY, view
+        )
         # The threshold is "more than 0.85"; the store's filter is inclusive.
         if not hits or hits[0].similarity <= GUIDANCE_SIMILARITY:
             return None
@@ -249,7 +310,7 @@ class ThoughtService:
         stored = await self._repos.thoughts.get_many(thought.namespace, [thought.id])
         if thought.id in stored:
             return stored[thought.id].revision
-        await self._existing_sources(thought.namespace, thought.source_ids)
+        await self._existing_sources(thought.namespace, thought.source_ids, Viewer.everyone())
         raise StoreError("the thought was not written; nothing was changed")
 
     # --- batches -----------------------------------------------------------------------
@@ -270,7 +331,7 @@ class ThoughtService:
         """
         for namespace in dict.fromkeys(item.namespace for item in items):
             check_access(caller, Action.WRITE, namespace)
-        items = [written_as(caller, item) for item in items]
+        items = [written_as(caller, item, self._scopes) for item in items]
         if not items:
             raise InvalidInputError("give at least one thought", field="inputs")
         if len(items) > limit:
@@ -333,7 +394,8 @@ class ThoughtService:
         check_access(caller, Action.READ, namespace)
         check.require_namespace(namespace)
         tid = check.require_thought_id("id", thought_id)
-        return (await self._repos.thoughts.get_many(namespace, [tid])).get(tid)
+        found = (await self._repos.thoughts.get_many(namespace, [tid])).get(tid)
+        return found if found is not None and found.seen_by(viewer_of(caller)) else None
 
 
 __all__ = ["MAX_BATCH", "BatchWrite", "ThoughtInput", "ThoughtService"]

@@ -17,7 +17,8 @@ from thoughtgraph.domain.judgement import UsageMeter
 from thoughtgraph.domain.knowledge import Topic, stable_id
 from thoughtgraph.domain.language.keyphrases import UNTITLED, topic_name
 from thoughtgraph.domain.models import Thought
-from thoughtgraph.features.access import Action, Principal, check_access
+from thoughtgraph.domain.scopes import Scope
+from thoughtgraph.features.access import Action, Principal, check_access, viewer_of
 from thoughtgraph.features.repositories import Repositories
 from thoughtgraph.features.topics.repository import TopicVector
 from thoughtgraph.features.topics.summaries import TopicSummariser
@@ -197,10 +198,13 @@ class TopicService:
     async def get_many(self, namespace: str, ids: Sequence[str]) -> dict[str, Topic]:
         return await self._repos.topics.get_many(namespace, ids)
 
-    async def members(self, namespace: str, topic_id: str, limit: int) -> list[Thought]:
+    async def members(
+        self, namespace: str, topic_id: str, limit: int, *, caller: Principal | None = None
+    ) -> list[Thought]:
         check.require_int_range("first", limit, 1, check.MAX_PAGE_SIZE)
         rows = await self._repos.topics.members(namespace, topic_id, limit)
-        return [thought for thought, _ in rows]
+        viewer = viewer_of(caller)
+        return [thought for thought, _ in rows if thought.seen_by(viewer)]
 
     # --- maintenance -------------------------------------------------------------------
     async def known_topics(self, namespace: str) -> KnownTopics:
@@ -226,7 +230,11 @@ class TopicService:
             known.reset(await self._repos.topics.vectors(namespace))
         centroids = known.centroids(settled)
         existing = set(centroids.ids)
-        pending = [(t, e) for t, e in thoughts if t.topic_id is None]
+        # Private thoughts join no topic: a topic and its summary are read by everyone in
+        # the namespace (app/domain/scopes.py).
+        pending = [
+            (t, e) for t, e in thoughts if t.topic_id is None and t.scope is not Scope.PRIVATE
+        ]
         plan: dict[str, str] = {}  # thought id -> topic id
         names: dict[str, tuple[str, Thought, Sequence[float]]] = {}  # new topic -> founder
         for thought, embedding in pending:

@@ -30,6 +30,8 @@ def ingest_row(record: ThoughtRecord) -> dict[str, Any]:
         "category": t.category,
         "validFrom": t.valid_from_ms,
         "validTo": t.valid_to_ms,
+        "scope": t.scope.value,
+        "ownerId": t.owner_id,
         "embedding": list(record.embedding),
         "actorKeyId": record.actor_key_id,
     }

@@ -43,6 +43,7 @@ NAMESPACE_UNIQUE: tuple[tuple[str, str], ...] = (
     ("Episode", "id"),
     ("ConsolidationRun", "id"),
     ("PairCheck", "id"),
+    ("MergeProposal", "id"),
 )
 log = structlog.get_logger(__name__)
 _ALREADY_EXISTS = ("already indexed", "already exists")

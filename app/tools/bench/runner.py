@@ -12,6 +12,7 @@ from pathlib import Path
 
 from starlette.applications import Starlette
 
+from thoughtgraph.domain.scopes import Viewer
 from thoughtgraph.domain.validation import MAX_LINEAGE_DEPTH
 from thoughtgraph.features.thoughts.service import ThoughtInput
 from thoughtgraph.progress import progress
@@ -258,7 +259,7 @@ class Bench:
         # The store: what SearchService asks of it, minus the embedding.
         async def store_query(i: int) -> None:
             hits = await repos.thoughts.nearest(ns, vectors[i], SEARCH_K, 0.0)
-            await repos.lineage.refiners(ns, [hit.thought.id for hit in hits])
+            await repos.lineage.refiners(ns, [hit.thought.id for hit in hits], Viewer.everyone())
 
         store_search = add(
             f"store search (vector_search k={SEARCH_K} + refiners)",

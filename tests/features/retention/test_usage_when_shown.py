@@ -11,6 +11,7 @@ from tests.support import LoopThread
 from thoughtgraph.domain.context.model import Signals
 from thoughtgraph.domain.ranking.scoring import usage
 from thoughtgraph.domain.retrieval import UsagePolicy
+from thoughtgraph.domain.scopes import Viewer
 from thoughtgraph.llm.embedders import TextEmbedder
 from thoughtgraph.store.cypher_store import CypherGraphStore
 
@@ -40,12 +41,18 @@ def test_context_counts_what_it_packed_only(
     assert shown and shown != set(ids), assembled.packing.ids
     assert assembled.candidates > len(shown)
     loop.run(services.access.flush())
-    counts = {t.id: t.access_count for t in loop.run(services.browse.get_many(ns, ids)).values()}
+    counts = {
+        t.id: t.access_count
+        for t in loop.run(services.browse.get_many(ns, ids, Viewer.everyone())).values()
+    }
     assert {tid for tid, n in counts.items() if n > 0} == shown, counts
     # A prediction shows nothing: it counts nothing.
     loop.run(services.context.predict(ns, signals=signals, budget=40))
     loop.run(services.access.flush())
-    again = {t.id: t.access_count for t in loop.run(services.browse.get_many(ns, ids)).values()}
+    again = {
+        t.id: t.access_count
+        for t in loop.run(services.browse.get_many(ns, ids, Viewer.everyone())).values()
+    }
     assert again == counts
 
 
@@ -58,7 +65,11 @@ def test_search_counts_its_hits_and_retrievals_do_not_lift_the_ranking(
     question = "Which office plans on Thursday?"
     first = [hit.thought.id for hit in loop.run(services.search.search(ns, question, k=2))]
     loop.run(services.access.flush())
-    counted = {t.id for t in loop.run(services.browse.get_many(ns, ids)).values() if t.access_count}
+    counted = {
+        t.id
+        for t in loop.run(services.browse.get_many(ns, ids, Viewer.everyone())).values()
+        if t.access_count
+    }
     assert counted == set(first)
     # Other questions' hits, shown many times over, do not climb past this question's.
     for _ in range(5):

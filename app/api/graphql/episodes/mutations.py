@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import strawberry
 
+from thoughtgraph.api.graphql.enums import Scope
 from thoughtgraph.api.graphql.episodes.types import ArtifactInput, Episode, TurnInput
 from thoughtgraph.api.graphql.request_context import Info
 from thoughtgraph.domain.models import DEFAULT_NAMESPACE
@@ -18,6 +19,8 @@ async def resolve_ingest_episode(
     artifacts: list[ArtifactInput] | None = None,
     turns: list[TurnInput] | None = None,
     session_id: str | None = None,
+    scope: Scope | None = None,
+    user_id: str | None = None,
 ) -> Episode:
     episode = await info.context.services.episodes.ingest(
         namespace,
@@ -27,6 +30,8 @@ async def resolve_ingest_episode(
         actor=actor_of(info.context.principal),
         turns=None if turns is None else [turn.to_domain() for turn in turns],
         session_id=session_id,
+        scope=scope,
+        user_id=user_id,
         caller=info.context.principal,
     )
     return Episode.from_domain(episode)

@@ -6,6 +6,7 @@ from datetime import datetime
 
 import strawberry
 
+from thoughtgraph.api.graphql.enums import Scope
 from thoughtgraph.api.graphql.request_context import Info
 from thoughtgraph.api.graphql.thoughts.inputs import optional_ms
 from thoughtgraph.api.graphql.thoughts.types import Thought, load_thoughts
@@ -70,6 +71,8 @@ class Episode:
     thought_ids: list[strawberry.ID]
     created_at: datetime
     extractor: str = strawberry.field(description="`offline`, or the model that extracted.")
+    scope: Scope = strawberry.field(description="Whose memory it is (so are its thoughts).")
+    owner_id: str | None = strawberry.field(description="The user a PRIVATE episode is of.")
     thoughts = strawberry.field(
         resolver=resolve_episode_thoughts,
         description="The thoughts extracted from it, in transcript order (first 1 to 100).",
@@ -89,4 +92,6 @@ class Episode:
             thought_ids=[strawberry.ID(tid) for tid in episode.thought_ids],
             created_at=models.ms_to_datetime(episode.created_at_ms),
             extractor=episode.extractor,
+            scope=episode.scope,
+            owner_id=episode.owner_id,
         )

@@ -9,6 +9,7 @@ import strawberry
 from thoughtgraph.api.graphql.enums import ThoughtKind, ThoughtState, ThoughtType
 from thoughtgraph.domain.models import DEFAULT_NAMESPACE, ThoughtFilter
 from thoughtgraph.domain.retrieval import SearchFilter
+from thoughtgraph.domain.scopes import Scope
 from thoughtgraph.features.thoughts.service import ThoughtInput
 
 
@@ -70,6 +71,16 @@ class _ThoughtFields:
     valid_to: datetime | None = strawberry.field(
         default=None, description="Until when it was true in the world (still true)."
     )
+    scope: Scope | None = strawberry.field(
+        default=None, description="Whose memory it is (the namespace's default scope)."
+    )
+    user_id: str | None = strawberry.field(
+        default=None,
+        description=(
+            "The user a PRIVATE thought belongs to, in open local mode only: with an API"
+            " key it is always the key's user."
+        ),
+    )
 
     def to_thought_input(self) -> ThoughtInput:
         # An explicit null means the service's default, like a field left out.
@@ -89,6 +100,8 @@ class _ThoughtFields:
             category=self.category,
             valid_from_ms=optional_ms(self.valid_from),
             valid_to_ms=optional_ms(self.valid_to),
+            scope=self.scope,
+            owner_id=self.user_id,
         )
 
 

@@ -8,7 +8,7 @@ from datetime import datetime
 
 import strawberry
 
-from thoughtgraph.api.graphql.enums import ThoughtKind, ThoughtState, ThoughtType
+from thoughtgraph.api.graphql.enums import Scope, ThoughtKind, ThoughtState, ThoughtType
 from thoughtgraph.api.graphql.request_context import Info
 from thoughtgraph.api.graphql.search.explain import DetailLevel, RetentionTier, SearchExplanation
 from thoughtgraph.api.graphql.search.recall_dates import ResolvedDate, resolve_resolved_dates
@@ -150,6 +150,10 @@ class Thought:
             ' Tuesday") resolved against validFrom, in the order they appear.'
         ),
     )
+    scope: Scope = strawberry.field(description="Whose memory it is.")
+    owner_id: str | None = strawberry.field(
+        description="The user a PRIVATE thought belongs to; null for the other scopes."
+    )
     superseded_by_id: strawberry.Private[str | None]
 
     @classmethod
@@ -186,6 +190,8 @@ class Thought:
             topic_id=strawberry.ID(thought.topic_id) if thought.topic_id else None,
             episode_id=strawberry.ID(thought.episode_id) if thought.episode_id else None,
             superseded_by_id=thought.superseded_by,
+            scope=thought.scope,
+            owner_id=thought.owner_id,
         )
 
 
@@ -336,7 +342,9 @@ async def resolve_topic_thoughts(
     root: Topic, info: Info, first: int | None = MEMBERS_FIRST
 ) -> list[Thought]:
     size = MEMBERS_FIRST if first is None else first
-    members = await info.context.services.topics.members(root.namespace, str(root.id), size)
+    members = await info.context.services.topics.members(
+        root.namespace, str(root.id), size, caller=info.context.principal
+    )
     for member in members:
         info.context.loaders.thoughts.prime((root.namespace, member.id), member)
     return [Thought.from_domain(member) for member in members]

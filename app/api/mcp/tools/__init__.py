@@ -11,6 +11,7 @@ from typing import Any
 from mcp.server.mcpserver import MCPServer
 
 from thoughtgraph.api.mcp.tools import (
+    consolidation,
     context,
     contradictions,
     episodes,
@@ -29,4 +30,5 @@ def tool_groups() -> list[Callable[[MCPServer[Any], ToolEnv], None]]:
         thoughts.register,
         contradictions.register,
         episodes.register,
+        consolidation.register,
     ]

@@ -11,8 +11,10 @@ from pydantic import BaseModel, Field
 
 from thoughtgraph.api.mcp.tools.env import WRITES, Namespace, ToolEnv
 from thoughtgraph.api.mcp.tools.shapes import Shape, epoch_ms, iso
+from thoughtgraph.api.mcp.tools.thoughts import ScopeArg, UserId
 from thoughtgraph.domain.knowledge import Artifact, Episode
 from thoughtgraph.domain.models import DEFAULT_NAMESPACE
+from thoughtgraph.domain.scopes import Scope
 from thoughtgraph.features.access import actor_of
 from thoughtgraph.features.episodes.turns import Turn
 
@@ -43,6 +45,8 @@ class EpisodeOut(Shape):
     thought_ids: list[str]
     created_at: str | None
     extractor: str
+    scope: Scope
+    owner_id: str | None
 
     @classmethod
     def of(cls, episode: Episode) -> EpisodeOut:
@@ -77,6 +81,8 @@ def register(server: MCPServer[Any], env: ToolEnv) -> None:
         title: str | None = None,
         artifacts: list[ArtifactIn] | None = None,
         namespace: Namespace = DEFAULT_NAMESPACE,
+        scope: ScopeArg = None,
+        user_id: UserId = None,
     ) -> EpisodeOut:
         """Keep a conversation as an episode: give `turns` (speaker, text, time) or a
         `transcript`, not both. The same conversation again returns the same episode."""
@@ -89,6 +95,8 @@ def register(server: MCPServer[Any], env: ToolEnv) -> None:
             actor=actor_of(principal),
             turns=None if turns is None else [turn.to_domain() for turn in turns],
             session_id=session_id,
+            scope=scope,
+            user_id=user_id,
             caller=principal,
         )
         return EpisodeOut.of(episode)

@@ -12,6 +12,7 @@ from pydantic import BaseModel
 from thoughtgraph.domain import models
 from thoughtgraph.domain.knowledge import Contradiction, ContradictionStatus, Resolution
 from thoughtgraph.domain.models import ThoughtKind, ThoughtState, ThoughtType, ms_to_datetime
+from thoughtgraph.domain.scopes import Scope
 
 
 def iso(ms: int | None) -> str | None:
@@ -59,6 +60,8 @@ class ThoughtOut(Shape):
     valid_to: str | None
     superseded_at: str | None
     superseded_by: str | None
+    scope: Scope
+    owner_id: str | None
 
     @classmethod
     def of(cls, thought: models.Thought) -> ThoughtOut:

@@ -13,6 +13,7 @@ from thoughtgraph.api.mcp.access import with_named_agent
 from thoughtgraph.api.mcp.tools.env import WRITES, Namespace, ToolEnv
 from thoughtgraph.api.mcp.tools.shapes import ContributionOut, ThoughtOut, epoch_ms
 from thoughtgraph.domain.models import DEFAULT_NAMESPACE, ThoughtKind
+from thoughtgraph.domain.scopes import Scope
 from thoughtgraph.features.access import actor_of
 from thoughtgraph.features.thoughts.service import ThoughtInput
 
@@ -26,6 +27,17 @@ Reason = Annotated[
     str | None, Field(description="Why: kept on the lineage edge, searchable by meaning.")
 ]
 Tags = Annotated[list[str] | None, Field(description="Up to 32 short labels.")]
+ScopeArg = Annotated[
+    Scope | None,
+    Field(
+        description="Whose memory it is: private (the key's user's), shared or system "
+        "(admins); the namespace's default when left out."
+    ),
+]
+UserId = Annotated[
+    str | None,
+    Field(description="The user a private thought belongs to: open local mode only."),
+]
 
 
 def thought_input(
@@ -44,6 +56,8 @@ def thought_input(
     category: str | None = None,
     valid_from: datetime | None = None,
     valid_to: datetime | None = None,
+    scope: Scope | None = None,
+    user_id: str | None = None,
 ) -> ThoughtInput:
     """The service's input; a field left out (or null) takes the service's default."""
     defaults = ThoughtInput(content="", agent_id="", agent_name="")
@@ -62,6 +76,8 @@ def thought_input(
         category=category,
         valid_from_ms=epoch_ms(valid_from),
         valid_to_ms=epoch_ms(valid_to),
+        scope=scope,
+        owner_id=user_id,
     )
 
 
@@ -90,6 +106,8 @@ def register(server: MCPServer[Any], env: ToolEnv) -> None:
         valid_to: Annotated[
             datetime | None, Field(description="Until when it was true in the world.")
         ] = None,
+        scope: ScopeArg = None,
+        user_id: UserId = None,
     ) -> ContributionOut:
         """Store a new thought. The answer carries `guidance` when an existing thought is
         very similar (the new one is stored anyway)."""
@@ -109,6 +127,8 @@ def register(server: MCPServer[Any], env: ToolEnv) -> None:
             category=category,
             valid_from=valid_from,
             valid_to=valid_to,
+            scope=scope,
+            user_id=user_id,
         )
         contribution = await env.services.thoughts.contribute(
             with_named_agent(principal, data), caller=principal
@@ -125,11 +145,22 @@ def register(server: MCPServer[Any], env: ToolEnv) -> None:
         namespace: Namespace = DEFAULT_NAMESPACE,
         tags: Tags = None,
         kind: ThoughtKind | None = None,
+        scope: ScopeArg = None,
+        user_id: UserId = None,
     ) -> ContributionOut:
         """Store a thought that refines (and so supersedes) `source_id`; lineage links
         them. THOUGHT_NOT_FOUND when the source does not exist."""
         principal = env.caller(ctx)
-        data = thought_input(content, agent_id, agent_name, namespace, tags=tags, kind=kind)
+        data = thought_input(
+            content,
+            agent_id,
+            agent_name,
+            namespace,
+            tags=tags,
+            kind=kind,
+            scope=scope,
+            user_id=user_id,
+        )
         contribution = await env.services.thoughts.refine(
             with_named_agent(principal, data),
             source_id,

@@ -1,0 +1,194 @@
+"""Merging memories across users (app/domain/proposals.py): proposing shared
+consolidations of near-duplicate private thoughts, and each owner's decision on theirs."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from thoughtgraph.domain import validation as check
+from thoughtgraph.domain.changes import Actor
+from thoughtgraph.domain.errors import ForbiddenError, InvalidInputError, NotFoundError
+from thoughtgraph.domain.models import Thought
+from thoughtgraph.domain.proposals import (
+    MergeProposal,
+    PartDecision,
+    ProposalPart,
+    ProposalStatus,
+    cross_owner_clusters,
+    proposal_id,
+)
+from thoughtgraph.domain.scopes import Scope, Viewer
+from thoughtgraph.features.access import Action, Principal, check_access, viewer_of
+from thoughtgraph.features.consolidation.merging import MergeService, merge_id
+from thoughtgraph.features.repositories import Repositories
+from thoughtgraph.ports.clock import Clock
+from thoughtgraph.settings import Settings
+
+MAX_USERS = 10
+# Each user's newest private thoughts a proposal compares (the comparison is in memory).
+MAX_THOUGHTS_PER_USER = 2000
+MAX_PARTS = 10  # thoughts in one proposal
+MAX_PROPOSALS = 50  # proposals one call makes (the rest: call again once these are decided)
+PROPOSE_FORBIDDEN = "A key proposes merges of its own user's memory with others' (or an admin's)."
+
+
+class ProposalService:
+    def __init__(
+        self, repos: Repositories, merging: MergeService, settings: Settings, clock: Clock
+    ) -> None:
+        self._repos = repos
+        self._merging = merging
+        self._settings = settings
+        self._clock = clock
+
+    async def propose(
+        self,
+        namespace: str,
+        user_ids: Sequence[str],
+        *,
+        actor: Actor,
+        caller: Principal | None = None,
+    ) -> list[MergeProposal]:
+        """Proposals to merge the users' near-duplicate private thoughts (cosine at least
+        dedupe_similarity, across two or more owners), each shown as the caller may see
+        it; a proposal made before is found, not made again."""
+        check_access(caller, Action.WRITE, namespace)
+        check.require_namespace(namespace)
+        users = sorted({check.require_identifier("userIds", u) for u in user_ids})
+        if not 2 <= len(users) <= MAX_USERS:
+            raise InvalidInputError(f"name 2 to {MAX_USERS} different users", field="userIds")
+        viewer = viewer_of(caller)
+        admin = caller is None or Action.ADMIN in caller.role.actions
+        if not (viewer.trusted or admin or viewer.user_id in users):
+            raise ForbiddenError(PROPOSE_FORBIDDEN)
+        thoughts: list[Thought] = []
+        vectors: list[list[float]] = []
+        for user in users:
+            for thought, vector in await self._repos.proposals.private_of(
+                namespace, user, MAX_THOUGHTS_PER_USER
+            ):
+                thoughts.append(thought)
+                vectors.append(vector)
+        proposals = []
+        for cluster, similarity in self._clusters(thoughts, vectors)[:MAX_PROPOSALS]:
+            proposal = MergeProposal(
+                id=proposal_id(namespace, [t.id for t in cluster]),
+                namespace=namespace,
+                status=ProposalStatus.OPEN,
+                parts=tuple(
+                    ProposalPart(thought_id=t.id, owner_id=t.owner_id or "") for t in cluster
+                ),
+                similarity=similarity,
+                created_at_ms=self._clock.now_ms(),
+            )
+            await self._repos.proposals.record(proposal, actor=actor)
+            proposals.append(proposal.id)
+        found = await self._repos.proposals.get_many(namespace, proposals)
+        # An admin proposing for others sees that proposals exist, not their thoughts (the
+        # interfaces show each viewer only its own parts).
+        return [
+            found[p].as_seen_by(viewer)
+            for p in proposals
+            if p in found and (admin or found[p].seen_by(viewer))
+        ]
+
+    def _clusters(
+        self, thoughts: Sequence[Thought], vectors: Sequence[Sequence[float]]
+    ) -> list[tuple[list[Thought], float]]:
+        """Groups of near-duplicates of different owners, with their weakest pair."""
+        if len(thoughts) < 2:
+            return []
+        matrix = np.asarray(vectors, dtype=np.float32)
+        matrix /= np.maximum(np.linalg.norm(matrix, axis=1, keepdims=True), 1e-12)
+        similar = matrix @ matrix.T
+        owners = {t.id: t.owner_id or "" for t in thoughts}
+        threshold = self._settings.dedupe_similarity
+        pairs: list[tuple[str, str]] = []
+        weakest: dict[tuple[str, str], float] = {}
+        rows, cols = np.nonzero(np.triu(similar >= threshold, k=1))
+        for i, j in zip(rows.tolist(), cols.tolist(), strict=True):
+            a, b = thoughts[i].id, thoughts[j].id
+            if owners[a] != owners[b]:
+                pairs.append((a, b))
+                weakest[(a, b)] = float(similar[i, j])
+        by_id = {t.id: t for t in thoughts}
+        clusters = []
+        for ids in cross_owner_clusters(pairs, owners):
+            members = ids[:MAX_PARTS]
+            inside = [s for (a, b), s in weakest.items() if a in members and b in members]
+            clusters.append(([by_id[i] for i in members], min(inside, default=threshold)))
+        return clusters
+
+    async def decide(
+        self,
+        namespace: str,
+        proposal_id: str,
+        accept: bool,
+        *,
+        actor: Actor,
+        caller: Principal,
+        user_id: str | None = None,
+    ) -> MergeProposal:
+        """The caller's user accepts or declines their part(s). Once every part is decided,
+        two or more accepted parts become one shared consolidation of them (undo it with
+        undoConsolidation); fewer, and nothing changes. NOT_FOUND for a proposal the
+        caller's user has no part in. ``user_id``: whose part, in open local mode only
+        (with a key, always the key's user)."""
+        check_access(caller, Action.WRITE, namespace)
+        check.require_namespace(namespace)
+        pid = check.require_identifier("id", proposal_id)
+        user = caller.user if caller.key_id is not None else user_id
+        found = (await self._repos.proposals.get_many(namespace, [pid])).get(pid)
+        if found is None or user is None or user not in found.owners:
+            raise NotFoundError("merge proposal", pid)
+        decision = PartDecision.ACCEPTED if accept else PartDecision.DECLINED
+        decided = await self._repos.proposals.decide(
+            found, user, decision, actor=actor, at_ms=self._clock.now_ms()
+        )
+        if decided is None or decided.status is ProposalStatus.ACCEPTED:
+            # Decided already (a retry finishes a merge that did not land), or just now.
+            current = (await self._repos.proposals.get_many(namespace, [pid]))[pid]
+            if current.status is ProposalStatus.ACCEPTED and current.merged_thought_id is None:
+                await self._merge(current)
+                current = (await self._repos.proposals.get_many(namespace, [pid]))[pid]
+            decided = current
+        return decided.as_seen_by(Viewer(user_id=user))
+
+    async def _merge(self, proposal: MergeProposal) -> None:
+        """The accepted parts as one shared thought (deterministic id: a retry finds it)."""
+        if proposal.merged_thought_id is not None:
+            return
+        stored = await self._repos.thoughts.get_many(proposal.namespace, proposal.accepted_ids)
+        members = [stored[i] for i in proposal.accepted_ids if i in stored]
+        merged = await self._merging.merge(proposal.namespace, members, into=(Scope.SHARED, None))
+        if merged is not None or (members and await self._stored(proposal, members)):
+            merged_id = merge_id(proposal.namespace, [t.id for t in members])
+            await self._repos.proposals.merged(proposal.namespace, proposal.id, merged_id)
+
+    async def _stored(self, proposal: MergeProposal, members: Sequence[Thought]) -> bool:
+        """Whether an earlier attempt wrote the merge (its id comes from its sources)."""
+        merged_id = merge_id(proposal.namespace, [t.id for t in members])
+        return bool(await self._repos.thoughts.get_many(proposal.namespace, [merged_id]))
+
+    async def of_caller(
+        self,
+        namespace: str,
+        status: ProposalStatus | None,
+        limit: int | None = None,
+        *,
+        caller: Principal | None = None,
+    ) -> list[MergeProposal]:
+        """The proposals the caller's user has a part in (every one for a trusted read or
+        an admin key, which sees no one's thoughts in them)."""
+        check_access(caller, Action.READ, namespace)
+        check.require_namespace(namespace)
+        limit = check.page_size("first", limit, check.DEFAULT_PAGE_SIZE, check.MAX_PAGE_SIZE)
+        viewer = viewer_of(caller)
+        admin = caller is None or Action.ADMIN in caller.role.actions
+        if not (viewer.trusted or admin) and viewer.user_id is None:
+            return []
+        owner = None if viewer.trusted or (admin and viewer.user_id is None) else viewer.user_id
+        found = await self._repos.proposals.of_owner(namespace, owner, status, limit)
+        return [p.as_seen_by(viewer) for p in found]

@@ -1,0 +1,3 @@
+MATCH (p:MergeProposal)
+WHERE p.id IN $ids AND p.namespace = $namespace
+RETURN {{ proposal_fields(p) }}
