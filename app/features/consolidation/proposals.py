@@ -30,6 +30,7 @@ MAX_USERS = 10
 # Each user's newest private thoughts a proposal compares (the comparison is in memory).
 MAX_THOUGHTS_PER_USER = 2000
 MAX_PARTS = 10  # thoughts in one proposal
+BLOCK_ROWS = 512  # rows of the similarity matrix computed at once
 MAX_PROPOSALS = 50  # proposals one call makes (the rest: call again once these are decided)
 PROPOSE_FORBIDDEN = "A key proposes merges of its own user's memory with others' (or an admin's)."
 
@@ -102,17 +103,20 @@ class ProposalService:
             return []
         matrix = np.asarray(vectors, dtype=np.float32)
         matrix /= np.maximum(np.linalg.norm(matrix, axis=1, keepdims=True), 1e-12)
-        similar = matrix @ matrix.T
         owners = {t.id: t.owner_id or "" for t in thoughts}
         threshold = self._settings.dedupe_similarity
         pairs: list[tuple[str, str]] = []
         weakest: dict[tuple[str, str], float] = {}
-        rows, cols = np.nonzero(np.triu(similar >= threshold, k=1))
-        for i, j in zip(rows.tolist(), cols.tolist(), strict=True):
-            a, b = thoughts[i].id, thoughts[j].id
-            if owners[a] != owners[b]:
-                pairs.append((a, b))
-                weakest[(a, b)] = float(similar[i, j])
+        # A block of rows at a time: 20,000 thoughts never make a 20,000-square matrix.
+        for start in range(0, len(thoughts), BLOCK_ROWS):
+            similar = matrix[start : start + BLOCK_ROWS] @ matrix.T
+            rows, cols = np.nonzero(similar >= threshold)
+            for r, j in zip(rows.tolist(), cols.tolist(), strict=True):
+                i = start + r
+                a, b = thoughts[i].id, thoughts[j].id
+                if i < j and owners[a] != owners[b]:
+                    pairs.append((a, b))
+                    weakest[(a, b)] = float(similar[r, j])
         by_id = {t.id: t for t in thoughts}
         clusters = []
         for ids in cross_owner_clusters(pairs, owners):
