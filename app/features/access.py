@@ -9,7 +9,7 @@ from dataclasses import replace
 
 from thoughtgraph.domain.access import Action, Principal
 from thoughtgraph.domain.changes import Actor, ChangeEvent, SubjectKind
-from thoughtgraph.domain.errors import ForbiddenError
+from thoughtgraph.domain.errors import ForbiddenError, ThoughtNotFoundError
 from thoughtgraph.domain.models import Thought, TimeView
 from thoughtgraph.domain.scopes import (
     SYSTEM_NEEDS_ADMIN,
@@ -95,6 +95,28 @@ async def events_seen(
     return [e for e in events if hidden.isdisjoint((e.subject_id, *e.source_ids))]
 
 
+async def ids_seen(
+    repos: Repositories, namespace: str, ids: Iterable[str], viewer: Viewer
+) -> set[str]:
+    """Which of ``ids`` name thoughts the viewer may see (all of them, for a trusted one)."""
+    wanted = set(ids)
+    if viewer.trusted:
+        return wanted
+    return set(seen(await repos.thoughts.get_many(namespace, list(wanted)), viewer))
+
+
+async def require_seen(
+    repos: Repositories, namespace: str, thought_id: str, caller: Principal | None
+) -> None:
+    """THOUGHT_NOT_FOUND, before anything is written, for a thought the caller may not see
+    (another user's private one); a trusted caller costs no read."""
+    viewer = viewer_of(caller)
+    if not viewer.trusted and not seen(
+        await repos.thoughts.get_many(namespace, [thought_id]), viewer
+    ):
+        raise ThoughtNotFoundError([thought_id])
+
+
 def require_change(thoughts: Iterable[Thought], caller: Principal | None) -> None:
     """FORBIDDEN unless the caller may change each of ``thoughts`` (a system thought:
     admins only; every other one it sees)."""
@@ -127,7 +149,9 @@ __all__ = [
     "actor_of",
     "check_access",
     "events_seen",
+    "ids_seen",
     "require_change",
+    "require_seen",
     "scope_for",
     "scoped",
     "seen",

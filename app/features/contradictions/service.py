@@ -17,8 +17,8 @@ from thoughtgraph.features.access import (
     Action,
     Principal,
     check_access,
+    ids_seen,
     require_change,
-    seen,
     viewer_of,
 )
 from thoughtgraph.features.repositories import Repositories
@@ -72,11 +72,8 @@ class ContradictionService:
         self, namespace: str, found: list[Contradiction], caller: Principal | None
     ) -> list[Contradiction]:
         """The contradictions whose two thoughts the caller may both see."""
-        viewer = viewer_of(caller)
-        if viewer.trusted or not found:
-            return found
-        ids = list({i for c in found for i in (c.thought_a_id, c.thought_b_id)})
-        shown = seen(await self._repos.thoughts.get_many(namespace, ids), viewer)
+        pairs = [i for c in found for i in (c.thought_a_id, c.thought_b_id)]
+        shown = await ids_seen(self._repos, namespace, pairs, viewer_of(caller))
         return [c for c in found if c.thought_a_id in shown and c.thought_b_id in shown]
 
     async def resolve(

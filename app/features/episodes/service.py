@@ -25,7 +25,7 @@ from thoughtgraph.domain.knowledge import Artifact, Episode, stable_id, stable_t
 from thoughtgraph.domain.models import ThoughtKind
 from thoughtgraph.domain.ops import NO_OPS_EVENTS, OpsEvents, OpsNode, OpsStatus
 from thoughtgraph.domain.scopes import Scope
-from thoughtgraph.features.access import Action, Principal, check_access, viewer_of
+from thoughtgraph.features.access import Action, Principal, check_access, scope_for, viewer_of
 from thoughtgraph.features.episodes.turns import (
     CheckedTurn,
     Turn,
@@ -104,7 +104,7 @@ class EpisodeService:
         episode and its thoughts share one scope (the namespace's default unless given)."""
         check_access(caller, Action.WRITE, namespace)
         check.require_namespace(namespace)
-        owned = self._thoughts.scope_for(caller, namespace, scope, user_id)
+        owned = scope_for(caller, self._thoughts.scopes, namespace, scope, user_id)
         if turns is not None:
             if transcript is not None:
                 raise MutualExclusionError("give a transcript or turns, not both", field="turns")

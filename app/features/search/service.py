@@ -32,7 +32,14 @@ from thoughtgraph.domain.retrieval import (
     TieredResult,
     TopicHit,
 )
-from thoughtgraph.features.access import Action, check_access, scoped, seen, viewer_of
+from thoughtgraph.features.access import (
+    Action,
+    check_access,
+    ids_seen,
+    require_seen,
+    scoped,
+    viewer_of,
+)
 from thoughtgraph.features.repositories import Repositories
 from thoughtgraph.features.retention.service import AccessRecorder
 from thoughtgraph.features.search.expanded import EXPANSION_POOL, ExpandedSearch
@@ -327,7 +334,7 @@ class SearchService:
         check.require_namespace(namespace)
         tid = check.require_thought_id("thoughtId", thought_id)
         what = check.require_text("action", action, MAX_ACTION_CHARS)
-        await self._require_seen(namespace, tid, caller)
+        await require_seen(self._repos, namespace, tid, caller)
         found = await self._retrieval.cite(namespace, tid, what, self._clock.now_ms())
         if found is None:
             raise ThoughtNotFoundError([tid])
@@ -340,20 +347,11 @@ class SearchService:
         check_access(caller, Action.WRITE, namespace)
         check.require_namespace(namespace)
         tid = check.require_thought_id("thoughtId", thought_id)
-        await self._require_seen(namespace, tid, caller)
+        await require_seen(self._repos, namespace, tid, caller)
         found = await self._retrieval.ignore(namespace, tid)
         if found is None:
             raise ThoughtNotFoundError([tid])
         return found
-
-    async def _require_seen(self, namespace: str, tid: str, caller: Principal | None) -> None:
-        """THOUGHT_NOT_FOUND, before anything is written, for a thought the caller may
-        not see."""
-        viewer = viewer_of(caller)
-        if not viewer.trusted and not seen(
-            await self._repos.thoughts.get_many(namespace, [tid]), viewer
-        ):
-            raise ThoughtNotFoundError([tid])
 
     # --- reasons of changes ---------------------------------------------------------------
     async def search_changes(
@@ -372,11 +370,8 @@ class SearchService:
         check.require_int_range("k", k, 1, check.MAX_K)
         embedding = await self._embedder.async_embed_query(text)
         hits = await self._repos.lineage.search_reasons(namespace, embedding, k)
-        viewer = viewer_of(caller)
-        if viewer.trusted:
-            return hits
-        ends = {i for hit in hits for i in (hit.from_id, hit.to_id)}
-        shown = seen(await self._repos.thoughts.get_many(namespace, list(ends)), viewer)
+        ends = [i for hit in hits for i in (hit.from_id, hit.to_id)]
+        shown = await ids_seen(self._repos, namespace, ends, viewer_of(caller))
         return [hit for hit in hits if hit.from_id in shown and hit.to_id in shown]
 
 

@@ -26,12 +26,11 @@ from thoughtgraph.domain.models import (
 )
 from thoughtgraph.domain.ops import NO_OPS_EVENTS, OpsEvents, OpsNode, OpsStatus, acting_as
 from thoughtgraph.domain.rules import GUIDANCE_SIMILARITY, guidance_message, inherited_pheromone
-from thoughtgraph.domain.scopes import Scope, ScopePolicy, Viewer
+from thoughtgraph.domain.scopes import ScopePolicy, Viewer
 from thoughtgraph.features.access import (
     Action,
     Principal,
     check_access,
-    scope_for,
     viewer_of,
     written_as,
 )
@@ -72,22 +71,12 @@ class ThoughtService:
         scopes: ScopePolicy | None = None,
     ) -> None:
         self._repos = repos
-        self._scopes = scopes or ScopePolicy()
+        self.scopes = scopes or ScopePolicy()  # each namespace's default scope
         self._embedder = embedder
         self._events = events
         self._clock = clock or SystemClock()
         self._queue = queue or NoJobQueue()
         self._scan_on_write = scan_on_write
-
-    def scope_for(
-        self,
-        caller: Principal | None,
-        namespace: str,
-        requested: Scope | None,
-        user_id: str | None = None,
-    ) -> tuple[Scope, str | None]:
-        """The scope and owner a caller's write in ``namespace`` gets (app/domain/scopes.py)."""
-        return scope_for(caller, self._scopes, namespace, requested, user_id)
 
     async def contribute(
         self,
@@ -100,7 +89,7 @@ class ThoughtService:
     ) -> Contribution:
         """Store an original, or route to refine/consolidate when their ids are given."""
         check_access(caller, Action.WRITE, data.namespace)
-        data = written_as(caller, data, self._scopes)
+        data = written_as(caller, data, self.scopes)
         if refines is not None and consolidates is not None:
             raise MutualExclusionError(
                 "give either refines or consolidates, not both", field="refines"
@@ -132,7 +121,7 @@ class ThoughtService:
         caller: Principal | None = None,
     ) -> Contribution:
         check_access(caller, Action.WRITE, data.namespace)
-        data = written_as(caller, data, self._scopes)
+        data = written_as(caller, data, self.scopes)
         return await self._derive(
             ThoughtType.REFINEMENT,
             data,
@@ -151,7 +140,7 @@ class ThoughtService:
         caller: Principal | None = None,
     ) -> Contribution:
         check_access(caller, Action.WRITE, data.namespace)
-        data = written_as(caller, data, self._scopes)
+        data = written_as(caller, data, self.scopes)
         return await self._derive(
             ThoughtType.CONSOLIDATION,
             data,
@@ -331,7 +320,7 @@ class ThoughtService:
         """
         for namespace in dict.fromkeys(item.namespace for item in items):
             check_access(caller, Action.WRITE, namespace)
-        items = [written_as(caller, item, self._scopes) for item in items]
+        items = [written_as(caller, item, self.scopes) for item in items]
         if not items:
             raise InvalidInputError("give at least one thought", field="inputs")
         if len(items) > limit:

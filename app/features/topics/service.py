@@ -230,11 +230,8 @@ class TopicService:
             known.reset(await self._repos.topics.vectors(namespace))
         centroids = known.centroids(settled)
         existing = set(centroids.ids)
-        # Private thoughts join no topic: a topic and its summary are read by everyone in
-        # the namespace (app/domain/scopes.py).
-        pending = [
-            (t, e) for t, e in thoughts if t.topic_id is None and t.scope is not Scope.PRIVATE
-        ]
+        # Private thoughts join no topic: everyone in the namespace reads topics' summaries.
+        pending = [(t, e) for t, e in thoughts if not t.topic_id and t.scope is not Scope.PRIVATE]
         plan: dict[str, str] = {}  # thought id -> topic id
         names: dict[str, tuple[str, Thought, Sequence[float]]] = {}  # new topic -> founder
         for thought, embedding in pending:
