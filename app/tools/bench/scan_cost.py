@@ -44,6 +44,9 @@ SCAN_WAIT_S = 300.0  # for the worker to finish what was published
 # After the worker logged a scan as succeeded, it still acknowledges it and goes back to
 # waiting on the broker: a moment of CPU that a drained write must not meet.
 SETTLE_S = 0.03
+# Idle this long (no scan running or queued) before the drained mode starts: longer than
+# the publisher's coalescing delay (TG_SCAN_COALESCE_S, 0.5 s).
+QUIET_S = 1.0
 
 
 def _progress(message: str) -> None:
@@ -103,7 +106,7 @@ class ScanCostBench:
 
     # --- the two services -----------------------------------------------------------------
     def _scanning_off(self) -> None:
-        with self._service(scan_on_write=False) as (service, _):
+        with self._service(scan_on_write=False) as (service, _, _):
             for namespace in ("bench-scan-off", "bench-scan-off-paced"):
                 self._preload(service, namespace)
             with GraphQLClient(service.base_url) as client:
@@ -118,17 +121,19 @@ class ScanCostBench:
                 self.modes.append(Mode(OFF_PACED, label, latency))
 
     def _scanning_on(self) -> None:
-        with self._service(scan_on_write=True) as (service, data_dir):
+        with self._service(scan_on_write=True) as (service, data_dir, queue):
             worker = WorkerProcess(
                 data_dir, self._worker_env(data_dir), data_dir.parent / "worker.log"
             )
             worker.start()
             try:
-                self._measure_with_worker(service, worker)
+                self._measure_with_worker(service, worker, lambda: _queued(queue))
             finally:
                 worker.stop()
 
-    def _measure_with_worker(self, service: ServiceThread, worker: WorkerProcess) -> None:
+    def _measure_with_worker(
+        self, service: ServiceThread, worker: WorkerProcess, queued: Callable[[], int]
+    ) -> None:
         published = 0
         with GraphQLClient(service.base_url) as client:
             for namespace in ("bench-scan-on", "bench-scan-drained"):
@@ -155,6 +160,7 @@ class ScanCostBench:
             )
 
             _progress(f"scan cost: {self.contributes} contributes, scans drained between them")
+            worker.wait_until_idle(queued, QUIET_S, SCAN_WAIT_S)
             before = _copy(worker.log.poll())
 
             def until_idle() -> None:
@@ -175,7 +181,9 @@ class ScanCostBench:
             )
 
     @contextmanager
-    def _service(self, *, scan_on_write: bool) -> Iterator[tuple[ServiceThread, Path]]:
+    def _service(
+        self, *, scan_on_write: bool
+    ) -> Iterator[tuple[ServiceThread, Path, JobQueue | None]]:
         """The service on a fresh data dir; with scanning on, its queue publishes to the
         Redis of that data dir's engine (the broker ``thoughtgraph serve`` would use)."""
         from thoughtgraph.server import create_app
@@ -192,7 +200,7 @@ class ScanCostBench:
         service = ServiceThread(create_app(settings, embedder=self.embedder, job_queue=queue))
         try:
             service.start()
-            yield service, data_dir
+            yield service, data_dir, queue
         finally:
             service.stop()
             shutil.rmtree(root, ignore_errors=True)
@@ -333,6 +341,13 @@ class ScanCostBench:
 
 def _copy(totals: ScanTotals) -> ScanTotals:
     return ScanTotals(**vars(totals))
+
+
+def _queued(queue: JobQueue | None) -> int:
+    """Scan tasks waiting in the broker (what the publisher still holds back for
+    coalescing goes out within QUIET_S)."""
+    depths = getattr(queue, "depths", None)
+    return sum(depths().values()) if callable(depths) else 0
 
 
 def _minus(now: ScanTotals, before: ScanTotals) -> ScanTotals:

@@ -17,7 +17,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -32,6 +32,7 @@ _COUNT = re.compile(r"'(scanned|pairs_judged|links|contradictions_found)': (\d+)
 
 @dataclass
 class ScanTotals:
+    started: int = 0  # job.started
     done: int = 0  # job.done: the scan's work is over
     scanned: int = 0  # thoughts the scans Celery logged as succeeded covered (writes coalesce)
     pairs_judged: int = 0
@@ -64,6 +65,8 @@ class WorkerLog:
         if line.startswith("{"):
             with contextlib.suppress(json.JSONDecodeError):
                 event = json.loads(line)
+                if event.get("event") == "job.started" and event.get("task") == names.SCAN_NEW:
+                    self.totals.started += 1
                 if event.get("event") == "job.done" and event.get("task") == names.SCAN_NEW:
                     self.totals.done += 1
                     self.totals.busy_s += float(event.get("seconds") or 0.0)
@@ -130,6 +133,26 @@ class WorkerProcess:
             self.check_alive()
             time.sleep(pause_s)
         return time.perf_counter() - started
+
+    def wait_until_idle(self, queued: Callable[[], int], quiet_s: float, timeout_s: float) -> None:
+        """Until no scan runs and none waits in the broker for ``quiet_s`` on end: the
+        follow-up tasks of writes already scanned (no-ops) have run, so none of them is
+        counted in what is measured next."""
+        deadline = time.perf_counter() + timeout_s
+        quiet_since: float | None = None
+        while True:
+            now = time.perf_counter()
+            totals = self.log.poll()
+            if totals.started == totals.done and queued() == 0:
+                quiet_since = quiet_since or now
+                if now - quiet_since >= quiet_s:
+                    return
+            else:
+                quiet_since = None
+            if now > deadline:
+                raise BenchSetupError(f"the worker did not go idle within {timeout_s:.0f} s")
+            self.check_alive()
+            time.sleep(0.02)
 
     def stop(self, timeout_s: float = 20.0) -> None:
         """Warm shutdown (the scan at hand finishes), then the whole group is killed."""
