@@ -15,6 +15,7 @@ CREATE CONSTRAINT merge_proposal_id_unique IF NOT EXISTS FOR (p:MergeProposal) R
 CREATE CONSTRAINT ops_event_id_unique IF NOT EXISTS FOR (e:OpsEvent) REQUIRE e.id IS UNIQUE;
 CREATE INDEX topic_namespace IF NOT EXISTS FOR (tp:Topic) ON (tp.namespace);
 CREATE INDEX contradiction_ns IF NOT EXISTS FOR (c:Contradiction) ON (c.namespace);
+CREATE INDEX merge_proposal_ns IF NOT EXISTS FOR (p:MergeProposal) ON (p.namespace);
 CREATE INDEX episode_ns IF NOT EXISTS FOR (ep:Episode) ON (ep.namespace);
 CREATE INDEX consolidation_run_ns IF NOT EXISTS FOR (run:ConsolidationRun) ON (run.namespace);
 CREATE INDEX change_event_subject IF NOT EXISTS FOR (e:ChangeEvent) ON (e.subjectId);
