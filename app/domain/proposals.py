@@ -9,7 +9,7 @@ nothing changes.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict
@@ -74,13 +74,6 @@ class MergeProposal(BaseModel):
         )
         return self.model_copy(update={"parts": parts})
 
-    def outcome(self) -> ProposalStatus:
-        """What the decisions so far amount to."""
-        if any(p.decision is PartDecision.PENDING for p in self.parts):
-            return ProposalStatus.OPEN
-        accepted = [p for p in self.parts if p.decision is PartDecision.ACCEPTED]
-        return ProposalStatus.ACCEPTED if len(accepted) >= 2 else ProposalStatus.DECLINED
-
     @property
     def accepted_ids(self) -> list[str]:
         return [
@@ -93,25 +86,3 @@ class MergeProposal(BaseModel):
 def proposal_id(namespace: str, thought_ids: Iterable[str]) -> str:
     """From its thoughts: proposing the same merge again finds the proposal."""
     return stable_id("proposal", namespace, *sorted(thought_ids))
-
-
-def cross_owner_clusters(
-    pairs: Sequence[tuple[str, str]], owners: dict[str, str]
-) -> list[list[str]]:
-    """Groups of thoughts linked by near-duplicate pairs of different owners (a pair of one
-    owner is that owner's own consolidation, not a merge across users), each sorted."""
-    parent: dict[str, str] = {}
-
-    def root(x: str) -> str:
-        while parent.setdefault(x, x) != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    for a, b in pairs:
-        if owners[a] != owners[b]:
-            parent[root(a)] = root(b)
-    groups: dict[str, list[str]] = {}
-    for x in parent:
-        groups.setdefault(root(x), []).append(x)
-    return sorted(sorted(g) for g in groups.values() if len({owners[t] for t in g}) >= 2)

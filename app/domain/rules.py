@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from thoughtgraph.domain.models import ScoredThought, SearchHit, ThoughtType
 
@@ -138,3 +138,24 @@ def near_duplicate_text(first: str, second: str) -> bool:
     if not a or not b:
         return False
     return a <= b or b <= a
+
+
+def connected_groups(pairs: Iterable[tuple[str, str]]) -> list[list[str]]:
+    """Connected groups of ids (union-find), each sorted, largest first."""
+    parent: dict[str, str] = {}
+
+    def root(x: str) -> str:
+        parent.setdefault(x, x)
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for a, b in pairs:
+        ra, rb = root(a), root(b)
+        if ra != rb:
+            parent[max(ra, rb)] = min(ra, rb)
+    groups: dict[str, list[str]] = {}
+    for x in parent:
+        groups.setdefault(root(x), []).append(x)
+    return sorted((sorted(g) for g in groups.values() if len(g) > 1), key=len, reverse=True)

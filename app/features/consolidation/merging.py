@@ -9,7 +9,7 @@ listens on 8080" and "the auth service listens on 8080" are both true.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
 from thoughtgraph.domain import validation as check
@@ -18,7 +18,7 @@ from thoughtgraph.domain.errors import InvalidStateError, ThoughtNotFoundError
 from thoughtgraph.domain.knowledge import pair_fingerprint, stable_thought_id
 from thoughtgraph.domain.language.claims import is_claim, same_words
 from thoughtgraph.domain.models import ScoredThought, Thought, ThoughtType
-from thoughtgraph.domain.rules import inherited_pheromone, near_duplicate_text
+from thoughtgraph.domain.rules import connected_groups, inherited_pheromone, near_duplicate_text
 from thoughtgraph.domain.scopes import Partition
 from thoughtgraph.features.access import (
     Action,
@@ -46,27 +46,6 @@ class Merged(NamedTuple):
 def merge_id(namespace: str, source_ids: Sequence[str]) -> str:
     """The merged thought's id, from its sources: a retried merge finds what it wrote."""
     return stable_thought_id("merge", namespace, *sorted(source_ids))
-
-
-def _clusters(pairs: Iterable[tuple[str, str]]) -> list[list[str]]:
-    """Connected groups of ids (union-find), each sorted, largest first."""
-    parent: dict[str, str] = {}
-
-    def root(x: str) -> str:
-        parent.setdefault(x, x)
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    for a, b in pairs:
-        ra, rb = root(a), root(b)
-        if ra != rb:
-            parent[max(ra, rb)] = min(ra, rb)
-    groups: dict[str, list[str]] = {}
-    for x in parent:
-        groups.setdefault(root(x), []).append(x)
-    return sorted((sorted(g) for g in groups.values() if len(g) > 1), key=len, reverse=True)
 
 
 def _duplicates(a: str, b: str) -> bool:
@@ -126,7 +105,7 @@ class MergeService:
         if missing:
             thoughts.update(await self._repos.thoughts.get_many(namespace, sorted(missing)))
         clusters = []
-        for ids in _clusters(clean):
+        for ids in connected_groups(clean):
             members = [thoughts[i] for i in ids if i in thoughts and thoughts[i].is_current]
             if len(members) > 1:
                 clusters.append(members[:MAX_CLUSTER])

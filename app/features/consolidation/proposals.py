@@ -16,9 +16,9 @@ from thoughtgraph.domain.proposals import (
     PartDecision,
     ProposalPart,
     ProposalStatus,
-    cross_owner_clusters,
     proposal_id,
 )
+from thoughtgraph.domain.rules import connected_groups
 from thoughtgraph.domain.scopes import Scope, Viewer
 from thoughtgraph.features.access import Action, Principal, check_access, viewer_of
 from thoughtgraph.features.consolidation.merging import MergeService, merge_id
@@ -119,7 +119,8 @@ class ProposalService:
                     weakest[(a, b)] = float(similar[r, j])
         by_id = {t.id: t for t in thoughts}
         clusters = []
-        for ids in cross_owner_clusters(pairs, owners):
+        # Every pair joins two owners, so every group holds two or more of them.
+        for ids in connected_groups(pairs):
             members = ids[:MAX_PARTS]
             inside = [s for (a, b), s in weakest.items() if a in members and b in members]
             clusters.append(([by_id[i] for i in members], min(inside, default=threshold)))

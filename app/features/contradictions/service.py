@@ -19,6 +19,7 @@ from thoughtgraph.features.access import (
     check_access,
     ids_seen,
     require_change,
+    seen,
     viewer_of,
 )
 from thoughtgraph.features.repositories import Repositories
@@ -90,12 +91,13 @@ class ContradictionService:
         """a_wins / b_wins: the winner SUPERSEDES the loser; merged: a consolidation
         thought of both supersedes them; both_valid: the pair is never flagged again."""
         check_access(caller, Action.WRITE, namespace)
-        found = await self.get(namespace, contradiction_id, caller=caller)
-        if found is None:
+        found = await self.get(namespace, contradiction_id)
+        # One read of the pair: another user's private pair is missing, a system one is
+        # an admin's to decide.
+        ids = [found.thought_a_id, found.thought_b_id] if found else []
+        pair = seen(await self._repos.thoughts.get_many(namespace, ids), viewer_of(caller))
+        if found is None or len(pair) < len(ids):
             raise NotFoundError("contradiction", contradiction_id)
-        pair = await self._repos.thoughts.get_many(
-            namespace, [found.thought_a_id, found.thought_b_id]
-        )
         require_change(pair.values(), caller)
         note = check.optional_text("note", note, MAX_NOTE_CHARS)
         if found.status is ContradictionStatus.RESOLVED:
