@@ -6,8 +6,11 @@ from __future__ import annotations
 from typing import Protocol
 
 from thoughtgraph.domain.allowlist import load_allowlist
+from thoughtgraph.domain.consent import FieldPolicy
 from thoughtgraph.domain.scopes import ScopePolicy
 from thoughtgraph.features.changes.service import HistoryService
+from thoughtgraph.features.consent.gate import FieldChanges
+from thoughtgraph.features.consent.service import ConsentService
 from thoughtgraph.features.consolidation.merging import MergeService
 from thoughtgraph.features.consolidation.proposals import ProposalService
 from thoughtgraph.features.consolidation.service import ConsolidationService
@@ -61,6 +64,12 @@ def build_services(
     repos = Repositories.over(store)
     ops = OpsService(repos.ops, store, clock, keep=settings.ops_events_keep)
     events = ops.recorder
+    field_policy = FieldPolicy.parse(
+        settings.consent_sensitive_fields,
+        settings.consent_benign_fields,
+        settings.consent_expiry_days,
+    )
+    fields = FieldChanges(repos, embedder, field_policy, clock)
     thoughts = ThoughtService(
         repos,
         embedder,
@@ -69,9 +78,10 @@ def build_services(
         scan_on_write=settings.scan_on_write,
         events=events,
         scopes=ScopePolicy.parse(settings.scope_defaults),
+        fields=fields,
     )
     access = AccessRecorder(repos, clock)
-    merging = MergeService(repos, embedder, settings, clock)
+    merging = MergeService(repos, embedder, settings, clock, field_policy)
     allowlist = load_allowlist(settings.allowlist_file)  # a bad file stops the start
     search = SearchService(
         repos,
@@ -93,11 +103,12 @@ def build_services(
         history=HistoryService(repos),
         access=access,
         retention=RetentionService(repos, settings, clock),
-        supersession=SupersessionService(repos, embedder, clock),
-        contradictions=ContradictionService(repos, embedder, thoughts, clock),
+        supersession=SupersessionService(repos, embedder, clock, fields),
+        contradictions=ContradictionService(repos, embedder, thoughts, clock, fields),
         scanner=ContradictionScanner(repos, build_judge(settings, llm), settings, clock),
         merging=merging,
         proposals=ProposalService(repos, merging, settings, clock),
+        consent=ConsentService(repos, fields, clock),
         topics=TopicService(
             repos, TopicSummariser(llm, settings.topic_summary_max_words), settings, clock
         ),

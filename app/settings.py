@@ -166,6 +166,14 @@ class Settings(BaseSettings):
     # comma-separated ("*": every other namespace), e.g. "*=shared,notes=private".
     # Default: shared everywhere (see app/domain/scopes.py).
     scope_defaults: str | None = None
+    # Person fields (app/domain/consent.py): comma-separated categories added to the
+    # sensitive ones (name, preferred_name, pronouns, city, language: the person approves
+    # a change) and to the benign ones (tone, goals: two signals apply a change), and how
+    # long a request waits for its decision.
+    consent_sensitive_fields: str | None = None
+    consent_benign_fields: str | None = None
+    consent_expiry_days: float = Field(default=7.0, gt=0)
+    consent_expiry_every_s: float = 3600.0  # the expiry job's period; 0: off
     trusted_hosts: str | None = None  # comma-separated Host names; default: loopback + api_host
     cors_origins: str | None = None  # comma-separated origins; CORS is off without it
     graphiql: bool | None = None  # default: on while the service is open, off with keys

@@ -13,19 +13,29 @@ SCAN_THOUGHTS = "thoughtgraph.scan_thoughts"
 SCAN_NEW = "thoughtgraph.scan_new"
 SCAN_NAMESPACE = "thoughtgraph.scan_namespace"
 FORGET_AND_PURGE = "thoughtgraph.forget_and_purge"
+EXPIRE_CONSENT = "thoughtgraph.expire_consent"
 SCHEDULED_CONSOLIDATION = "thoughtgraph.scheduled_consolidation"
 SCHEDULED_CONTRADICTION_SCAN = "thoughtgraph.scheduled_contradiction_scan"
 SCHEDULED_DECAY = "thoughtgraph.scheduled_decay"
 SCHEDULED_SCAN_SWEEP = "thoughtgraph.scheduled_scan_sweep"
+SCHEDULED_CONSENT_EXPIRY = "thoughtgraph.scheduled_consent_expiry"
 
 # Work on one namespace: what the API's queue publishes and the fan-outs queue.
-PER_NAMESPACE = (CONSOLIDATE, SCAN_NEW, SCAN_THOUGHTS, SCAN_NAMESPACE, FORGET_AND_PURGE)
+PER_NAMESPACE = (
+    CONSOLIDATE,
+    SCAN_NEW,
+    SCAN_THOUGHTS,
+    SCAN_NAMESPACE,
+    FORGET_AND_PURGE,
+    EXPIRE_CONSENT,
+)
 # What beat publishes: each lists the active namespaces and queues one task per namespace.
 SCHEDULED = (
     SCHEDULED_CONSOLIDATION,
     SCHEDULED_CONTRADICTION_SCAN,
     SCHEDULED_DECAY,
     SCHEDULED_SCAN_SWEEP,
+    SCHEDULED_CONSENT_EXPIRY,
 )
 ALL = (PING, *PER_NAMESPACE, *SCHEDULED)
 

@@ -36,6 +36,7 @@ def beat_schedule(settings: Settings) -> dict[str, ScheduleEntry]:
             settings.contradiction_scan_every_s,
         ),
         "decay": (names.SCHEDULED_DECAY, settings.decay_every_s),
+        "consent-expiry": (names.SCHEDULED_CONSENT_EXPIRY, settings.consent_expiry_every_s),
         # Only where writes ask for scans: it makes good the requests that were lost.
         "scan-sweep": (
             names.SCHEDULED_SCAN_SWEEP,

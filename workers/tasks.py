@@ -247,6 +247,13 @@ def forget_and_purge(task: Any, namespace: str) -> Any:
     return exclusive(task, namespace, lambda rt: job(rt, namespace))
 
 
+@task(name=names.EXPIRE_CONSENT, **SCAN)
+def expire_consent(task: Any, namespace: str) -> Any:
+    from thoughtgraph.features.consent.jobs import expire_requests as job
+
+    return call(task, lambda rt: job(rt, namespace), timeout_s=SCAN_TIMEOUT_S, namespace=namespace)
+
+
 # --- fan-out for beat ---------------------------------------------------------------------
 def namespaces(task: Any) -> list[str]:
     from thoughtgraph.features.ops.namespaces import active_namespaces
@@ -308,3 +315,8 @@ def scheduled_scan_sweep(task: Any) -> dict[str, Any]:
 @task(name=names.SCHEDULED_DECAY, **FAN_OUT)
 def scheduled_decay(task: Any) -> dict[str, Any]:
     return fan_out(task, names.FORGET_AND_PURGE, host_of(task).settings.decay_every_s)
+
+
+@task(name=names.SCHEDULED_CONSENT_EXPIRY, **FAN_OUT)
+def scheduled_consent_expiry(task: Any) -> dict[str, Any]:
+    return fan_out(task, names.EXPIRE_CONSENT, host_of(task).settings.consent_expiry_every_s)

@@ -86,9 +86,9 @@ async def _import(settings: Settings, args: argparse.Namespace) -> int:
             else:
                 from thoughtgraph.features.transfer.importing import Importer
 
-                counts = await Importer(runtime.repos, runtime.embedder).restore(
-                    lines, only=only, shown=shown
-                )
+                counts = await Importer(
+                    runtime.repos, runtime.embedder, fields=runtime.services.consent.fields
+                ).restore(lines, only=only, shown=shown)
                 summary = counts.summary()
     print(f"imported {summary}", file=sys.stderr)
     return 0

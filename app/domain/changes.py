@@ -14,6 +14,7 @@ class SubjectKind(StrEnum):
     EPISODE = "episode"
     CONSOLIDATION_RUN = "consolidation_run"
     MERGE_PROPOSAL = "merge_proposal"
+    CONSENT_REQUEST = "consent_request"
 
 
 class ChangeKind(StrEnum):
@@ -37,6 +38,8 @@ class ChangeKind(StrEnum):
     UNPINNED = "unpinned"
     MERGE_PROPOSED = "merge_proposed"
     MERGE_DECIDED = "merge_decided"
+    CONSENT_REQUESTED = "consent_requested"
+    CONSENT_DECIDED = "consent_decided"
 
 
 class Actor(BaseModel):

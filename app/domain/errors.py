@@ -87,6 +87,13 @@ class InvalidStateError(ThoughtgraphError):
     code = "INVALID_STATE"
 
 
+class ConsentRequiredError(ThoughtgraphError):
+    """The change would alter a field about a person, which only that person's approval
+    (or, for a benign field, corroboration) may do (thoughtgraph.domain.consent)."""
+
+    code = "CONSENT_REQUIRED"
+
+
 # --- infrastructure errors ----------------------------------------------------------------
 
 

@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict
 # Re-exported: the change log lives in changes.py.
 from thoughtgraph.domain.changes import ChangeEvent as ChangeEvent
 from thoughtgraph.domain.changes import ChangeKind as ChangeKind
+from thoughtgraph.domain.consent import ConsentRequest
 from thoughtgraph.domain.scopes import DEFAULT_SCOPE, Partition, Scope, Viewer, partition
 
 DEFAULT_NAMESPACE = "default"
@@ -114,6 +115,7 @@ class Thought(_Frozen):
     topic_id: str | None = None
     scope: Scope = DEFAULT_SCOPE
     owner_id: str | None = None  # the user a private thought belongs to
+    about: str | None = None  # the person a person field is about (thoughtgraph.domain.consent)
 
     @property
     def partition(self) -> Partition:
@@ -171,6 +173,9 @@ class Guidance(_Frozen):
 class Contribution(_Frozen):
     thought: Thought
     guidance: Guidance | None = None
+    # Set when the write would change a field about a person: the thought is not written
+    # (``thought`` is what it will be once the request is approved or corroborated).
+    consent_request: ConsentRequest | None = None
 
     @property
     def revision(self) -> int:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from thoughtgraph.features.changes.repository import ChangeRepository
+from thoughtgraph.features.consent.repository import ConsentRepository
 from thoughtgraph.features.consolidation.proposals_repository import ProposalRepository
 from thoughtgraph.features.consolidation.repository import MergeRepository
 from thoughtgraph.features.consolidation.runs_repository import RunRepository
@@ -48,6 +49,7 @@ class Repositories:
     merges: MergeRepository
     runs: RunRepository
     proposals: ProposalRepository
+    consent: ConsentRepository
     retention: RetentionRepository
     episodes: EpisodeRepository
     transfer: TransferRepository
@@ -72,6 +74,7 @@ class Repositories:
             merges=MergeRepository(executor),
             runs=RunRepository(executor),
             proposals=ProposalRepository(executor),
+            consent=ConsentRepository(executor),
             retention=RetentionRepository(executor),
             episodes=EpisodeRepository(executor),
             transfer=TransferRepository(executor),

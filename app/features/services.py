@@ -8,6 +8,7 @@ from typing import Protocol
 
 from thoughtgraph.domain.allowlist import AllowlistPolicy
 from thoughtgraph.features.changes.service import HistoryService
+from thoughtgraph.features.consent.service import ConsentService
 from thoughtgraph.features.consolidation.merging import MergeService
 from thoughtgraph.features.consolidation.proposals import ProposalService
 from thoughtgraph.features.consolidation.service import ConsolidationService
@@ -49,6 +50,7 @@ class Services:
     scanner: ContradictionScanner
     merging: MergeService
     proposals: ProposalService
+    consent: ConsentService
     topics: TopicService
     consolidation: ConsolidationService
     episodes: EpisodeService

@@ -87,6 +87,7 @@ def thought_create_params(
         "episodeId": t.episode_id,
         "scope": t.scope.value,
         "ownerId": t.owner_id,
+        "about": t.about,
         **change_params(
             ChangeKind(event_kind),
             SubjectKind.THOUGHT,

@@ -41,6 +41,7 @@ THOUGHT_FIELDS = (
     ("topicId", "topicId"),
     ("scope", "scope"),
     ("ownerId", "ownerId"),
+    ("about", "about"),
 )
 
 
@@ -124,6 +125,28 @@ NODE_FIELDS: dict[str, tuple[str, ...]] = {
         "decidedAt",
         "mergedThoughtId",
     ),
+    "consent": (
+        "id",
+        "namespace",
+        "person",
+        "field",
+        "sensitivity",
+        "status",
+        "value",
+        "patch",
+        "thoughtId",
+        "replacesIds",
+        "evidence",
+        "proposedById",
+        "proposedByName",
+        "proposedByUser",
+        "signals",
+        "createdAt",
+        "expiresAt",
+        "decidedAt",
+        "decidedBy",
+        "note",
+    ),
     "run": (
         "id",
         "namespace",
@@ -157,4 +180,5 @@ PROJECTION_MACROS: dict[str, Callable[..., str]] = {
     "episode_fields": _fields("episode"),
     "run_fields": _fields("run"),
     "proposal_fields": _fields("proposal"),
+    "consent_fields": _fields("consent"),
 }

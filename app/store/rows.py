@@ -50,6 +50,7 @@ def thought_from_row(row: Mapping[str, Any]) -> Thought:
         topic_id=row.get("topicId"),
         scope=Scope(row.get("scope") or DEFAULT_SCOPE),
         owner_id=row.get("ownerId"),
+        about=row.get("about"),
     )
 
 

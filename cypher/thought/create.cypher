@@ -19,7 +19,8 @@ CREATE (t:Thought {
   sourceIds: $sourceIds, embedding: {{ vector($embedding) }},
   kind: $kind, salience: $salience, importance: $importance, pinned: $pinned,
   category: $category, accessCount: 0, state: 'active', validFrom: $validFrom,
-  validTo: $validTo, episodeId: $episodeId, scope: $scope, ownerId: $ownerId
+  validTo: $validTo, episodeId: $episodeId, scope: $scope, ownerId: $ownerId,
+  about: $about
 })
 {{ namespace_label(t) }}
 {{ thought_vector(t) }}

@@ -21,7 +21,7 @@ CREATE (t:Thought:Original {
   createdAt: row.createdAt, sourceIds: [], revision: base + i + 1, kind: row.kind,
   salience: row.salience, importance: row.importance, pinned: row.pinned,
   category: row.category, accessCount: 0, state: 'active', validFrom: row.validFrom,
-  validTo: row.validTo, scope: row.scope, ownerId: row.ownerId,
+  validTo: row.validTo, scope: row.scope, ownerId: row.ownerId, about: row.about,
   embedding: {{ vector(row.embedding) }}
 })
 {{ namespace_label(t) }}

@@ -70,6 +70,8 @@ class ProposalService:
             for thought, vector in await self._repos.proposals.private_of(
                 namespace, user, MAX_THOUGHTS_PER_USER
             ):
+                if self._merging.holds_field(thought):
+                    continue  # a person field changes only by consent
                 thoughts.append(thought)
                 vectors.append(vector)
         proposals = []

@@ -22,6 +22,7 @@ from thoughtgraph.features.access import (
     seen,
     viewer_of,
 )
+from thoughtgraph.features.consent.gate import FieldChanges
 from thoughtgraph.features.repositories import Repositories
 from thoughtgraph.features.thoughts.service import ThoughtInput, ThoughtService
 from thoughtgraph.ports.clock import Clock
@@ -38,8 +39,10 @@ class ContradictionService:
         embedder: Embeddings,
         thoughts: ThoughtService,
         clock: Clock,
+        fields: FieldChanges,
     ) -> None:
         self._repos = repos
+        self._fields = fields
         self._embedder = embedder
         self._thoughts = thoughts
         self._clock = clock
@@ -99,6 +102,9 @@ class ContradictionService:
         if found is None or len(pair) < len(ids):
             raise NotFoundError("contradiction", contradiction_id)
         require_change(pair.values(), caller)
+        self._fields.refuse_guarded(
+            [pair[i] for i in _losers(found, resolution)], "resolving this contradiction"
+        )
         note = check.optional_text("note", note, MAX_NOTE_CHARS)
         if found.status is ContradictionStatus.RESOLVED:
             if found.resolution is resolution:
@@ -125,7 +131,10 @@ class ContradictionService:
     ) -> bool:
         """Resolve a contradiction read as open (maintenance resolves a list it read:
         no read before and after each); False when it was resolved meanwhile (left as
-        it is: the statement matches open ones only)."""
+        it is: the statement matches open ones only), or when it would change a field
+        about a person (the change is proposed to the person instead)."""
+        if await self._proposed_instead(found, resolution, actor):
+            return False
         merged = None
         if resolution is Resolution.MERGED:
             merged = await self._merged_thought(found, merged_content, actor)
@@ -148,6 +157,31 @@ class ContradictionService:
             merged_thought_id=merged.id if merged else None,
             at_ms=self._clock.now_ms(),
         )
+
+    async def _proposed_instead(
+        self, found: Contradiction, resolution: Resolution, actor: Actor
+    ) -> bool:
+        """Maintenance resolving a pair that holds a person field: a consent request
+        for the winner to replace it, and the pair left open."""
+        losers = _losers(found, resolution)
+        if not losers:
+            return False
+        pair = await self._repos.thoughts.get_many(
+            found.namespace, [found.thought_a_id, found.thought_b_id]
+        )
+        guarded = [pair[i] for i in losers if i in pair and self._fields.guarded(pair[i])]
+        if not guarded:
+            return False
+        winner = {
+            Resolution.A_WINS: found.thought_a_id,
+            Resolution.B_WINS: found.thought_b_id,
+        }.get(resolution)
+        if winner is not None and winner in pair:
+            for older in guarded:
+                await self._fields.propose_replacement(
+                    pair[winner], older, evidence=f"contradiction {found.id}", actor=actor
+                )
+        return True
 
     async def _reason_embedding(self, reason: str) -> list[float]:
         """Supersession detection resolves with the same few notes again and again: each
@@ -186,3 +220,13 @@ class ContradictionService:
             thought_id=stable_thought_id("merged", found.id),
         )
         return contribution.thought
+
+
+def _losers(found: Contradiction, resolution: Resolution) -> list[str]:
+    """The thoughts a resolution retires."""
+    return {
+        Resolution.A_WINS: [found.thought_b_id],
+        Resolution.B_WINS: [found.thought_a_id],
+        Resolution.MERGED: [found.thought_a_id, found.thought_b_id],
+        Resolution.BOTH_VALID: [],
+    }[resolution]

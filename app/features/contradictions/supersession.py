@@ -1,5 +1,7 @@
 """Superseding: a newer thought retires an older one, which stays stored and traceable.
 
+A field about a person (thoughtgraph.domain.consent) is never superseded here: a caller
+is told CONSENT_REQUIRED, maintenance proposes the change to the person instead.
 Maintenance supersedes only claims: a person or an agent may retire anything, but a
 detector (topic summaries, supersession detection) never retires a question, a greeting,
 thanks or an opinion, nor lets one retire a fact
@@ -20,14 +22,18 @@ from thoughtgraph.features.access import (
     seen,
     viewer_of,
 )
+from thoughtgraph.features.consent.gate import FieldChanges
 from thoughtgraph.features.repositories import Repositories
 from thoughtgraph.ports.clock import Clock
 from thoughtgraph.ports.services import Embeddings
 
 
 class SupersessionService:
-    def __init__(self, repos: Repositories, embedder: Embeddings, clock: Clock) -> None:
+    def __init__(
+        self, repos: Repositories, embedder: Embeddings, clock: Clock, fields: FieldChanges
+    ) -> None:
         self._repos = repos
+        self._fields = fields
         self._embedder = embedder
         self._clock = clock
 
@@ -65,10 +71,16 @@ class SupersessionService:
                 f"{newer} is {found[newer].scope.value}, {older} is {found[older].scope.value}",
                 field="newerId",
             )
-        if actor.id == Actor.maintenance().id and not (
-            is_claim(found[newer].content) and is_claim(found[older].content)
-        ):
+        maintenance = actor.id == Actor.maintenance().id
+        if maintenance and not (is_claim(found[newer].content) and is_claim(found[older].content)):
             return found[older]  # not knowledge that can change: left as it is
+        if maintenance and self._fields.guarded(found[older]):
+            # A person field: the change is proposed to the person, not applied.
+            await self._fields.propose_replacement(
+                found[newer], found[older], evidence=text, actor=actor
+            )
+            return found[older]
+        self._fields.refuse_guarded([found[older]], "superseding")
         if found[newer].superseded_by == older:
             raise InvalidStateError(
                 f"{older} already supersedes {newer}; resolve the other way round first",

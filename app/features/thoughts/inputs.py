@@ -35,6 +35,7 @@ class ThoughtInput:
     episode_id: str | None = None
     scope: Scope | None = None  # None: the namespace's default
     owner_id: str | None = None  # a private thought's user (set from the key when there is one)
+    about: str | None = None  # the person (user id) a person field is about
 
 
 @dataclass(frozen=True)
@@ -67,6 +68,7 @@ class ValidatedInput:
     episode_id: str | None
     scope: Scope
     owner_id: str | None
+    about: str | None
 
 
 def validate_input(data: ThoughtInput, reason: str | None) -> ValidatedInput:
@@ -100,6 +102,7 @@ def validate_input(data: ThoughtInput, reason: str | None) -> ValidatedInput:
         episode_id=data.episode_id,
         scope=data.scope or DEFAULT_SCOPE,
         owner_id=check.optional_identifier("userId", data.owner_id),
+        about=check.optional_identifier("about", data.about),
     )
 
 
@@ -139,4 +142,5 @@ def new_thought(
         episode_id=episode_id,
         scope=data.scope,
         owner_id=data.owner_id,
+        about=data.about,
     )

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 import structlog
 
 from thoughtgraph.domain import validation as check
+from thoughtgraph.domain.consent import ConsentRequest, FieldPolicy
 from thoughtgraph.domain.errors import (
     InvalidInputError,
     MutualExclusionError,
@@ -34,6 +35,7 @@ from thoughtgraph.features.access import (
     viewer_of,
     written_as,
 )
+from thoughtgraph.features.consent.gate import FieldChanges
 from thoughtgraph.features.repositories import Repositories
 from thoughtgraph.features.thoughts.inputs import (
     BatchWrite,
@@ -69,12 +71,14 @@ class ThoughtService:
         scan_on_write: bool = False,
         events: OpsEvents = NO_OPS_EVENTS,
         scopes: ScopePolicy | None = None,
+        fields: FieldChanges | None = None,
     ) -> None:
         self._repos = repos
         self.scopes = scopes or ScopePolicy()  # each namespace's default scope
         self._embedder = embedder
         self._events = events
         self._clock = clock or SystemClock()
+        self._fields = fields or FieldChanges(repos, embedder, FieldPolicy(), self._clock)
         self._queue = queue or NoJobQueue()
         self._scan_on_write = scan_on_write
 
@@ -89,7 +93,7 @@ class ThoughtService:
     ) -> Contribution:
         """Store an original, or route to refine/consolidate when their ids are given."""
         check_access(caller, Action.WRITE, data.namespace)
-        data = written_as(caller, data, self.scopes)
+        data = self._written_as(caller, data)
         if refines is not None and consolidates is not None:
             raise MutualExclusionError(
                 "give either refines or consolidates, not both", field="refines"
@@ -108,9 +112,22 @@ class ThoughtService:
                 field="consolidates",
                 viewer=viewer,
             )
-        return await self._write(
-            ThoughtType.ORIGINAL, validate_input(data, reason), (), viewer=viewer
-        )
+        validated = validate_input(data, reason)
+        held = await self._fields.held(validated, user=caller.user if caller else None)
+        if held is not None:
+            return self._held(validated, held)
+        return await self._write(ThoughtType.ORIGINAL, validated, (), viewer=viewer)
+
+    def _written_as(self, caller: Principal | None, data: ThoughtInput) -> ThoughtInput:
+        """The input as the caller writes it: agent, scope and owner from the key, and the
+        person a person field is about."""
+        data = written_as(caller, data, self.scopes)
+        return self._fields.with_person(data, caller.user if caller is not None else None)
+
+    def _held(self, data: ValidatedInput, request: ConsentRequest) -> Contribution:
+        """A contribution held for consent: the thought it will be, not written."""
+        thought = new_thought(data, ThoughtType.ORIGINAL, request.thought_id, self._clock.now_ms())
+        return Contribution(thought=thought, consent_request=request)
 
     async def refine(
         self,
@@ -121,7 +138,7 @@ class ThoughtService:
         caller: Principal | None = None,
     ) -> Contribution:
         check_access(caller, Action.WRITE, data.namespace)
-        data = written_as(caller, data, self.scopes)
+        data = self._written_as(caller, data)
         return await self._derive(
             ThoughtType.REFINEMENT,
             data,
@@ -140,7 +157,7 @@ class ThoughtService:
         caller: Principal | None = None,
     ) -> Contribution:
         check_access(caller, Action.WRITE, data.namespace)
-        data = written_as(caller, data, self.scopes)
+        data = self._written_as(caller, data)
         return await self._derive(
             ThoughtType.CONSOLIDATION,
             data,
@@ -212,6 +229,7 @@ class ThoughtService:
         """Sources the writer cannot see are missing; guidance points only at thoughts
         it sees."""
         sources = await self._existing_sources(data.namespace, source_ids, viewer)
+        self._fields.refuse_guarded(sources.values(), f"a {kind.value} of these thoughts")
         texts = [data.content] if data.reason is None else [data.content, data.reason]
         vectors = await self._embedder.async_embed_documents(texts)
         embedding = vectors[0]
@@ -320,7 +338,7 @@ class ThoughtService:
         """
         for namespace in dict.fromkeys(item.namespace for item in items):
             check_access(caller, Action.WRITE, namespace)
-        items = [written_as(caller, item, self.scopes) for item in items]
+        items = [self._written_as(caller, item) for item in items]
         if not items:
             raise InvalidInputError("give at least one thought", field="inputs")
         if len(items) > limit:
@@ -333,7 +351,13 @@ class ThoughtService:
         ids = list(thought_ids) if thought_ids is not None else [new_thought_id() for _ in items]
         if len(set(ids)) != len(ids):
             raise InvalidInputError("the same id twice in one batch", field="ids")
-        vectors = await self._embedder.async_embed_documents([v.content for v in validated])
+        user = caller.user if caller is not None else None
+        held = {
+            tid: await self._fields.held(v, user=user)
+            for v, tid in zip(validated, ids, strict=True)
+        }
+        kept = [(v, tid) for v, tid in zip(validated, ids, strict=True) if held[tid] is None]
+        vectors = await self._embedder.async_embed_documents([v.content for v, _ in kept])
         now = self._clock.now_ms()
         records = [
             ThoughtRecord(
@@ -341,9 +365,15 @@ class ThoughtService:
                 embedding=tuple(vector),
                 actor_key_id=v.key_id,
             )
-            for v, tid, vector in zip(validated, ids, vectors, strict=True)
+            for (v, tid), vector in zip(kept, vectors, strict=True)
         ]
-        return await self._write_batch(records)
+        written = await self._write_batch(records) if records else BatchWrite([], 0)
+        by_id = {c.thought.id: c for c in written.contributions}
+        contributions = []
+        for v, tid in zip(validated, ids, strict=True):
+            request = held[tid]
+            contributions.append(by_id[tid] if request is None else self._held(v, request))
+        return BatchWrite(contributions=contributions, written=written.written)
 
     async def _write_batch(self, records: Sequence[ThoughtRecord]) -> BatchWrite:
         by_namespace: dict[str, list[ThoughtRecord]] = {}

@@ -18,8 +18,13 @@ from typing import Any
 import numpy as np
 
 from thoughtgraph.domain import validation as check
+from thoughtgraph.domain.consent import FieldPolicy
 from thoughtgraph.domain.errors import InvalidInputError
+from thoughtgraph.domain.models import ThoughtKind
+from thoughtgraph.domain.scopes import Scope
+from thoughtgraph.features.consent.gate import FieldChanges
 from thoughtgraph.features.repositories import Repositories
+from thoughtgraph.features.thoughts.inputs import ThoughtInput, validate_input
 from thoughtgraph.features.transfer.service import (
     EDGE_BY_ENDS,
     NODE_BY_LABEL,
@@ -27,6 +32,7 @@ from thoughtgraph.features.transfer.service import (
     Header,
     NodeKind,
 )
+from thoughtgraph.ports.clock import SystemClock
 from thoughtgraph.ports.services import Embeddings
 from thoughtgraph.progress import Progress
 
@@ -39,23 +45,32 @@ class ImportCounts:
     nodes: int = 0
     edges: int = 0
     skipped: int = 0  # relationships of a type this release does not know
+    held: int = 0  # thoughts that would change a field about a person: proposed instead
     reembedded: bool = False
     namespaces: set[str] = field(default_factory=set)
 
     def summary(self) -> str:
         vectors = "vectors embedded again" if self.reembedded else "vectors kept"
         skipped = f", {self.skipped} unknown relationship(s) skipped" if self.skipped else ""
+        held = f", {self.held} change(s) to person fields held for consent" if self.held else ""
         return (
             f"{len(self.namespaces)} namespace(s): {self.nodes} node(s), {self.edges}"
-            f" relationship(s) ({vectors}){skipped}"
+            f" relationship(s) ({vectors}){skipped}{held}"
         )
 
 
 class Importer:
     def __init__(
-        self, repos: Repositories, embedder: Embeddings, *, batch_size: int = BATCH_SIZE
+        self,
+        repos: Repositories,
+        embedder: Embeddings,
+        *,
+        batch_size: int = BATCH_SIZE,
+        fields: FieldChanges | None = None,
     ) -> None:
         self._repo = repos.transfer
+        self._fields = fields or FieldChanges(repos, embedder, FieldPolicy(), SystemClock())
+        self._held = 0
         self._embedder = embedder
         self._batch_size = batch_size
         self._nodes: dict[tuple[str, NodeKind], list[Row]] = {}
@@ -86,6 +101,7 @@ class Importer:
         await self._flush_all()
         if self._reembed:
             await self._topic_embeddings()
+        counts.held = self._held
         return counts
 
     async def _record(self, record: Row, only: str | None, counts: ImportCounts) -> None:
@@ -155,9 +171,38 @@ class Importer:
         rows = self._nodes.pop((namespace, kind), [])
         if not rows:
             return
+        if kind.label == "Thought":
+            rows = [row for row in rows if not await self._proposed(namespace, row)]
         if self._reembed and kind.vector is not None:
             await self._embed_nodes(kind, rows)
         await self._repo.merge_nodes(kind.key, namespace, rows)
+
+    async def _proposed(self, namespace: str, row: Row) -> bool:
+        """A current thought that would change a field about a person is not imported:
+        the change is proposed to the person (thoughtgraph.domain.consent)."""
+        p = row["properties"]
+        if self._fields.policy.field_of(p.get("category"), p.get("about")) is None:
+            return False
+        if p.get("supersededAt") is not None or p.get("state", "active") != "active":
+            return False
+        data = ThoughtInput(
+            content=str(p.get("content") or ""),
+            agent_id=str(p.get("agentId") or "import"),
+            agent_name=str(p.get("agentName") or "import"),
+            namespace=namespace,
+            context=p.get("context"),
+            session_id=p.get("sessionId"),
+            tags=tuple(p.get("tags") or ()),
+            kind=ThoughtKind(p.get("kind") or ThoughtKind.FACT),
+            importance=int(p.get("importance") or 3),
+            category=p.get("category"),
+            scope=Scope(p.get("scope") or Scope.SHARED),
+            owner_id=p.get("ownerId"),
+            about=p.get("about"),
+        )
+        request = await self._fields.held(validate_input(data, None), user=None)
+        self._held += request is not None
+        return request is not None
 
     async def _flush_edges(self, namespace: str, kind: EdgeKind) -> None:
         rows = self._edges.pop((namespace, kind), [])

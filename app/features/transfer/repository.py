@@ -32,6 +32,7 @@ def ingest_row(record: ThoughtRecord) -> dict[str, Any]:
         "validTo": t.valid_to_ms,
         "scope": t.scope.value,
         "ownerId": t.owner_id,
+        "about": t.about,
         "embedding": list(record.embedding),
         "actorKeyId": record.actor_key_id,
     }

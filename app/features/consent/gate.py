@@ -1,0 +1,217 @@
+"""The one gate every change to a person field passes (thoughtgraph.domain.consent).
+
+A contribution that would change a field is held as a consent request instead of being
+written; maintenance that would retire a field's value proposes the change instead;
+explicit changes to a field's value by other means (supersede, refine, resolve) are
+refused with CONSENT_REQUIRED. An approved or corroborated request is applied here: the
+held thought is written (with its deterministic id) and supersedes the values it
+replaces, each step idempotent, so applying again after a failure finishes the change.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Iterable, Sequence
+
+from thoughtgraph.domain.changes import Actor, ChangeKind
+from thoughtgraph.domain.consent import (
+    ConsentRequest,
+    ConsentStatus,
+    FieldPolicy,
+    Sensitivity,
+    request_id,
+    same_value,
+    signal_of,
+)
+from thoughtgraph.domain.errors import ConsentRequiredError
+from thoughtgraph.domain.knowledge import stable_thought_id
+from thoughtgraph.domain.models import Thought, ThoughtKind, ThoughtRecord, ThoughtType
+from thoughtgraph.domain.scopes import Scope
+from thoughtgraph.features.repositories import Repositories
+from thoughtgraph.features.thoughts.inputs import (
+    ThoughtInput,
+    ValidatedInput,
+    new_thought,
+    validate_input,
+)
+from thoughtgraph.ports.clock import Clock
+from thoughtgraph.ports.services import Embeddings
+
+CONSENT_DETECTOR = "consent"
+
+
+def patch_of(data: ValidatedInput) -> str:
+    """A held contribution, as the request stores it."""
+    fields = dataclasses.asdict(data)
+    fields["tags"] = list(data.tags)
+    return json.dumps(fields, sort_keys=True)
+
+
+def input_of(patch: str) -> ThoughtInput:
+    fields = json.loads(patch)
+    fields.pop("reason", None)
+    fields["kind"] = ThoughtKind(fields["kind"])
+    fields["scope"] = Scope(fields["scope"])
+    fields["tags"] = tuple(fields["tags"])
+    return ThoughtInput(**fields)
+
+
+class FieldChanges:
+    def __init__(
+        self, repos: Repositories, embedder: Embeddings, policy: FieldPolicy, clock: Clock
+    ) -> None:
+        self._repos = repos
+        self._embedder = embedder
+        self.policy = policy
+        self._clock = clock
+
+    def with_person(self, data: ThoughtInput, user: str | None) -> ThoughtInput:
+        """A person field names its person: the input's ``about``, else the private
+        thought's owner, else the user whose key writes it."""
+        if data.about is not None or self.policy.sensitivity(data.category) is None:
+            return data
+        person = data.owner_id if data.scope is Scope.PRIVATE else None
+        return dataclasses.replace(data, about=person or user)
+
+    def guarded(self, thought: Thought) -> bool:
+        """Whether the thought holds a person field (its value changes only by consent)."""
+        return self.policy.field_of(thought.category, thought.about) is not None
+
+    def refuse_guarded(self, thoughts: Iterable[Thought], action: str) -> None:
+        held = [t.id for t in thoughts if self.guarded(t)]
+        if held:
+            raise ConsentRequiredError(
+                f"{action} would change a field about a person ({', '.join(held)}): "
+                "contribute the new value with its category and about; the person "
+                "approves it (consentRequests, approveConsent)",
+                ids=held,
+            )
+
+    async def held(self, data: ValidatedInput, *, user: str | None) -> ConsentRequest | None:
+        """The request a contribution becomes when it would change a person field; None
+        when it is written as usual (not a field, a first value, or the same value)."""
+        field = self.policy.field_of(data.category, data.about)
+        if field is None or data.about is None:
+            return None
+        key = (data.about, field)
+        current = (await self._repos.consent.field_values(data.namespace, [key]))[key]
+        if not current or any(same_value(t.content, data.content) for t in current):
+            return None
+        rid = request_id(data.namespace, data.about, field, data.content, [t.id for t in current])
+        now = self._clock.now_ms()
+        request = ConsentRequest(
+            id=rid,
+            namespace=data.namespace,
+            person=data.about,
+            field=field,
+            sensitivity=self._sensitivity(data.category),
+            status=ConsentStatus.PENDING,
+            value=data.content,
+            thought_id=stable_thought_id("consent", rid),
+            replaces_ids=tuple(sorted(t.id for t in current)),
+            evidence=data.context or data.reason,
+            proposed_by_id=data.agent_id,
+            proposed_by_name=data.agent_name,
+            proposed_by_user=user,
+            patch=patch_of(data),
+            created_at_ms=now,
+            expires_at_ms=now + self.policy.expiry_ms,
+        )
+        actor = Actor(id=data.agent_id, name=data.agent_name, key_id=data.key_id)
+        return await self._propose(request, signal_of(data.agent_id, data.session_id), actor)
+
+    async def propose_replacement(
+        self, newer: Thought, older: Thought, *, evidence: str, actor: Actor
+    ) -> ConsentRequest | None:
+        """Maintenance found that ``newer`` replaces a person field's value: the change is
+        proposed, not applied. None when ``older`` holds no person field."""
+        field = self.policy.field_of(older.category, older.about)
+        if field is None or older.about is None:
+            return None
+        rid = request_id(older.namespace, older.about, field, newer.content, [older.id])
+        now = self._clock.now_ms()
+        request = ConsentRequest(
+            id=rid,
+            namespace=older.namespace,
+            person=older.about,
+            field=field,
+            sensitivity=self._sensitivity(older.category),
+            status=ConsentStatus.PENDING,
+            value=newer.content,
+            thought_id=newer.id,
+            replaces_ids=(older.id,),
+            evidence=evidence,
+            proposed_by_id=actor.id,
+            proposed_by_name=actor.name,
+            created_at_ms=now,
+            expires_at_ms=now + self.policy.expiry_ms,
+        )
+        return await self._propose(request, signal_of(newer.agent_id, newer.session_id), actor)
+
+    def _sensitivity(self, category: str | None) -> Sensitivity:
+        found = self.policy.sensitivity(category)
+        assert found is not None
+        return found
+
+    async def _propose(self, request: ConsentRequest, signal: str, actor: Actor) -> ConsentRequest:
+        stored = await self._repos.consent.propose(request, signal=signal, actor=actor)
+        if stored is None:  # nothing new: a retry, or a request decided already
+            stored = (await self._repos.consent.get_many(request.namespace, [request.id]))[
+                request.id
+            ]
+        if stored.status is ConsentStatus.PENDING and stored.corroborated:
+            decided = await self._repos.consent.decide(
+                stored,
+                ConsentStatus.APPLIED,
+                decided_by="corroboration",
+                note=f"corroborated by {len(set(stored.signals))} signals",
+                actor=actor,
+                at_ms=self._clock.now_ms(),
+            )
+            if decided is not None:
+                await self.apply(decided, actor)
+                return decided
+        return stored
+
+    async def apply(self, request: ConsentRequest, actor: Actor) -> None:
+        """Write the approved value (when held) and let it supersede the values it
+        replaces; the decision is each supersession's reason."""
+        if request.patch is not None:
+            await self._write_held(request)
+        reason = (
+            f"consent request {request.id} {request.status.value} "
+            f"({request.decided_by or 'unknown'})"
+        )
+        embedding = await self._embedder.async_embed_query(reason)
+        for older in request.replaces_ids:
+            await self._repos.supersession.supersede(
+                request.namespace,
+                request.thought_id,
+                older,
+                reason=reason,
+                reason_embedding=embedding,
+                detector=CONSENT_DETECTOR,
+                confidence=1.0,
+                actor=actor,
+                at_ms=self._clock.now_ms(),
+            )
+
+    async def _write_held(self, request: ConsentRequest) -> None:
+        assert request.patch is not None
+        data = validate_input(input_of(request.patch), None)
+        vectors = await self._embedder.async_embed_documents([data.content])
+        thought = new_thought(data, ThoughtType.ORIGINAL, request.thought_id, self._clock.now_ms())
+        record = ThoughtRecord(
+            thought=thought, embedding=tuple(vectors[0]), actor_key_id=data.key_id
+        )
+        await self._repos.thoughts.create(
+            record,
+            event_id=f"{thought.id}:{ChangeKind.CREATED.value}",
+            event_kind=ChangeKind.CREATED.value,
+        )
+
+
+def unguarded(thoughts: Sequence[Thought], policy: FieldPolicy) -> list[Thought]:
+    """What maintenance may merge or retire: thoughts holding no person field."""
+    return [t for t in thoughts if policy.field_of(t.category, t.about) is None]
