@@ -124,7 +124,10 @@ class ConsentRepository:
                     actor=actor,
                     at_ms=at_ms,
                     related_ids=[*request.replaces_ids, request.thought_id],
-                    event_id=f"{request.id}:{status.value}",
+                    # With the time: an expired request proposed again (reopened) can
+                    # expire again, and event ids are unique. A retry appends nothing
+                    # anyway (the statement decides only a pending request).
+                    event_id=f"{request.id}:{status.value}:{at_ms}",
                 ),
             },
             namespace=request.namespace,

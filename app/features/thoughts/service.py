@@ -37,6 +37,7 @@ from thoughtgraph.features.access import (
 )
 from thoughtgraph.features.consent.gate import FieldChanges
 from thoughtgraph.features.repositories import Repositories
+from thoughtgraph.features.thoughts.batch import write_batch
 from thoughtgraph.features.thoughts.inputs import (
     BatchWrite,
     ThoughtInput,
@@ -367,44 +368,22 @@ class ThoughtService:
             )
             for (v, tid), vector in zip(kept, vectors, strict=True)
         ]
-        written = await self._write_batch(records) if records else BatchWrite([], 0)
+        written = (
+            await write_batch(
+                self._repos,
+                records,
+                events=self._events,
+                queue=self._queue if self._scan_on_write else None,
+            )
+            if records
+            else BatchWrite([], 0)
+        )
         by_id = {c.thought.id: c for c in written.contributions}
         contributions = []
         for v, tid in zip(validated, ids, strict=True):
             request = held[tid]
             contributions.append(by_id[tid] if request is None else self._held(v, request))
         return BatchWrite(contributions=contributions, written=written.written)
-
-    async def _write_batch(self, records: Sequence[ThoughtRecord]) -> BatchWrite:
-        by_namespace: dict[str, list[ThoughtRecord]] = {}
-        for record in records:
-            by_namespace.setdefault(record.thought.namespace, []).append(record)
-        outcome: dict[str, Thought] = {}
-        written_count = 0
-        for namespace, group in by_namespace.items():
-            written = await self._repos.transfer.ingest_originals(namespace, group)
-            for r in group:
-                if r.thought.id in written:
-                    outcome[r.thought.id] = r.thought.model_copy(
-                        update={"revision": written[r.thought.id]}
-                    )
-            # Ids a retry finds already stored: what the store holds is the answer.
-            skipped = [r.thought.id for r in group if r.thought.id not in written]
-            for r in group:
-                status = OpsStatus.OK if r.thought.id in written else OpsStatus.SKIPPED
-                self._events.record(
-                    namespace, "create", status, memory_id=r.thought.id, category=r.thought.category
-                )
-            outcome |= await self._repos.thoughts.get_many(namespace, skipped) if skipped else {}
-            written_count += len(written)
-            if written and self._scan_on_write:
-                self._queue.scan_after_write(namespace, list(written))
-            log.info("thoughts.batch_written", namespace=namespace, written=len(written))
-        missing = [r.thought.id for r in records if r.thought.id not in outcome]
-        if missing:
-            raise StoreError(f"{len(missing)} thought(s) of the batch were not written")
-        contributions = [Contribution(thought=outcome[r.thought.id]) for r in records]
-        return BatchWrite(contributions=contributions, written=written_count)
 
     # --- reads -------------------------------------------------------------------------
     async def get(
