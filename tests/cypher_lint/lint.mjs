@@ -23,7 +23,7 @@ const DEPRECATED_TAG = 2; // vscode-languageserver-types DiagnosticTag.Deprecate
 const LABELS = [
   'Thought', 'Original', 'Refinement', 'Consolidation', 'ChangeEvent', 'ChangeLog',
   'SchemaMeta', 'Topic', 'Contradiction', 'Episode', 'ConsolidationRun', 'PairCheck',
-  'OpsEvent', 'MergeProposal',
+  'OpsEvent', 'MergeProposal', 'ConsentRequest',
 ];
 const RELATIONSHIP_TYPES = [
   'REFINES', 'CONSOLIDATES', 'CONCERNS', 'SUPERSEDES', 'RELATED_TO', 'BELONGS_TO', 'INVOLVES',
@@ -42,8 +42,8 @@ const PROPERTY_KEYS = [
   'salience', 'importance', 'pinned', 'category', 'lastAccessedAt', 'accessCount', 'state',
   'purgeAt', 'validFrom', 'validTo', 'supersededAt', 'supersededBy', 'episodeId', 'topicId',
   'forgottenAt', 'mergeOf', 'mergedInto',
-  // Thought: whose memory it is
-  'scope', 'ownerId',
+  // Thought: whose memory it is, and the person a person field is about
+  'scope', 'ownerId', 'about',
   // Thought: usage (cite, ignore)
   'citeCount', 'ignoreCount', 'lastCitedAt', 'lastCitedAction',
   // SUPERSEDES / RELATED_TO / BELONGS_TO / INVOLVES
@@ -59,6 +59,10 @@ const PROPERTY_KEYS = [
   'thoughtIds', 'extractor',
   // MergeProposal (thoughtIds, status, similarity, mergedThoughtId as above)
   'ownerIds', 'decisions', 'decidedAt',
+  // ConsentRequest (id, namespace, status, thoughtId, evidence, createdAt, decidedAt, note
+  // as above); the (person, field) keys of consent.field_values
+  'person', 'field', 'sensitivity', 'value', 'patch', 'evidence', 'replacesIds', 'proposedById',
+  'proposedByName', 'proposedByUser', 'signals', 'expiresAt', 'decidedBy',
   // ConsolidationRun
   'dryRun', 'trigger', 'requestedAt', 'startedAt', 'finishedAt', 'attempts', 'counts',
   'usage', 'error',
@@ -90,6 +94,7 @@ const GRAPH_SCHEMA = [
   { from: 'Contradiction', to: 'Thought', relType: 'INVOLVES' },
   { from: 'MergeProposal', to: 'Thought', relType: 'PROPOSES' },
   { from: 'ChangeEvent', to: 'MergeProposal', relType: 'CONCERNS' },
+  { from: 'ChangeEvent', to: 'ConsentRequest', relType: 'CONCERNS' },
 ];
 
 // Procedures the statements call. The package ships the procedure and function signatures

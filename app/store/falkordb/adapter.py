@@ -44,6 +44,7 @@ NAMESPACE_UNIQUE: tuple[tuple[str, str], ...] = (
     ("ConsolidationRun", "id"),
     ("PairCheck", "id"),
     ("MergeProposal", "id"),
+    ("ConsentRequest", "id"),
 )
 log = structlog.get_logger(__name__)
 _ALREADY_EXISTS = ("already indexed", "already exists")
