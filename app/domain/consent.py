@@ -148,7 +148,7 @@ class ConsentRequest(BaseModel):
     proposed_by_id: str
     proposed_by_name: str
     proposed_by_user: str | None = None  # the user whose key proposed it
-    patch: str | None = None  # the thought to write on approval (JSON); None: it exists
+    patch: str | None = None  # the thought written on approval (JSON; not shown to clients)
     signals: tuple[str, ...] = ()
     created_at_ms: int
     expires_at_ms: int

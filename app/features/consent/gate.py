@@ -125,10 +125,26 @@ class FieldChanges:
         self, newer: Thought, older: Thought, *, evidence: str, actor: Actor
     ) -> ConsentRequest | None:
         """Maintenance found that ``newer`` replaces a person field's value: the change is
-        proposed, not applied. None when ``older`` holds no person field."""
+        proposed, not applied. Approved, the newer statement is written again as the
+        field's value (so the field keeps a value). None when ``older`` holds no field."""
         field = self.policy.field_of(older.category, older.about)
         if field is None or older.about is None:
             return None
+        value = ThoughtInput(
+            content=newer.content,
+            agent_id=newer.agent_id,
+            agent_name=newer.agent_name,
+            namespace=older.namespace,
+            context=newer.context,
+            session_id=newer.session_id,
+            tags=newer.tags,
+            kind=newer.kind,
+            importance=newer.importance,
+            category=older.category,
+            scope=older.scope,
+            owner_id=older.owner_id,
+            about=older.about,
+        )
         rid = request_id(older.namespace, older.about, field, newer.content, [older.id])
         now = self._clock.now_ms()
         request = ConsentRequest(
@@ -139,11 +155,12 @@ class FieldChanges:
             sensitivity=self._sensitivity(older.category),
             status=ConsentStatus.PENDING,
             value=newer.content,
-            thought_id=newer.id,
+            thought_id=stable_thought_id("consent", rid),
             replaces_ids=(older.id,),
-            evidence=evidence,
+            evidence=f"{evidence} (thought {newer.id})",
             proposed_by_id=actor.id,
             proposed_by_name=actor.name,
+            patch=patch_of(validate_input(value, None)),
             created_at_ms=now,
             expires_at_ms=now + self.policy.expiry_ms,
         )
@@ -175,16 +192,19 @@ class FieldChanges:
         return stored
 
     async def apply(self, request: ConsentRequest, actor: Actor) -> None:
-        """Write the approved value (when held) and let it supersede the values it
-        replaces; the decision is each supersession's reason."""
-        if request.patch is not None:
-            await self._write_held(request)
+        """Write the approved value (when held) and let it supersede the field's values;
+        the decision is each supersession's reason."""
+        await self._write_held(request)
         reason = (
             f"consent request {request.id} {request.status.value} "
             f"({request.decided_by or 'unknown'})"
         )
         embedding = await self._embedder.async_embed_query(reason)
-        for older in request.replaces_ids:
+        # The values current now (a value approved since this request was made included:
+        # the person's latest decision is the value).
+        key = (request.person, request.field)
+        current = (await self._repos.consent.field_values(request.namespace, [key]))[key]
+        for older in sorted({t.id for t in current} - {request.thought_id}):
             await self._repos.supersession.supersede(
                 request.namespace,
                 request.thought_id,
@@ -198,7 +218,8 @@ class FieldChanges:
             )
 
     async def _write_held(self, request: ConsentRequest) -> None:
-        assert request.patch is not None
+        if request.patch is None:
+            raise ValueError(f"consent request {request.id} holds no value to write")
         data = validate_input(input_of(request.patch), None)
         vectors = await self._embedder.async_embed_documents([data.content])
         thought = new_thought(data, ThoughtType.ORIGINAL, request.thought_id, self._clock.now_ms())

@@ -258,12 +258,14 @@ def test_no_other_write_path_changes_a_field(
         "Alice lives in Lisbon!",
     }
     pending = loop.run(s.consent.requests(ns, ConsentStatus.PENDING, caller=alice))
-    assert [(r.thought_id, r.replaces_ids) for r in pending] == [(other.id, (old.id,))]
-    # Approving what maintenance proposed lets the newer thought supersede the value.
+    assert [(r.value, r.replaces_ids) for r in pending] == [(other.content, (old.id,))]
+    # Approved, what maintenance proposed becomes the field's value, replacing every
+    # value current now.
     loop.run(s.consent.decide(ns, pending[0].id, ConsentDecision.APPROVE, caller=alice))
-    assert current_values(loop, runtime, ns, "alice", "city") == {"Alice lives in Lisbon!"}
-    refreshed = stored(loop, runtime, ns, old.id)
-    assert refreshed is not None and refreshed.superseded_by == other.id
+    assert current_values(loop, runtime, ns, "alice", "city") == {other.content}
+    for tid in (old.id, twin.id):
+        refreshed = stored(loop, runtime, ns, tid)
+        assert refreshed is not None and refreshed.superseded_by == pending[0].thought_id
 
 
 def test_an_import_proposes_a_change(
@@ -337,6 +339,6 @@ def test_supersession_detection_proposes_a_field_change(
         assert after.superseded_by == newer.id and pending == []
     else:
         assert after.is_current
-        assert [(r.person, r.thought_id, r.replaces_ids) for r in pending] == [
-            ("ana", newer.id, (older.id,))
+        assert [(r.person, r.value, r.replaces_ids) for r in pending] == [
+            ("ana", newer.content, (older.id,))
         ]
