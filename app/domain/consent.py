@@ -27,6 +27,7 @@ from enum import StrEnum
 from pydantic import BaseModel, ConfigDict
 
 from thoughtgraph.domain.knowledge import stable_id
+from thoughtgraph.domain.scopes import Viewer
 
 DEFAULT_SENSITIVE_FIELDS = ("name", "preferred_name", "pronouns", "city", "language")
 DEFAULT_BENIGN_FIELDS = ("tone", "goals")
@@ -155,6 +156,13 @@ class ConsentRequest(BaseModel):
     decided_at_ms: int | None = None
     decided_by: str | None = None
     note: str | None = None
+
+    def seen_by(self, viewer: Viewer) -> bool:
+        """A request says something about a person: only that person and the user who
+        proposed it see it (and a trusted reader)."""
+        return viewer.trusted or (
+            viewer.user_id is not None and viewer.user_id in (self.person, self.proposed_by_user)
+        )
 
     @property
     def corroborated(self) -> bool:

@@ -80,18 +80,23 @@ def seen(thoughts: Mapping[str, Thought], viewer: Viewer) -> dict[str, Thought]:
 async def events_seen(
     repos: Repositories, namespace: str, events: Sequence[ChangeEvent], viewer: Viewer
 ) -> list[ChangeEvent]:
-    """The events a viewer may see: none that names a thought or an episode it does not
-    see, as its subject or among the others involved (a contradiction's pair, a merge's
-    sources). A thought id the store no longer holds (purged) hides nothing."""
+    """The events a viewer may see: none that names a thought, an episode or a consent
+    request it does not see, as its subject or among the others involved (a
+    contradiction's pair, a merge's sources). A thought id the store no longer holds
+    (purged) hides nothing."""
     if viewer.trusted:
         return list(events)
     named = {i for e in events for i in (e.subject_id, *e.source_ids)}
     episode_ids = [e.subject_id for e in events if e.subject_kind is SubjectKind.EPISODE]
+    request_ids = [e.subject_id for e in events if e.subject_kind is SubjectKind.CONSENT_REQUEST]
     thoughts = await repos.thoughts.get_many(namespace, list(named))
     episodes = await repos.episodes.get_many(namespace, episode_ids)
-    hidden = {tid for tid, t in thoughts.items() if not t.seen_by(viewer)} | {
-        eid for eid, e in episodes.items() if not e.seen_by(viewer)
-    }
+    requests = await repos.consent.get_many(namespace, request_ids)
+    hidden = (
+        {tid for tid, t in thoughts.items() if not t.seen_by(viewer)}
+        | {eid for eid, e in episodes.items() if not e.seen_by(viewer)}
+        | {rid for rid, r in requests.items() if not r.seen_by(viewer)}
+    )
     return [e for e in events if hidden.isdisjoint((e.subject_id, *e.source_ids))]
 
 

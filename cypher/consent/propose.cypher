@@ -11,10 +11,18 @@ ON CREATE SET r.namespace = $namespace, r.person = $person, r.field = $field,
   r.createdAt = $at, r.expiresAt = $expiresAt
 WITH r, r.status = 'expired' AS reopened
 WHERE r.namespace = $namespace
+// Reopened: pending again, from this proposal (its proposer and evidence), undecided.
 SET r.status = CASE WHEN reopened THEN 'pending' ELSE r.status END,
     r.signals = CASE WHEN reopened THEN [] ELSE r.signals END,
     r.expiresAt = CASE WHEN reopened THEN $expiresAt ELSE r.expiresAt END,
-    r.decidedAt = CASE WHEN reopened THEN null ELSE r.decidedAt END
+    r.createdAt = CASE WHEN reopened THEN $at ELSE r.createdAt END,
+    r.proposedById = CASE WHEN reopened THEN $proposedById ELSE r.proposedById END,
+    r.proposedByName = CASE WHEN reopened THEN $proposedByName ELSE r.proposedByName END,
+    r.proposedByUser = CASE WHEN reopened THEN $proposedByUser ELSE r.proposedByUser END,
+    r.evidence = CASE WHEN reopened THEN $evidence ELSE r.evidence END,
+    r.decidedAt = CASE WHEN reopened THEN null ELSE r.decidedAt END,
+    r.decidedBy = CASE WHEN reopened THEN null ELSE r.decidedBy END,
+    r.note = CASE WHEN reopened THEN null ELSE r.note END
 WITH r, r.status = 'pending' AND NOT $signal IN r.signals AS counted
 SET r.signals = CASE WHEN counted THEN r.signals + [$signal] ELSE r.signals END
 WITH r, counted

@@ -61,7 +61,7 @@ class ConsentService:
         rid = check.require_identifier("id", request_id)
         note = check.optional_text("note", note, MAX_NOTE_CHARS)
         found = (await self._repos.consent.get_many(namespace, [rid])).get(rid)
-        if found is None or not self._may_see(found, caller):
+        if found is None or not found.seen_by(viewer_of(caller)):
             raise NotFoundError("consent request", rid)
         decider = self._decider(found, caller)
         wanted = (
@@ -105,14 +105,6 @@ class ConsentService:
             )
             expired += closed is not None
         return expired
-
-    @staticmethod
-    def _may_see(request: ConsentRequest, caller: Principal | None) -> bool:
-        viewer = viewer_of(caller)
-        return viewer.trusted or (
-            viewer.user_id is not None
-            and viewer.user_id in (request.person, request.proposed_by_user)
-        )
 
     @staticmethod
     def _decider(request: ConsentRequest, caller: Principal | None) -> str:

@@ -138,6 +138,11 @@ def test_a_change_waits_for_the_person(loop: LoopThread, runtime: Runtime, ns: s
     changes = loop.run(s.history.changes(ns, 0, 500))
     kinds = [e.kind for e in changes if e.subject_id == request.id]
     assert kinds == [ChangeKind.CONSENT_REQUESTED, ChangeKind.CONSENT_DECIDED]
+    # The change log shows a request's events to the person and the proposer only.
+    # (Bob proposed it, but its events name a private thought of Alice.)
+    for reader, shown in ((alice, True), (bob, False), (carol, False)):
+        feed = loop.run(s.history.changes(ns, 0, 500, caller=reader))
+        assert any(e.subject_id == request.id for e in feed) is shown
     superseded = [e for e in changes if e.kind is ChangeKind.SUPERSEDED]
     assert {e.subject_id for e in superseded} == set(request.replaces_ids)
     # An approval again changes nothing; another decision is refused.
@@ -201,9 +206,14 @@ def test_a_request_expires(loop: LoopThread, runtime: Runtime, ns: str) -> None:
     with pytest.raises(InvalidStateError):
         loop.run(s.consent.decide(ns, request.id, ConsentDecision.APPROVE, caller=key(ns, "alice")))
     assert current_values(loop, runtime, ns, "alice", "city") == {"Alice lives in Lisbon"}
-    # Proposed again after it expired: asked again.
-    again = loop.run(s.thoughts.contribute(change, caller=key(ns, "bob"))).consent_request
+    # Proposed again after it expired (by someone else): asked again, as a new question.
+    again = loop.run(s.thoughts.contribute(change, caller=key(ns, "carol"))).consent_request
     assert again is not None and again.status is ConsentStatus.PENDING
+    assert (again.decided_by, again.proposed_by_user, again.signals) == (
+        None,
+        "carol",
+        ("carol-bot/-",),
+    )
 
 
 def test_no_other_write_path_changes_a_field(
