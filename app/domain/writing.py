@@ -11,8 +11,11 @@ error (the reprompt), and an answer that fails again is rejected and counted.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from enum import StrEnum
+from typing import Any, NamedTuple
+
+from pydantic import ValidationInfo
 
 MAX_CHARS = 280
 MAX_SENTENCES = 2
@@ -23,9 +26,7 @@ _AI_SELF = r"\b(?:I|me|my|mine|myself|we|us|our|ours|ourselves)\b"
 _SECOND_PERSON = r"\b(?:you|your|yours|yourself|yourselves)\b"
 # Pronouns standing for a person not named: a fact must name who it is about. ("it" is
 # left alone: it mostly points inside its own sentence, "when it is specific".)
-_THIRD_PERSON = (
-    r"\b(?:he|she|him|her|his|hers|himself|herself|they|them|their|theirs|themselves)\b"
-)
+_THIRD_PERSON = r"\b(?:he|she|him|her|his|hers|himself|herself|they|them|their|theirs|themselves)\b"
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])")
 
 
@@ -129,28 +130,89 @@ def repaired(text: str, style: Style) -> str | None:
     return body if not violations(body, style) else None
 
 
+class Outcome(StrEnum):
+    """What became of one text a model wrote (counted: ``tg_writing_checks_total``)."""
+
+    PASSED = "passed"  # as written
+    TRIMMED = "trimmed"  # stored trimmed
+    REJECTED = "rejected"  # invalid: the model is asked again (or the answer is refused)
+
+
+class Checked(NamedTuple):
+    outcome: Outcome
+    text: str | None  # as stored; None when rejected
+    broken: tuple[Violation, ...]  # what the text as written broke
+
+
+def check(text: str, style: Style) -> Checked:
+    """One text judged against ``style``: passed, trimmed (and the trimmed text) or
+    rejected."""
+    broken = tuple(violations(text, style))
+    if not broken:
+        return Checked(Outcome.PASSED, normalised(text), broken)
+    fixed = repaired(text, style)
+    if fixed is not None:
+        return Checked(Outcome.TRIMMED, fixed, broken)
+    return Checked(Outcome.REJECTED, None, broken)
+
+
 def written(text: str, style: Style) -> str:
     """The text as stored: as it is when it passes, trimmed when trimming repairs it.
     Raises ValueError naming the broken rules otherwise (a response model's validator:
     the model is asked again with this message)."""
-    broken = violations(text, style)
-    if not broken:
-        return normalised(text)
-    fixed = repaired(text, style)
-    if fixed is not None:
-        return fixed
-    raise ValueError(
-        f"breaks the writing rules ({', '.join(v.value for v in broken)}): {RULE_TEXT[style]}"
-    )
+    result = check(text, style)
+    if result.text is None:
+        raise _rejection(result, style)
+    return result.text
 
 
-def checked(style: Style) -> Callable[[str], str]:
-    """A pydantic AfterValidator for a response model's text field of ``style``."""
+def _rejection(result: Checked, style: Style) -> ValueError:
+    broken = ", ".join(v.value for v in result.broken)
+    return ValueError(f"breaks the writing rules ({broken}): {RULE_TEXT[style]}")
 
-    def check(text: str) -> str:
-        return written(text, style)
 
-    return check
+# Told of every text a response model checks: (style, outcome).
+WritingRecorder = Callable[[Style, Outcome], None]
+# Where a validation context (``model_validate_json(..., context=...)``) holds the recorder.
+RECORDER_KEY = "writing_recorder"
+
+
+def recording(recorder: WritingRecorder) -> dict[str, Any]:
+    """The pydantic validation context that makes :func:`checked` fields report to
+    ``recorder``."""
+    return {RECORDER_KEY: recorder}
+
+
+def checked(style: Style) -> Callable[[str, ValidationInfo], str]:
+    """A pydantic AfterValidator for a response model's text field of ``style``; it
+    reports each outcome to the recorder in the validation context, if there is one."""
+
+    def validate(text: str, info: ValidationInfo) -> str:
+        return checked_text(text, style, info.context)
+
+    return validate
+
+
+def checked_text(text: str, style: Style, context: Mapping[str, Any] | None) -> str:
+    """:func:`written`, reporting the outcome to ``context``'s recorder (see
+    :func:`recording`); for validators that pick the style from another field."""
+    result = check(text, style)
+    recorder = (context or {}).get(RECORDER_KEY)
+    if recorder is not None:
+        recorder(style, result.outcome)
+    if result.text is None:
+        raise _rejection(result, style)
+    return result.text
+
+
+def thought_style(kind: str) -> Style:
+    """The style of an extracted thought of ``kind`` (ExtractedKind): an episode note is
+    episodic, an insight about a person is an insight, anything else a fact."""
+    if kind == "episode_note":
+        return Style.EPISODIC
+    if kind == "insight":
+        return Style.INSIGHT
+    return Style.SEMANTIC
 
 
 RULE_TEXT = {

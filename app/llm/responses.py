@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import email.utils
 import time
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
@@ -24,14 +24,15 @@ RETRYABLE_ERRORS = (
 )
 
 
-def parse_answer(model: type[R], content: str) -> R:
+def parse_answer(model: type[R], content: str, context: dict[str, Any] | None = None) -> R:
     """Validate a model's answer; a ```json fence or prose around the object is tolerated.
-    Raises ValueError (pydantic's ValidationError is one) when it does not fit."""
+    Raises ValueError (pydantic's ValidationError is one) when it does not fit. ``context``
+    goes to the model's validators (domain/writing.py's recorder)."""
     text = content.strip()
     start, end = text.find("{"), text.rfind("}")
     if start < 0 or end < start:
         raise ValueError(f"no JSON object in the answer: {shorten(text)!r}")
-    return model.model_validate_json(text[start : end + 1])
+    return model.model_validate_json(text[start : end + 1], context=context)
 
 
 def is_retryable(exc: BaseException) -> bool:

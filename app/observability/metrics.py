@@ -118,3 +118,10 @@ class Metrics:
             buckets=LATENCY_BUCKETS,
             registry=r,
         )
+        self.writing_checks = Counter(
+            "tg_writing_checks",
+            "Texts a model wrote, checked against their writing style (domain/writing.py), by "
+            "prompt, style, outcome (passed, trimmed, rejected) and attempt (first, repair).",
+            ["prompt", "style", "outcome", "attempt"],
+            registry=r,
+        )

@@ -124,3 +124,7 @@ class Telemetry:
             m.llm_tokens.labels(space, model, "prompt").inc(usage.prompt_tokens)
             m.llm_tokens.labels(space, model, "completion").inc(usage.completion_tokens)
             m.llm_cost.labels(space, model).inc(usage.cost_usd)
+
+    def writing_check(self, *, prompt: str, style: str, outcome: str, attempt: str) -> None:
+        """A text of an LLM answer checked against its writing style (app/llm/client.py)."""
+        self.metrics.writing_checks.labels(prompt, style, outcome, attempt).inc()

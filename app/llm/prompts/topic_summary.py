@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from typing import Annotated
 
-from pydantic import BaseModel, Field
+from pydantic import AfterValidator, BaseModel, Field
 
 from thoughtgraph.domain.models import _Frozen, ms_to_datetime
+from thoughtgraph.domain.writing import Style, checked
 from thoughtgraph.llm.prompts.base import ChatMessage, Prompt, messages
 
 NAME = "topic_summary"
-VERSION = "2"
+VERSION = "3"  # 3: the writing rules (domain/writing.py) in the text and the answer
 
 SYSTEM = """\
 You maintain the long-term memory of AI agents. You are given the thoughts (short \
@@ -23,6 +25,7 @@ Rules:
 and list the older thought's id in "superseded_ids".
 - Keep specific values: names, numbers, ports, versions, dates, hostnames, commands.
 - No preamble ("This topic is about..."), no speculation, nothing the thoughts do not say.
+- A neutral, third-person paragraph: never "I", "we" or "you".
 - At most {max_words} words.
 - The name: what a person would title the topic, a noun phrase of 1 to 4 words \
 ("Pottery Class", "Kubernetes Upgrade", "Lisbon Trip"), no verbs, no filler words.
@@ -41,7 +44,7 @@ class Response(BaseModel):
     # Checked by the caller (keyphrases.valid_name), which falls back to the offline name:
     # a bad name must not cost the summary.
     name: str | None = None
-    summary: str = Field(min_length=1)
+    summary: Annotated[str, Field(min_length=1), AfterValidator(checked(Style.SUMMARY))]
     superseded_ids: list[str] = Field(default_factory=list)
 
 

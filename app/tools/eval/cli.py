@@ -100,6 +100,17 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     context.add_argument(
         "--limit-questions", type=int, help="only the first N questions of each conversation"
     )
+    writing = sets.add_parser(
+        "writing",
+        help="the writing rules: first-pass rate of recorded answers and, with TG_LLM_MODEL, "
+        "of the model's answers, per style",
+    )
+    writing.add_argument(
+        "--set", type=Path, dest="set_path", help="a set file (default: sets/writing.jsonl)"
+    )
+    writing.add_argument(
+        "--recorded-only", action="store_true", help="do not ask the configured model"
+    )
 
 
 def run(settings: Settings, args: argparse.Namespace) -> int:
@@ -123,6 +134,10 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
         from thoughtgraph.tools.eval.fusion import run_fusion_command
 
         return asyncio.run(run_fusion_command(settings, args))
+    if args.eval_set == "writing":
+        from thoughtgraph.tools.eval.writing import run_writing_command
+
+        return asyncio.run(run_writing_command(settings, args))
     if args.eval_set == "context":
         from thoughtgraph.tools.eval.locomo_command import run_context_command
 
