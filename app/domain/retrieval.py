@@ -99,7 +99,7 @@ class RetrievalOptions(_Frozen):
 
 class ScoreExplanation(_Frozen):
     """How a hit's score came about (app/domain/ranking/scoring.py): ``score = min(1,
-    relevance x prior_factor x lineage_factor) x supersession_factor``, where
+    relevance x prior_factor x lineage_factor) x supersession_factor x kind_factor``, where
     ``relevance`` fuses the scaled cosine and the scaled BM25 of the query's words,
     ``prior_factor = 0.9 + 0.1 prior`` and ``prior`` weighs the four priors."""
 
@@ -117,6 +117,7 @@ class ScoreExplanation(_Frozen):
     prior_factor: float
     lineage_factor: float  # x0.7 refined, x1.2 refines a refined hit, else 1
     supersession_factor: float  # superseded_rank_factor when superseded, else 1
+    kind_factor: float = 1.0  # insight_rank_factor for an insight, else 1
     score: float
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TypeVar
 
-from thoughtgraph.domain.models import SearchHit, Thought
+from thoughtgraph.domain.models import SearchHit, Thought, ThoughtKind
 from thoughtgraph.domain.ranking.keywords import query_words, stem
 
 NEAR_DUPLICATE_OVERLAP = 0.6  # shared content words / content words of the shorter text
@@ -70,6 +70,8 @@ def _later_first(
         return True  # decided: the successor first
     if first.superseded_by is not None or second.superseded_by is not None:
         return False  # decided otherwise (by a judge or a person): the ranking says so
+    if second.kind is ThoughtKind.INSIGHT and first.kind is not ThoughtKind.INSIGHT:
+        return False  # an inference about a person never takes the place of what was said
     if overlap_of(first_words, second_words) < overlap:
         return False
     return second.created_at_ms > first.created_at_ms

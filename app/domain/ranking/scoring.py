@@ -6,6 +6,7 @@
     prior          = 0.35 salience_decay + 0.30 usage + 0.15 pheromone + 0.20 related
     prior_factor   = 0.9 + 0.1 prior        (the prior breaks near-ties, it never buries a match)
     score          = min(1, relevance x prior_factor x lineage_factor) x supersession_factor
+                     x kind_factor
 
 Both sides are scored by the service on the candidates of either list, so the fusion is
 the same on both engines: the cosine (which both engines report on one scale) and BM25
@@ -24,7 +25,9 @@ what helped).
 RELATED_TO link from the hit to another candidate of the same search: knowledge the rest
 of the answer connects to. The lineage factor is x0.7 for a refined or
 consolidated hit, x1.2 for a hit refining one of those, within the cap of 1) and the
-supersession factor the configured ``superseded_rank_factor``.
+supersession factor the configured ``superseded_rank_factor``. The kind factor is the
+configured ``insight_rank_factor`` for an insight (what the insights job inferred about a
+person ranks below what was said), else 1.
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from thoughtgraph.domain.models import Thought
+from thoughtgraph.domain.models import Thought, ThoughtKind
 from thoughtgraph.domain.ranking.fusion import Fused
 from thoughtgraph.domain.ranking.retention import DAY_MS
 from thoughtgraph.domain.retrieval import ScoreExplanation, UsagePolicy
@@ -114,6 +117,7 @@ def explain(
     related: float,
     lineage: float,
     supersession: float,
+    kind: float = 1.0,
 ) -> ScoreExplanation:
     thought = candidate.thought
     parts = {
@@ -125,7 +129,7 @@ def explain(
     prior = sum(WEIGHTS[name] * value for name, value in parts.items())
     prior_factor = PRIOR_FLOOR + (1.0 - PRIOR_FLOOR) * prior
     vector_rank, text_rank = fused.ranks
-    score = min(MAX_SCORE, relevance * prior_factor * lineage) * supersession
+    score = min(MAX_SCORE, relevance * prior_factor * lineage) * supersession * kind
     return ScoreExplanation(
         vector_rank=vector_rank,
         text_rank=text_rank,
@@ -137,6 +141,7 @@ def explain(
         prior_factor=prior_factor,
         lineage_factor=lineage,
         supersession_factor=supersession,
+        kind_factor=kind,
         score=score,
         **parts,
     )
@@ -159,3 +164,8 @@ def supersession_factor(
 ) -> tuple[float, str | None]:
     by = superseders.get(thought.id) or thought.superseded_by
     return (factor, by) if by is not None else (1.0, None)
+
+
+def kind_factor(thought: Thought, insight_factor: float) -> float:
+    """``insight_factor`` for an insight (inferred about a person), else 1."""
+    return insight_factor if thought.kind is ThoughtKind.INSIGHT else 1.0

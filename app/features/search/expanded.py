@@ -6,8 +6,9 @@ The expansion brings in thoughts the base search did not return (a turn next to 
 that matched, a keyword sub-query's hit). Each of those newcomers is admitted only when
 the search's filters, allowlist, retention tiers and time view admit it (one statement,
 ``search.admitted``), and is marked and ranked down like any hit when it was refined or
-superseded. It costs a few statements and an embedding per content word of the question;
-its figures and the command that measures them are in docs/design/search.md.
+superseded (an insight, like any hit, by ``insight_rank_factor``). It costs a few
+statements and an embedding per content word of the question; its figures and the
+command that measures them are in docs/design/search.md.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import Any
 
 from thoughtgraph.domain.models import TimeView
 from thoughtgraph.domain.ranking.retention import tier_of
+from thoughtgraph.domain.ranking.scoring import kind_factor
 from thoughtgraph.domain.retrieval import RankedHit, UsagePolicy
 from thoughtgraph.domain.scopes import Viewer
 from thoughtgraph.features.repositories import Repositories
@@ -39,12 +41,14 @@ class ExpandedSearch:
         *,
         policy: UsagePolicy,
         superseded_factor: float,
+        insight_factor: float = 1.0,
     ) -> None:
         self._reader = StoreExpansionReader(repos)
         self._embedder = embedder
         self._retrieval = repos.retrieval
         self._policy = policy
         self._superseded_factor = superseded_factor
+        self._insight_factor = insight_factor
 
     async def rerank(
         self,
@@ -80,8 +84,9 @@ class ExpandedSearch:
         for hit in ranked:
             tid = hit.thought.id
             own = base.get(tid)
+            factor = kind_factor(hit.thought, self._insight_factor)
             if own is not None:
-                hits.append(own.model_copy(update={"score": hit.score}))
+                hits.append(own.model_copy(update={"score": hit.score * factor}))
                 continue
             if tid not in admitted or (view.current_only and tid in newest):
                 continue
@@ -92,7 +97,7 @@ class ExpandedSearch:
                 RankedHit(
                     thought=hit.thought,
                     similarity=max(0.0, hit.similarity),
-                    score=hit.score * (self._superseded_factor if stale else 1.0),
+                    score=hit.score * (self._superseded_factor if stale else 1.0) * factor,
                     refined_by=newest.get(tid),
                     superseded=stale,
                     superseded_by=by,

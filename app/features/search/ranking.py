@@ -31,12 +31,18 @@ MIN_TEXT_POOL = 100
 
 class Ranking:
     def __init__(
-        self, repos: Repositories, policy: UsagePolicy, *, superseded_factor: float
+        self,
+        repos: Repositories,
+        policy: UsagePolicy,
+        *,
+        superseded_factor: float,
+        insight_factor: float = 1.0,
     ) -> None:
         self._repos = repos
         self._retrieval = repos.retrieval
         self.policy = policy
         self._superseded_factor = superseded_factor
+        self._insight_factor = insight_factor
 
     def params(self, options: RetrievalOptions) -> dict[str, object]:
         return filter_params(options.filter, min_retention(options.mode, self.policy), self.policy)
@@ -64,14 +70,17 @@ class Ranking:
         ranked = rank_with_supersession(
             rank_with_lineage(scored, newest), superseders, self._superseded_factor
         )
-        return [
+        hits = [
             RankedHit(
-                **hit.model_dump(),
+                **hit.model_dump(exclude={"score"}),
+                score=hit.score * scoring.kind_factor(hit.thought, self._insight_factor),
                 retention=min(1.0, by_id[hit.thought.id].retention),
                 tier=tier_of(by_id[hit.thought.id].retention, self.policy),
             )
             for hit in ranked
         ]
+        hits.sort(key=lambda h: h.score, reverse=True)  # stable: ties keep the ranked order
+        return hits
 
     async def lineage(
         self, namespace: str, ids: list[str], viewer: Viewer
@@ -137,6 +146,7 @@ class Ranking:
                 related=related.get(f.id, 0.0),
                 lineage=scoring.lineage_factor(thought, refined, in_result),
                 supersession=supersession,
+                kind=scoring.kind_factor(thought, self._insight_factor),
             )
             hits.append(
                 RankedHit(

@@ -71,16 +71,14 @@ class SearchService:
         self._events = events
         self._clock = clock or SystemClock()
         self._access = access
-        self._superseded_factor = settings.superseded_rank_factor if settings else 0.5
+        factors = {  # how much lower a superseded hit and an insight rank
+            "superseded_factor": settings.superseded_rank_factor if settings else 0.5,
+            "insight_factor": settings.insight_rank_factor if settings else 0.5,
+        }
         self.policy = usage_policy(settings)
         self._retrieval = repos.retrieval
-        self._ranking = Ranking(repos, self.policy, superseded_factor=self._superseded_factor)
-        self._expansion = ExpandedSearch(
-            repos,
-            embedder,
-            policy=self.policy,
-            superseded_factor=self._superseded_factor,
-        )
+        self._ranking = Ranking(repos, self.policy, **factors)
+        self._expansion = ExpandedSearch(repos, embedder, policy=self.policy, **factors)
 
     def view(
         self,

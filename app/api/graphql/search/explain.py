@@ -31,7 +31,8 @@ DetailLevel = retrieval.DetailLevel
 @strawberry.type(
     description=(
         "How a hit's score came about: score = min(1, relevance x priorFactor x"
-        " lineageFactor) x supersessionFactor, priorFactor = 0.9 + 0.1 prior, prior ="
+        " lineageFactor) x supersessionFactor x kindFactor, priorFactor = 0.9 + 0.1 prior,"
+        " prior ="
         " 0.35 salienceDecay + 0.30 usage + 0.15 pheromone + 0.20 related."
     )
 )
@@ -64,6 +65,9 @@ class SearchExplanation:
     )
     supersession_factor: float = strawberry.field(
         description="The superseded rank factor when superseded, else 1."
+    )
+    kind_factor: float = strawberry.field(
+        description="The insight rank factor for an insight (inferred about a person), else 1."
     )
     score: float
 
