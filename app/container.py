@@ -19,6 +19,8 @@ from thoughtgraph.features.contradictions.scanning import ContradictionScanner
 from thoughtgraph.features.contradictions.service import ContradictionService
 from thoughtgraph.features.contradictions.supersession import SupersessionService
 from thoughtgraph.features.episodes.service import EpisodeService
+from thoughtgraph.features.extraction.service import FactExtractor
+from thoughtgraph.features.insights.service import InsightService
 from thoughtgraph.features.lineage.service import LineageService
 from thoughtgraph.features.ops.service import OpsService
 from thoughtgraph.features.repositories import Repositories
@@ -79,6 +81,8 @@ def build_services(
         events=events,
         scopes=ScopePolicy.parse(settings.scope_defaults),
         fields=fields,
+        # Multi-fact extraction needs a model; offline a contribution is written as it is.
+        extract_min_chars=settings.extraction_min_chars if llm is not None else None,
     )
     access = AccessRecorder(repos, clock)
     merging = MergeService(repos, embedder, settings, clock, field_policy)
@@ -114,6 +118,8 @@ def build_services(
         ),
         consolidation=ConsolidationService(repos, queue, clock),
         episodes=EpisodeService(repos, embedder, thoughts, llm, settings, clock, events),
+        insights=InsightService(repos, thoughts, llm, queue, settings, clock),
+        extraction=FactExtractor(repos, thoughts, embedder, llm, settings, clock, queue),
         allowlist=allowlist,
         recall=RecallService(search, llm, allowlist),
         context=ContextService(

@@ -109,6 +109,9 @@ class Settings(BaseSettings):
     forget_below_importance: int = 3
     purge_after_days: int = 30  # soft-deleted thoughts are purged this long after
     superseded_rank_factor: float = 0.5  # a superseded hit's score is multiplied by this
+    # An insight's (kind insight: what the insights job inferred about a person) score is
+    # multiplied by this, so it never outranks what was said as plainly.
+    insight_rank_factor: float = Field(default=0.5, ge=0, le=1)
 
     # Context assembly (app/context). Tokens are counted with context_tokenizer_model's
     # tokenizer through litellm, offline; unset: llm_model's, else gpt-4o's (o200k_base).
@@ -174,6 +177,13 @@ class Settings(BaseSettings):
     consent_benign_fields: str | None = None
     consent_expiry_days: float = Field(default=7.0, gt=0)
     consent_expiry_every_s: float = 3600.0  # the expiry job's period; 0: off
+    # Multi-fact extraction (contribute with extract: true, an LLM configured): only a
+    # contribution this long is split; each user (or agent) gets this many calls a day.
+    extraction_min_chars: int = Field(default=120, ge=1)
+    extraction_daily_cap: int = Field(default=50, ge=0)
+    # Insights about people (app/features/insights; without llm_model the job writes
+    # none): how often beat runs it in every namespace; 0: off.
+    insights_every_s: float = 6 * 3600.0
     trusted_hosts: str | None = None  # comma-separated Host names; default: loopback + api_host
     cors_origins: str | None = None  # comma-separated origins; CORS is off without it
     graphiql: bool | None = None  # default: on while the service is open, off with keys

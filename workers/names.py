@@ -14,11 +14,14 @@ SCAN_NEW = "thoughtgraph.scan_new"
 SCAN_NAMESPACE = "thoughtgraph.scan_namespace"
 FORGET_AND_PURGE = "thoughtgraph.forget_and_purge"
 EXPIRE_CONSENT = "thoughtgraph.expire_consent"
+EXTRACT_FACTS = "thoughtgraph.extract_facts"
+WRITE_INSIGHTS = "thoughtgraph.write_insights"
 SCHEDULED_CONSOLIDATION = "thoughtgraph.scheduled_consolidation"
 SCHEDULED_CONTRADICTION_SCAN = "thoughtgraph.scheduled_contradiction_scan"
 SCHEDULED_DECAY = "thoughtgraph.scheduled_decay"
 SCHEDULED_SCAN_SWEEP = "thoughtgraph.scheduled_scan_sweep"
 SCHEDULED_CONSENT_EXPIRY = "thoughtgraph.scheduled_consent_expiry"
+SCHEDULED_INSIGHTS = "thoughtgraph.scheduled_insights"
 
 # Work on one namespace: what the API's queue publishes and the fan-outs queue.
 PER_NAMESPACE = (
@@ -28,6 +31,8 @@ PER_NAMESPACE = (
     SCAN_NAMESPACE,
     FORGET_AND_PURGE,
     EXPIRE_CONSENT,
+    WRITE_INSIGHTS,
+    EXTRACT_FACTS,
 )
 # What beat publishes: each lists the active namespaces and queues one task per namespace.
 SCHEDULED = (
@@ -36,6 +41,7 @@ SCHEDULED = (
     SCHEDULED_DECAY,
     SCHEDULED_SCAN_SWEEP,
     SCHEDULED_CONSENT_EXPIRY,
+    SCHEDULED_INSIGHTS,
 )
 ALL = (PING, *PER_NAMESPACE, *SCHEDULED)
 

@@ -84,6 +84,14 @@ class CeleryJobQueue:
     async def enqueue_namespace_scan(self, namespace: str) -> None:
         await asyncio.to_thread(self._send, names.SCAN_NAMESPACE, namespace)
 
+    async def enqueue_insights(self, namespace: str) -> bool:
+        await asyncio.to_thread(self._send, names.WRITE_INSIGHTS, namespace)
+        return True
+
+    async def enqueue_extraction(self, namespace: str, thought_id: str) -> bool:
+        await asyncio.to_thread(self._send, names.EXTRACT_FACTS, namespace, thought_id)
+        return True
+
     def depths(self) -> dict[str, int]:
         """Messages waiting in the broker per queue (the /metrics queue depth gauge): kombu
         keeps a Redis list per queue and priority step; their lengths are summed."""

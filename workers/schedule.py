@@ -37,6 +37,7 @@ def beat_schedule(settings: Settings) -> dict[str, ScheduleEntry]:
         ),
         "decay": (names.SCHEDULED_DECAY, settings.decay_every_s),
         "consent-expiry": (names.SCHEDULED_CONSENT_EXPIRY, settings.consent_expiry_every_s),
+        "insights": (names.SCHEDULED_INSIGHTS, settings.insights_every_s),
         # Only where writes ask for scans: it makes good the requests that were lost.
         "scan-sweep": (
             names.SCHEDULED_SCAN_SWEEP,

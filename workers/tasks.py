@@ -254,6 +254,28 @@ def expire_consent(task: Any, namespace: str) -> Any:
     return call(task, lambda rt: job(rt, namespace), timeout_s=SCAN_TIMEOUT_S, namespace=namespace)
 
 
+@task(name=names.WRITE_INSIGHTS, **RUN)
+def write_insights(task: Any, namespace: str) -> Any:
+    """Not under the namespace's run lock: it only adds thoughts (with ids a retry finds)."""
+    from thoughtgraph.features.insights.jobs import write_insights as job
+
+    return call(
+        task, lambda rt: job(rt, namespace), timeout_s=RUN_HARD_LIMIT_S, namespace=namespace
+    )
+
+
+@task(name=names.EXTRACT_FACTS, **SCAN)
+def extract_facts(task: Any, namespace: str, thought_id: str) -> Any:
+    from thoughtgraph.features.extraction.jobs import extract_facts as job
+
+    return call(
+        task,
+        lambda rt: job(rt, namespace, thought_id),
+        timeout_s=SCAN_TIMEOUT_S,
+        namespace=namespace,
+    )
+
+
 # --- fan-out for beat ---------------------------------------------------------------------
 def namespaces(task: Any) -> list[str]:
     from thoughtgraph.features.ops.namespaces import active_namespaces
@@ -320,3 +342,8 @@ def scheduled_decay(task: Any) -> dict[str, Any]:
 @task(name=names.SCHEDULED_CONSENT_EXPIRY, **FAN_OUT)
 def scheduled_consent_expiry(task: Any) -> dict[str, Any]:
     return fan_out(task, names.EXPIRE_CONSENT, host_of(task).settings.consent_expiry_every_s)
+
+
+@task(name=names.SCHEDULED_INSIGHTS, **FAN_OUT)
+def scheduled_insights(task: Any) -> dict[str, Any]:
+    return fan_out(task, names.WRITE_INSIGHTS, host_of(task).settings.insights_every_s)

@@ -176,6 +176,8 @@ class Contribution(_Frozen):
     # Set when the write would change a field about a person: the thought is not written
     # (``thought`` is what it will be once the request is approved or corroborated).
     consent_request: ConsentRequest | None = None
+    # A contribution written with extract: true whose fact extraction was queued.
+    extraction_queued: bool = False
 
     @property
     def revision(self) -> int:

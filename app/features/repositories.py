@@ -18,6 +18,8 @@ from thoughtgraph.features.contradictions.repository import ContradictionReposit
 from thoughtgraph.features.contradictions.scan_cursor_repository import ScanCursorRepository
 from thoughtgraph.features.contradictions.supersession_repository import SupersessionRepository
 from thoughtgraph.features.episodes.repository import EpisodeRepository
+from thoughtgraph.features.extraction.repository import ExtractionRepository
+from thoughtgraph.features.insights.repository import InsightRepository
 from thoughtgraph.features.lineage.repository import LineageRepository
 from thoughtgraph.features.ops.repository import OpsRepository
 from thoughtgraph.features.retention.repository import RetentionRepository
@@ -50,8 +52,10 @@ class Repositories:
     runs: RunRepository
     proposals: ProposalRepository
     consent: ConsentRepository
+    extraction: ExtractionRepository
     retention: RetentionRepository
     episodes: EpisodeRepository
+    insights: InsightRepository
     transfer: TransferRepository
     ops: OpsRepository
 
@@ -75,8 +79,10 @@ class Repositories:
             runs=RunRepository(executor),
             proposals=ProposalRepository(executor),
             consent=ConsentRepository(executor),
+            extraction=ExtractionRepository(executor),
             retention=RetentionRepository(executor),
             episodes=EpisodeRepository(executor),
+            insights=InsightRepository(executor),
             transfer=TransferRepository(executor),
             ops=OpsRepository(executor),
         )

@@ -17,6 +17,8 @@ from thoughtgraph.features.contradictions.scanning import ContradictionScanner
 from thoughtgraph.features.contradictions.service import ContradictionService
 from thoughtgraph.features.contradictions.supersession import SupersessionService
 from thoughtgraph.features.episodes.service import EpisodeService
+from thoughtgraph.features.extraction.service import FactExtractor
+from thoughtgraph.features.insights.service import InsightService
 from thoughtgraph.features.lineage.service import LineageService
 from thoughtgraph.features.ops.service import OpsService
 from thoughtgraph.features.repositories import Repositories
@@ -54,6 +56,8 @@ class Services:
     topics: TopicService
     consolidation: ConsolidationService
     episodes: EpisodeService
+    extraction: FactExtractor
+    insights: InsightService  # insights about people (a background job)
     # Agents' category allowlists (TG_ALLOWLIST_FILE): every read path asks
     # allowlist.categories_for(agent, requested) which categories it may return.
     allowlist: AllowlistPolicy

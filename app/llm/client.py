@@ -13,6 +13,7 @@ from pydantic import BaseModel, ValidationError
 
 from thoughtgraph.domain.errors import ThoughtgraphError
 from thoughtgraph.domain.judgement import LLMUsage, UsageMeter
+from thoughtgraph.domain.writing import Outcome, Style, recording
 from thoughtgraph.llm.cache import CACHE_FILE_NAME, AnswerCache, SqliteAnswerCache, answer_key
 from thoughtgraph.llm.embedders.litellm_embedder import prepare_litellm
 from thoughtgraph.llm.prompts.base import ChatMessage, Prompt
@@ -56,6 +57,11 @@ class LLMCallObserver(Protocol):
         seconds: float,
         usage: LLMUsage | None,
     ) -> None: ...
+
+    def writing_check(self, *, prompt: str, style: str, outcome: str, attempt: str) -> None:
+        """One text of an answer checked against its writing style (domain/writing.py):
+        ``outcome`` passed, trimmed or rejected; ``attempt`` first (the model's first
+        answer) or repair (its answer after being shown the error)."""
 
 
 class LLMError(ThoughtgraphError):
@@ -159,7 +165,7 @@ class LLMClient:
             return cached
         content = await self._spend_and_call(prompt, messages, usage)
         try:
-            answer = parse_answer(prompt.response_model, content)
+            answer = self._parse(prompt, content, attempt="first")
         except ValueError as exc:
             if not self.repair:
                 raise self._invalid(prompt, exc) from exc
@@ -171,11 +177,24 @@ class LLMClient:
             ]
             content = await self._spend_and_call(prompt, retry, usage)
             try:
-                answer = parse_answer(prompt.response_model, content)
+                answer = self._parse(prompt, content, attempt="repair")
             except ValueError as again:
                 raise self._invalid(prompt, again) from again
         await self._store(prompt, key, answer)
         return answer
+
+    def _parse(self, prompt: Prompt[P, R], content: str, *, attempt: str) -> R:
+        """The answer validated; each text its writing rules check is told to the observer."""
+        observer = self.observer
+        if observer is None:
+            return parse_answer(prompt.response_model, content)
+
+        def record(style: Style, outcome: Outcome) -> None:
+            observer.writing_check(
+                prompt=prompt.name, style=style.value, outcome=outcome.value, attempt=attempt
+            )
+
+        return parse_answer(prompt.response_model, content, recording(record))
 
     # --- the cache: best effort, a broken cache never fails a call ----------------------
 
@@ -221,7 +240,7 @@ class LLMClient:
         prepare_litellm()
         import litellm
 
-        request = self._request(messages)
+        request = self._request(messages, prompt)
         for attempt in range(self.retries + 1):
             started = time.monotonic()
             try:
@@ -279,12 +298,21 @@ class LLMClient:
                 usage=spent,
             )
 
-    def _request(self, messages: list[ChatMessage]) -> dict[str, Any]:
+    def _request(
+        self, messages: list[ChatMessage], prompt: Prompt[Any, Any] | None = None
+    ) -> dict[str, Any]:
+        """The litellm call: the client's temperature and token limit, or the prompt's
+        (its max_tokens only lowers the client's)."""
+        temperature, max_tokens = self.temperature, self.max_tokens
+        if prompt is not None and prompt.temperature is not None:
+            temperature = prompt.temperature
+        if prompt is not None and prompt.max_tokens is not None:
+            max_tokens = min(max_tokens, prompt.max_tokens)
         request: dict[str, Any] = {
             "model": self.model,
             "messages": messages,
-            "temperature": self.temperature,
-            "max_tokens": self.max_tokens,
+            "temperature": temperature,
+            "max_tokens": max_tokens,
             "timeout": self.timeout_s,
             "response_format": {"type": "json_object"},
             # Providers that cannot take response_format get it dropped, not a 400.

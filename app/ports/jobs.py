@@ -24,6 +24,15 @@ class JobQueue(Protocol):
         """Queue a contradiction scan of the namespace's recent thoughts."""
         ...
 
+    async def enqueue_insights(self, namespace: str) -> bool:
+        """Queue the insights job for the namespace: True once queued, False when nothing
+        takes jobs here."""
+        ...
+
+    async def enqueue_extraction(self, namespace: str, thought_id: str) -> bool:
+        """Queue the fact extraction of a contribution: True once queued."""
+        ...
+
     def close(self) -> None: ...
 
 
@@ -39,6 +48,14 @@ class NoJobQueue:
 
     async def enqueue_namespace_scan(self, namespace: str) -> None:
         del namespace
+
+    async def enqueue_insights(self, namespace: str) -> bool:
+        del namespace
+        return False  # nothing runs it
+
+    async def enqueue_extraction(self, namespace: str, thought_id: str) -> bool:
+        del namespace, thought_id
+        return False  # nothing runs it
 
     def close(self) -> None:
         pass

@@ -13,12 +13,14 @@ CREATE CONSTRAINT consolidation_run_id_unique IF NOT EXISTS FOR (run:Consolidati
 CREATE CONSTRAINT pair_check_id_unique IF NOT EXISTS FOR (p:PairCheck) REQUIRE p.id IS UNIQUE;
 CREATE CONSTRAINT merge_proposal_id_unique IF NOT EXISTS FOR (p:MergeProposal) REQUIRE p.id IS UNIQUE;
 CREATE CONSTRAINT consent_request_id_unique IF NOT EXISTS FOR (r:ConsentRequest) REQUIRE r.id IS UNIQUE;
+CREATE CONSTRAINT extraction_quota_id_unique IF NOT EXISTS FOR (q:ExtractionQuota) REQUIRE q.id IS UNIQUE;
 CREATE CONSTRAINT ops_event_id_unique IF NOT EXISTS FOR (e:OpsEvent) REQUIRE e.id IS UNIQUE;
 CREATE INDEX topic_namespace IF NOT EXISTS FOR (tp:Topic) ON (tp.namespace);
 CREATE INDEX contradiction_ns IF NOT EXISTS FOR (c:Contradiction) ON (c.namespace);
 CREATE INDEX merge_proposal_ns IF NOT EXISTS FOR (p:MergeProposal) ON (p.namespace);
 CREATE INDEX consent_request_ns IF NOT EXISTS FOR (r:ConsentRequest) ON (r.namespace);
 CREATE INDEX thought_namespace_about IF NOT EXISTS FOR (t:Thought) ON (t.namespace, t.about);
+CREATE INDEX thought_namespace_owner IF NOT EXISTS FOR (t:Thought) ON (t.namespace, t.ownerId);
 CREATE INDEX episode_ns IF NOT EXISTS FOR (ep:Episode) ON (ep.namespace);
 CREATE INDEX consolidation_run_ns IF NOT EXISTS FOR (run:ConsolidationRun) ON (run.namespace);
 CREATE INDEX change_event_subject IF NOT EXISTS FOR (e:ChangeEvent) ON (e.subjectId);

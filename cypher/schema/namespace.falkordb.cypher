@@ -29,8 +29,11 @@ CREATE INDEX FOR (tp:Topic) ON (tp.id);
 CREATE INDEX FOR (c:Contradiction) ON (c.id);
 CREATE INDEX FOR (p:MergeProposal) ON (p.id);
 CREATE INDEX FOR (r:ConsentRequest) ON (r.id);
+CREATE INDEX FOR (q:ExtractionQuota) ON (q.id);
 // A person field's current values (consent.field_values).
 CREATE INDEX FOR (t:Thought) ON (t.about);
+// A person's own private thoughts (insights.recent).
+CREATE INDEX FOR (t:Thought) ON (t.ownerId);
 CREATE INDEX FOR (c:Contradiction) ON (c.status);
 CREATE INDEX FOR (ep:Episode) ON (ep.id);
 CREATE INDEX FOR (run:ConsolidationRun) ON (run.id);

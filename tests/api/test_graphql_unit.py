@@ -25,7 +25,9 @@ from thoughtgraph.api.graphql.request_context import GraphQLContext
 from thoughtgraph.api.graphql.schema import build_schema
 from thoughtgraph.domain.access import Principal
 from thoughtgraph.domain.errors import (
+    ConsentRequiredError,
     EmbeddingError,
+    ForbiddenError,
     InvalidInputError,
     InvalidStateError,
     NotFoundError,
@@ -136,6 +138,7 @@ def test_sdl_has_the_types_queries_and_mutations(schema: strawberry.Schema) -> N
         'runConsolidation(namespace: String! = "default", dryRun: Boolean = false):'
         " ConsolidationRun!",
         'scanContradictions(namespace: String! = "default"): Boolean!',
+        'requestInsights(namespace: String! = "default"): Boolean!',
         'undoConsolidation(thoughtId: ID!, namespace: String! = "default"): [Thought!]!',
         'ingestEpisode(transcript: String = null, namespace: String! = "default",'
         " title: String = null, artifacts: [ArtifactInput!] = null,"
@@ -146,6 +149,14 @@ def test_sdl_has_the_types_queries_and_mutations(schema: strawberry.Schema) -> N
         " userId: String = null): MergeProposal!",
         'mergeProposals(namespace: String! = "default", status: ProposalStatus = null,'
         " first: Int = 20): [MergeProposal!]!",
+        'consentRequests(namespace: String! = "default", status: ConsentStatus = null,'
+        " first: Int = 20): [ConsentRequest!]!",
+        'approveConsent(id: ID!, namespace: String! = "default", note: String = null):'
+        " ConsentRequest!",
+        'rejectConsent(id: ID!, namespace: String! = "default", note: String = null):'
+        " ConsentRequest!",
+        "enum ConsentStatus {\n  PENDING\n  APPROVED\n  APPLIED\n  REJECTED\n  EXPIRED\n}",
+        "enum Sensitivity {\n  SENSITIVE\n  BENIGN\n}",
         "enum Scope {\n  PRIVATE\n  SHARED\n  SYSTEM\n}",
         'lineage(id: ID!, maxDepth: Int = 10, namespace: String! = "default"): LineageResult!',
         'searchChanges(query: String!, k: Int = 10, namespace: String! = "default"): [ChangeHit!]!',
@@ -200,7 +211,8 @@ EXPECTED_FIELDS = {
         supersededBy: Thought
         topicId: ID
         topic: Topic
-        episodeId: ID""",
+        episodeId: ID
+        about: String""",
     "type SearchHit": """
         thought: Thought!
         id: ID!
@@ -219,7 +231,27 @@ EXPECTED_FIELDS = {
     "type ContributionPayload": """
         thought: Thought!
         revision: Int!
-        guidance: Guidance""",
+        guidance: Guidance
+        consentRequest: ConsentRequest""",
+    "type ConsentRequest": """
+        id: ID!
+        namespace: String!
+        person: String!
+        field: String!
+        sensitivity: Sensitivity!
+        status: ConsentStatus!
+        value: String!
+        thoughtId: ID!
+        replacesIds: [ID!]!
+        evidence: String
+        proposedById: String!
+        proposedByName: String!
+        signals: Int!
+        createdAt: DateTime!
+        expiresAt: DateTime!
+        decidedAt: DateTime
+        decidedBy: String
+        note: String""",
     "type LineageNode": """
         thoughtId: ID!
         type: ThoughtType!
@@ -288,6 +320,7 @@ EXPECTED_FIELDS = {
         category: String = null
         validFrom: DateTime = null
         validTo: DateTime = null
+        about: String = null
         refines: ID = null
         consolidates: [ID!] = null""",
     "input RefineInput": """
@@ -605,6 +638,21 @@ class RaisingServices:
             ThoughtNotFoundError([UNKNOWN_ID]),
             {"code": "THOUGHT_NOT_FOUND", "ids": [UNKNOWN_ID]},
         ),
+        (
+            'mutation { approveConsent(id: "c-1") { id status } }',
+            ForbiddenError("only ana's key decides a change to their city"),
+            {"code": "FORBIDDEN"},
+        ),
+        (
+            'mutation { rejectConsent(id: "c-1") { id } }',
+            InvalidStateError("consent request c-1 is approved already", field="id"),
+            {"code": "INVALID_STATE", "field": "id"},
+        ),
+        (
+            'mutation { supersede(newerId: "a", olderId: "b", reason: "moved") { id } }',
+            ConsentRequiredError("would change a field about a person", ids=["b"]),
+            {"code": "CONSENT_REQUIRED", "ids": ["b"]},
+        ),
     ],
 )
 def test_knowledge_errors_keep_their_codes(
@@ -612,7 +660,13 @@ def test_knowledge_errors_keep_their_codes(
 ) -> None:
     services = RaisingServices(error)
     context = SimpleNamespace(
-        services=SimpleNamespace(contradictions=services, merging=services, retention=services),
+        services=SimpleNamespace(
+            contradictions=services,
+            merging=services,
+            retention=services,
+            consent=services,
+            supersession=services,
+        ),
         principal=Principal.anyone(),
     )
     body = run(schema, document, context)

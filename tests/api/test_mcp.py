@@ -30,6 +30,10 @@ TOOLS = {
     "ingest_episode",
     "propose_merge",
     "decide_merge",
+    "consent_requests",
+    "approve_consent",
+    "reject_consent",
+    "request_insights",
 }
 
 # --- the tools, on both engines and both transports ------------------------------------------

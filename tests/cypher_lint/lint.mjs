@@ -23,7 +23,7 @@ const DEPRECATED_TAG = 2; // vscode-languageserver-types DiagnosticTag.Deprecate
 const LABELS = [
   'Thought', 'Original', 'Refinement', 'Consolidation', 'ChangeEvent', 'ChangeLog',
   'SchemaMeta', 'Topic', 'Contradiction', 'Episode', 'ConsolidationRun', 'PairCheck',
-  'OpsEvent', 'MergeProposal', 'ConsentRequest',
+  'OpsEvent', 'MergeProposal', 'ConsentRequest', 'ExtractionQuota',
 ];
 const RELATIONSHIP_TYPES = [
   'REFINES', 'CONSOLIDATES', 'CONCERNS', 'SUPERSEDES', 'RELATED_TO', 'BELONGS_TO', 'INVOLVES',
@@ -63,6 +63,8 @@ const PROPERTY_KEYS = [
   // as above); the (person, field) keys of consent.field_values
   'person', 'field', 'sensitivity', 'value', 'patch', 'evidence', 'replacesIds', 'proposedById',
   'proposedByName', 'proposedByUser', 'signals', 'expiresAt', 'decidedBy',
+  // ExtractionQuota (id, namespace as above)
+  'user', 'day', 'count',
   // ConsolidationRun
   'dryRun', 'trigger', 'requestedAt', 'startedAt', 'finishedAt', 'attempts', 'counts',
   'usage', 'error',
@@ -72,6 +74,8 @@ const PROPERTY_KEYS = [
   'node', 'op', 'memoryId', 'similarity',
   // Expansion anchors (parameter maps: cypher/expansion)
   'earliest', 'latest',
+  // Insight gathering (parameter maps: cypher/insights; person as above)
+  'since',
   // Export and import rows (parameter maps: cypher/transfer)
   'fromId', 'toId', 'properties', 'vector',
   // ChangeLog (and its scan cursor)

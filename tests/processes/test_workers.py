@@ -226,7 +226,14 @@ def test_worker_defers_a_run_while_its_namespace_is_locked(
 def test_beat_schedule_entries_all_expire_within_their_period() -> None:
     settings = Settings(consolidation_every_s=86400, contradiction_scan_every_s=600)
     schedule = beat_schedule(settings)
-    assert set(schedule) == {"consolidation", "contradiction-scan", "decay", "scan-sweep"}
+    assert set(schedule) == {
+        "consolidation",
+        "contradiction-scan",
+        "decay",
+        "consent-expiry",
+        "insights",
+        "scan-sweep",
+    }
     for entry in schedule.values():
         assert entry["task"] in names.SCHEDULED
         assert 0 < entry["options"]["expires"] <= entry["schedule"].total_seconds()
@@ -276,9 +283,10 @@ def test_the_queue_publishes_only_registry_names(tmp_path: Path, loop: LoopThrea
     jobs.scan_after_write("team-a", ["t1"])
     loop.run(jobs.enqueue_consolidation("team-a", "run-1", False))
     loop.run(jobs.enqueue_namespace_scan("team-a"))
+    assert loop.run(jobs.enqueue_insights("team-a")) is True
     jobs.close()
     sent = {name for name, _ in recording.sent}
-    assert sent == {names.SCAN_NEW, names.CONSOLIDATE, names.SCAN_NAMESPACE}
+    assert sent == {names.SCAN_NEW, names.CONSOLIDATE, names.SCAN_NAMESPACE, names.WRITE_INSIGHTS}
     assert sent <= set(names.PER_NAMESPACE)
     assert sent <= set(create_celery(settings_for(tmp_path, "redis://127.0.0.1:1/0")).tasks)
 
@@ -307,6 +315,8 @@ def test_beat_process_publishes_expiring_fan_out_tasks(broker: str, tmp_path: Pa
         TG_CONTRADICTION_SCAN_EVERY_S="1",
         TG_DECAY_EVERY_S="1",
         TG_SCAN_SWEEP_EVERY_S="1",
+        TG_CONSENT_EXPIRY_EVERY_S="1",
+        TG_INSIGHTS_EVERY_S="1",
     )
     log = tmp_path / "beat.log"
     with log.open("wb") as output:
@@ -316,7 +326,11 @@ def test_beat_process_publishes_expiring_fan_out_tasks(broker: str, tmp_path: Pa
     try:
         deadline = time.monotonic() + 15
         tasks: set[str] = set()
-        while len(tasks) < 4 and time.monotonic() < deadline and beat.poll() is None:
+        while (
+            len(tasks) < len(names.SCHEDULED)
+            and time.monotonic() < deadline
+            and beat.poll() is None
+        ):
             messages = queued(broker)
             tasks = {m["task"] for m in messages}
             time.sleep(0.1)

@@ -83,11 +83,17 @@ ROOT_WEIGHTS = {
     "resolveContradiction": 20,
     "runConsolidation": 20,
     "scanContradictions": 20,
+    # Publishes one task; the job's model calls run on a worker, under their own budget.
+    "requestInsights": 20,
     "undoConsolidation": 20,
     # Reads each user's private thoughts (up to 2,000 each) and compares them in memory.
     "proposeMerge": 50,
     "decideMerge": 20,
     "mergeProposals": 5,
+    # Deciding a consent request may write the held thought and supersede the old value.
+    "approveConsent": 20,
+    "rejectConsent": 20,
+    "consentRequests": 5,
     # Context assembly: several searches (each an embedding) and listings, then packing.
     "assembleContext": 40,
     "predictContext": 40,
@@ -140,6 +146,7 @@ SIZED_BY_ARGUMENT = {
     "changesSince": ("limit", 100, MAX_CHANGES),
     "operationalEvents": ("first", 50, MAX_EVENTS),
     "mergeProposals": ("first", 20, MAX_PAGE_SIZE),
+    "consentRequests": ("first", 20, MAX_PAGE_SIZE),
 }
 # Lists with a fixed cap, wherever they appear. A connection's own lists (nodes, edges,
 # events) count once: the field above them was already multiplied by first or limit.

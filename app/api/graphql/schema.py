@@ -12,6 +12,8 @@ from strawberry.types import ExecutionContext
 from thoughtgraph.api.access import AccessPolicy
 from thoughtgraph.api.graphql.auth import IntrospectionSwitch
 from thoughtgraph.api.graphql.changes.queries import ChangeQuery
+from thoughtgraph.api.graphql.consent.mutations import ConsentMutation
+from thoughtgraph.api.graphql.consent.queries import ConsentQuery
 from thoughtgraph.api.graphql.consolidation.mutations import ConsolidationMutation
 from thoughtgraph.api.graphql.consolidation.proposals import ProposalMutation, ProposalQuery
 from thoughtgraph.api.graphql.consolidation.queries import ConsolidationQuery
@@ -22,6 +24,7 @@ from thoughtgraph.api.graphql.episodes.mutations import EpisodeMutation
 from thoughtgraph.api.graphql.episodes.queries import EpisodeQuery
 from thoughtgraph.api.graphql.errors import MaskUnexpectedErrors, RequestErrorCodes, log_errors
 from thoughtgraph.api.graphql.guards import HeavyOperationGate, QueryGuard
+from thoughtgraph.api.graphql.insights.mutations import InsightMutation
 from thoughtgraph.api.graphql.lineage.queries import LineageQuery
 from thoughtgraph.api.graphql.ops.queries import OpsQuery
 from thoughtgraph.api.graphql.parsing import CachedParser
@@ -46,6 +49,7 @@ class Query(
     EpisodeQuery,
     ConsolidationQuery,
     ProposalQuery,
+    ConsentQuery,
     RecallQuery,
     ContextQuery,
     SearchQuery,
@@ -61,7 +65,9 @@ class Mutation(
     ContradictionMutation,
     ConsolidationMutation,
     ProposalMutation,
+    ConsentMutation,
     EpisodeMutation,
+    InsightMutation,
     UsageMutation,
 ):
     pass

@@ -13,12 +13,12 @@ from thoughtgraph.domain.errors import (
     InvalidInputError,
     MutualExclusionError,
     StoreError,
+    ThoughtgraphError,
     ThoughtNotFoundError,
 )
 from thoughtgraph.domain.models import (
     CHANGE_FOR_TYPE,
     Contribution,
-    Guidance,
     Thought,
     ThoughtRecord,
     ThoughtType,
@@ -26,18 +26,13 @@ from thoughtgraph.domain.models import (
     new_thought_id,
 )
 from thoughtgraph.domain.ops import NO_OPS_EVENTS, OpsEvents, OpsNode, OpsStatus, acting_as
-from thoughtgraph.domain.rules import GUIDANCE_SIMILARITY, guidance_message, inherited_pheromone
+from thoughtgraph.domain.rules import inherited_pheromone
 from thoughtgraph.domain.scopes import ScopePolicy, Viewer
-from thoughtgraph.features.access import (
-    Action,
-    Principal,
-    check_access,
-    viewer_of,
-    written_as,
-)
+from thoughtgraph.features.access import Action, Principal, check_access, viewer_of, written_as
 from thoughtgraph.features.consent.gate import FieldChanges
 from thoughtgraph.features.repositories import Repositories
 from thoughtgraph.features.thoughts.batch import write_batch
+from thoughtgraph.features.thoughts.guidance import guidance_for
 from thoughtgraph.features.thoughts.inputs import (
     BatchWrite,
     ThoughtInput,
@@ -73,6 +68,7 @@ class ThoughtService:
         events: OpsEvents = NO_OPS_EVENTS,
         scopes: ScopePolicy | None = None,
         fields: FieldChanges | None = None,
+        extract_min_chars: int | None = None,
     ) -> None:
         self._repos = repos
         self.scopes = scopes or ScopePolicy()  # each namespace's default scope
@@ -82,6 +78,7 @@ class ThoughtService:
         self._fields = fields or FieldChanges(repos, embedder, FieldPolicy(), self._clock)
         self._queue = queue or NoJobQueue()
         self._scan_on_write = scan_on_write
+        self._extract_min_chars = extract_min_chars  # None: no model, no extraction
 
     async def contribute(
         self,
@@ -90,9 +87,11 @@ class ThoughtService:
         refines: str | None = None,
         consolidates: Sequence[str] | None = None,
         reason: str | None = None,
+        extract: bool = False,
         caller: Principal | None = None,
     ) -> Contribution:
-        """Store an original, or route to refine/consolidate when their ids are given."""
+        """Store an original, or route to refine/consolidate when their ids are given.
+        ``extract``: also split a long original into facts, in the background."""
         check_access(caller, Action.WRITE, data.namespace)
         data = self._written_as(caller, data)
         if refines is not None and consolidates is not None:
@@ -117,7 +116,21 @@ class ThoughtService:
         held = await self._fields.held(validated, user=caller.user if caller else None)
         if held is not None:
             return self._held(validated, held)
-        return await self._write(ThoughtType.ORIGINAL, validated, (), viewer=viewer)
+        written = await self._write(ThoughtType.ORIGINAL, validated, (), viewer=viewer)
+        return await self._extract_later(written) if extract else written
+
+    async def _extract_later(self, written: Contribution) -> Contribution:
+        """Queue the fact extraction of a written original (features/extraction): never
+        fails the write, which is stored as it is whatever happens to the extraction."""
+        thought = written.thought
+        if self._extract_min_chars is None or len(thought.content) < self._extract_min_chars:
+            return written
+        try:
+            queued = await self._queue.enqueue_extraction(thought.namespace, thought.id)
+        except ThoughtgraphError as exc:
+            log.warning("extraction.not_queued", id=thought.id, error=exc.message)
+            queued = False
+        return written.model_copy(update={"extraction_queued": queued})
 
     def _written_as(self, caller: Principal | None, data: ThoughtInput) -> ThoughtInput:
         """The input as the caller writes it: agent, scope and owner from the key, and the
@@ -207,9 +220,11 @@ class ThoughtService:
             thought_id=thought_id,
         )
 
-    async def write_original(self, data: ThoughtInput, *, thought_id: str) -> Contribution:
-        """An original with a deterministic id (episode extraction)."""
-        with acting_as(OpsNode.EPISODIC):
+    async def write_original(
+        self, data: ThoughtInput, *, thought_id: str, node: OpsNode = OpsNode.EPISODIC
+    ) -> Contribution:
+        """An original with a deterministic id (episode extraction; insights, as the worker)."""
+        with acting_as(node):
             return await self._write(
                 ThoughtType.ORIGINAL,
                 validate_input(data, None),
@@ -236,7 +251,8 @@ class ThoughtService:
         embedding = vectors[0]
         guidance = None
         if kind is ThoughtType.ORIGINAL:
-            guidance = await self._guidance(data.namespace, embedding, viewer)
+            view = TimeView(now_ms=self._clock.now_ms(), viewer=viewer)
+            guidance = await guidance_for(self._repos, data.namespace, embedding, view)
         thought = new_thought(
             data,
             kind,
@@ -295,23 +311,6 @@ class ThoughtService:
         if missing:
             raise ThoughtNotFoundError(missing)
         return found
-
-    async def _guidance(
-        self, namespace: str, embedding: Sequence[float], viewer: Viewer
-    ) -> Guidance | None:
-        view = TimeView(now_ms=self._clock.now_ms(), viewer=viewer)
-        hits = await self._repos.thoughts.nearest(
-            namespace, embedding, 1, GUIDANCE_SIMILARITY, view
-        )
-        # The threshold is "more than 0.85"; the store's filter is inclusive.
-        if not hits or hits[0].similarity <= GUIDANCE_SIMILARITY:
-            return None
-        similar = hits[0]
-        return Guidance(
-            similar_thought_id=similar.thought.id,
-            similarity=similar.similarity,
-            message=guidance_message(similar.thought.id, similar.thought.preview),
-        )
 
     async def _after_unwritten(self, thought: Thought) -> int:
         """The guarded create wrote nothing: a retry that already landed, or a lost source."""

@@ -18,12 +18,17 @@ ChatMessage = dict[str, str]
 @dataclass(frozen=True)
 class Prompt(Generic[P, R]):
     """A named, versioned prompt: ``render`` turns its variables into chat messages asking
-    for a JSON object, which must validate against ``response_model``."""
+    for a JSON object, which must validate against ``response_model``.
+
+    ``temperature`` and ``max_tokens`` override the client's for this prompt alone (None:
+    the client's); ``max_tokens`` only ever lowers the client's limit."""
 
     name: str
     version: str
     response_model: type[R]
     render: Callable[P, list[ChatMessage]]
+    temperature: float | None = None
+    max_tokens: int | None = None
 
 
 def messages(system: str, user: str) -> list[ChatMessage]:

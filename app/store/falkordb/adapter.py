@@ -45,6 +45,7 @@ NAMESPACE_UNIQUE: tuple[tuple[str, str], ...] = (
     ("PairCheck", "id"),
     ("MergeProposal", "id"),
     ("ConsentRequest", "id"),
+    ("ExtractionQuota", "id"),
 )
 log = structlog.get_logger(__name__)
 _ALREADY_EXISTS = ("already indexed", "already exists")

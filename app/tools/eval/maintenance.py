@@ -23,6 +23,7 @@ from thoughtgraph.domain.knowledge import ContradictionStatus
 from thoughtgraph.features.consolidation.jobs import run_consolidation
 from thoughtgraph.features.contradictions.jobs import scan_thoughts
 from thoughtgraph.llm.embedders import build_embedder
+from thoughtgraph.ports.jobs import NoJobQueue
 from thoughtgraph.runtime import Runtime
 from thoughtgraph.settings import Settings
 from thoughtgraph.tools.eval.api_service import EvalService, eval_service, ingest_over_api
@@ -35,24 +36,16 @@ TOPICS = 15
 LIMIT = 100_000
 
 
-class ScanRequests:
+class ScanRequests(NoJobQueue):
     """A job queue that keeps the scans writes ask for, for the eval to run as the worker
-    would; consolidation and namespace scans are run by the eval itself."""
+    would; consolidation and namespace scans are run by the eval itself, nothing else is
+    queued."""
 
     def __init__(self) -> None:
         self.pending: list[tuple[str, list[str]]] = []
 
     def scan_after_write(self, namespace: str, thought_ids: Sequence[str]) -> None:
         self.pending.append((namespace, list(thought_ids)))
-
-    async def enqueue_consolidation(self, namespace: str, run_id: str, dry_run: bool) -> None:
-        del namespace, run_id, dry_run
-
-    async def enqueue_namespace_scan(self, namespace: str) -> None:
-        del namespace
-
-    def close(self) -> None:
-        pass
 
 
 @dataclass

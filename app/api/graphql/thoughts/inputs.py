@@ -81,6 +81,14 @@ class _ThoughtFields:
             " key it is always the key's user."
         ),
     )
+    about: str | None = strawberry.field(
+        default=None,
+        description=(
+            "The user a person field (a category such as name, pronouns or city) is about"
+            " (left out: a private thought's owner, else your key's user). Changing its"
+            " current value waits for that person's consent (consentRequest)."
+        ),
+    )
 
     def to_thought_input(self) -> ThoughtInput:
         # An explicit null means the service's default, like a field left out.
@@ -102,6 +110,7 @@ class _ThoughtFields:
             valid_to_ms=optional_ms(self.valid_to),
             scope=self.scope,
             owner_id=self.user_id,
+            about=self.about,
         )
 
 
@@ -114,6 +123,13 @@ class _ThoughtFields:
 class ContributeInput(_ThoughtFields):
     refines: strawberry.ID | None = None
     consolidates: list[strawberry.ID] | None = None
+    extract: bool = strawberry.field(
+        default=False,
+        description=(
+            "Also split a long original into up to three facts, in the background (a model"
+            " must be configured; offline the contribution is written as it is)."
+        ),
+    )
 
 
 @strawberry.input(

@@ -11,7 +11,7 @@ from thoughtgraph.api.graphql.thoughts.inputs import (
     ContributeManyInput,
     RefineInput,
 )
-from thoughtgraph.api.graphql.thoughts.types import ContributionPayload
+from thoughtgraph.api.graphql.thoughts.payloads import ContributionPayload
 from thoughtgraph.features.thoughts.service import MAX_BATCH
 
 
@@ -21,6 +21,7 @@ async def resolve_contribute(info: Info, input: ContributeInput) -> Contribution
         refines=input.refines,
         consolidates=input.consolidates,
         reason=input.reason,
+        extract=input.extract,
         caller=info.context.principal,
     )
     return ContributionPayload.from_domain(contribution)

@@ -154,6 +154,7 @@ class Thought:
     owner_id: str | None = strawberry.field(
         description="The user a PRIVATE thought belongs to; null for the other scopes."
     )
+    about: str | None = strawberry.field(description="The user a person field is about.")
     superseded_by_id: strawberry.Private[str | None]
 
     @classmethod
@@ -192,6 +193,7 @@ class Thought:
             superseded_by_id=thought.superseded_by,
             scope=thought.scope,
             owner_id=thought.owner_id,
+            about=thought.about,
         )
 
 
@@ -293,45 +295,6 @@ class SearchHit:
 class RelatedThought:
     thought: Thought
     strength: float = strawberry.field(description="The similarity the link was made at.")
-
-
-async def resolve_similar_thought(root: Guidance, info: Info) -> Thought | None:
-    return await load_thought(info, root.namespace, root.similar_thought_id)
-
-
-@strawberry.type(description="A very similar thought exists: consider refining it instead.")
-class Guidance:
-    similar_thought_id: strawberry.ID
-    similarity: float
-    message: str
-    namespace: strawberry.Private[str]
-    similar_thought = strawberry.field(resolver=resolve_similar_thought)
-
-    @classmethod
-    def from_domain(cls, guidance: models.Guidance, namespace: str) -> Guidance:
-        return cls(
-            similar_thought_id=strawberry.ID(guidance.similar_thought_id),
-            similarity=guidance.similarity,
-            message=guidance.message,
-            namespace=namespace,
-        )
-
-
-@strawberry.type(description="The stored thought, the revision it made and any guidance.")
-class ContributionPayload:
-    thought: Thought
-    revision: int
-    guidance: Guidance | None
-
-    @classmethod
-    def from_domain(cls, contribution: models.Contribution) -> ContributionPayload:
-        thought = contribution.thought
-        guidance = contribution.guidance
-        return cls(
-            thought=Thought.from_domain(thought),
-            revision=contribution.revision,
-            guidance=Guidance.from_domain(guidance, thought.namespace) if guidance else None,
-        )
 
 
 # A thought names its topic and a topic lists its thoughts: the two types live together.

@@ -11,10 +11,12 @@ from typing import Any
 from mcp.server.mcpserver import MCPServer
 
 from thoughtgraph.api.mcp.tools import (
+    consent,
     consolidation,
     context,
     contradictions,
     episodes,
+    insights,
     recall,
     search,
     thoughts,
@@ -31,4 +33,6 @@ def tool_groups() -> list[Callable[[MCPServer[Any], ToolEnv], None]]:
         contradictions.register,
         episodes.register,
         consolidation.register,
+        consent.register,
+        insights.register,
     ]

@@ -10,6 +10,7 @@ from typing import Any, Self
 from pydantic import BaseModel
 
 from thoughtgraph.domain import models
+from thoughtgraph.domain.consent import ConsentRequest, ConsentStatus
 from thoughtgraph.domain.knowledge import Contradiction, ContradictionStatus, Resolution
 from thoughtgraph.domain.models import ThoughtKind, ThoughtState, ThoughtType, ms_to_datetime
 from thoughtgraph.domain.scopes import Scope
@@ -62,6 +63,7 @@ class ThoughtOut(Shape):
     superseded_by: str | None
     scope: Scope
     owner_id: str | None
+    about: str | None  # the user a person field is about
 
     @classmethod
     def of(cls, thought: models.Thought) -> ThoughtOut:
@@ -74,13 +76,31 @@ class ThoughtOut(Shape):
         )
 
 
+class HeldOut(Shape):
+    """The consent request a contribution became (consent_requests lists it in full)."""
+
+    id: str
+    status: ConsentStatus
+    person: str  # the user it is about: the one whose key approves it
+    field: str
+
+
 class ContributionOut(BaseModel):
     thought: ThoughtOut
     guidance: models.Guidance | None = None
+    # Set when the thought would change a field about a person: held, not written.
+    consent_request: HeldOut | None = None
+    extraction_queued: bool = False  # extract: splitting it into facts was queued
 
     @classmethod
     def of(cls, contribution: models.Contribution) -> ContributionOut:
-        return cls(thought=ThoughtOut.of(contribution.thought), guidance=contribution.guidance)
+        held: ConsentRequest | None = contribution.consent_request
+        return cls(
+            thought=ThoughtOut.of(contribution.thought),
+            guidance=contribution.guidance,
+            consent_request=HeldOut.copy_of(held) if held is not None else None,
+            extraction_queued=contribution.extraction_queued,
+        )
 
 
 class SearchHitOut(Shape):

@@ -38,6 +38,13 @@ UserId = Annotated[
     str | None,
     Field(description="The user a private thought belongs to: open local mode only."),
 ]
+About = Annotated[
+    str | None,
+    Field(
+        description="The user a person field (a category such as name or city) is about; "
+        "left out: a private thought's owner, else your key's user."
+    ),
+]
 
 
 def thought_input(
@@ -58,6 +65,7 @@ def thought_input(
     valid_to: datetime | None = None,
     scope: Scope | None = None,
     user_id: str | None = None,
+    about: str | None = None,
 ) -> ThoughtInput:
     """The service's input; a field left out (or null) takes the service's default."""
     defaults = ThoughtInput(content="", agent_id="", agent_name="")
@@ -78,6 +86,7 @@ def thought_input(
         valid_to_ms=epoch_ms(valid_to),
         scope=scope,
         owner_id=user_id,
+        about=about,
     )
 
 
@@ -108,9 +117,18 @@ def register(server: MCPServer[Any], env: ToolEnv) -> None:
         ] = None,
         scope: ScopeArg = None,
         user_id: UserId = None,
+        about: About = None,
+        extract: Annotated[
+            bool,
+            Field(description="Also split a long thought into up to three facts, later."),
+        ] = False,
     ) -> ContributionOut:
         """Store a new thought. The answer carries `guidance` when an existing thought is
-        very similar (the new one is stored anyway)."""
+        very similar (the new one is stored anyway), and `consent_request` when it would
+        change a field about a person (name, pronouns, city, ...): then it is held, not
+        stored, until that person approves it (approve_consent). With `extract` and a
+        model configured, a long thought is also split into facts in the background
+        (`extraction_queued`)."""
         principal = env.caller(ctx)
         data = thought_input(
             content,
@@ -129,9 +147,10 @@ def register(server: MCPServer[Any], env: ToolEnv) -> None:
             valid_to=valid_to,
             scope=scope,
             user_id=user_id,
+            about=about,
         )
         contribution = await env.services.thoughts.contribute(
-            with_named_agent(principal, data), caller=principal
+            with_named_agent(principal, data), extract=extract, caller=principal
         )
         return ContributionOut.of(contribution)
 
