@@ -129,6 +129,32 @@ def service_settings(
     )
 
 
+def worker_deployment_settings(
+    request: Any, tmp: Path, redis_port: int, database: int, *, scan_on_write: bool
+) -> Settings:
+    """Settings of a service and its workers on ``request.param``'s engine: the local
+    embedder, a clock file in ``tmp`` the test moves, and its own broker database
+    (``database`` on the embedded engine, the next one on Neo4j), emptied first."""
+    from thoughtgraph.settings import EmbedderKind
+    from thoughtgraph.workers.broker import redis_client
+
+    engine = str(request.param)
+    target = request.getfixturevalue("neo4j_target") if engine == "neo4j" else None
+    broker = f"redis://127.0.0.1:{redis_port}/{database + (1 if engine == 'neo4j' else 0)}"
+    client = redis_client(broker)
+    client.flushdb()
+    client.close()
+    return service_settings(
+        engine,
+        tmp / "data",
+        target,
+        embedder=EmbedderKind.LOCAL,
+        broker_url=broker,
+        clock_file=tmp / "clock",
+        scan_on_write=scan_on_write,
+    )
+
+
 async def open_neo4j_store(
     target: Neo4jTestTarget,
     *,

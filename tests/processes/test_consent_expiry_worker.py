@@ -15,7 +15,7 @@ import pytest
 
 from tests.processes.test_maintenance_worker import DAY_MS, ping, worker_env
 from tests.redis_server import RedisServer
-from tests.store_backends import ENGINES, service_settings
+from tests.store_backends import ENGINES, worker_deployment_settings
 from tests.support import LoopThread, log_events, wait_for_event, worker_process
 from thoughtgraph.domain.changes import ChangeKind
 from thoughtgraph.domain.consent import ConsentRequest, ConsentStatus
@@ -23,10 +23,9 @@ from thoughtgraph.features.thoughts.service import ThoughtInput
 from thoughtgraph.llm.embedders import TextEmbedder
 from thoughtgraph.ports.clock import OffsetFileClock
 from thoughtgraph.runtime import Runtime, open_runtime
-from thoughtgraph.settings import EmbedderKind, Settings
+from thoughtgraph.settings import Settings
 from thoughtgraph.workers import names
 from thoughtgraph.workers.app import create_celery
-from thoughtgraph.workers.broker import redis_client
 from thoughtgraph.workers.schedule import beat_schedule
 
 pytestmark = pytest.mark.slow
@@ -52,21 +51,8 @@ def deployment(
     loop: LoopThread,
 ) -> Iterator[Deployment]:
     engine = str(request.param)
-    target = request.getfixturevalue("neo4j_target") if engine == "neo4j" else None
     tmp = tmp_path_factory.mktemp(f"consent-{engine}")
-    broker = f"redis://127.0.0.1:{redis.port}/{12 if engine == 'neo4j' else 13}"
-    client = redis_client(broker)
-    client.flushdb()
-    client.close()
-    settings = service_settings(
-        engine,
-        tmp / "data",
-        target,
-        embedder=EmbedderKind.LOCAL,
-        broker_url=broker,
-        clock_file=tmp / "clock",
-        scan_on_write=False,
-    )
+    settings = worker_deployment_settings(request, tmp, redis.port, 12, scan_on_write=False)
     stack = contextlib.AsyncExitStack()
     runtime = loop.run(
         stack.enter_async_context(open_runtime(settings, embedder=local_embedder)), timeout=120

@@ -17,14 +17,13 @@ from tests.fakes.openai_server import FakeOpenAIServer
 from tests.features.insights.test_insights import played
 from tests.processes.test_maintenance_worker import ping, worker_env
 from tests.redis_server import RedisServer
-from tests.store_backends import ENGINES, service_settings
+from tests.store_backends import ENGINES, worker_deployment_settings
 from tests.support import GraphQLClient, eventually, log_events, serve_in_thread, worker_process
 from thoughtgraph.llm.embedders import TextEmbedder
 from thoughtgraph.server import create_app
-from thoughtgraph.settings import EmbedderKind, Settings
+from thoughtgraph.settings import Settings
 from thoughtgraph.workers import names
 from thoughtgraph.workers.app import build_job_queue, create_celery
-from thoughtgraph.workers.broker import redis_client
 
 pytestmark = pytest.mark.slow
 CONTRIBUTE = """mutation($input: ContributeInput!) {
@@ -53,21 +52,8 @@ def deployment(
     redis: RedisServer,
 ) -> Iterator[Deployment]:
     engine = str(request.param)
-    target = request.getfixturevalue("neo4j_target") if engine == "neo4j" else None
     tmp = tmp_path_factory.mktemp(f"insights-{engine}")
-    broker = f"redis://127.0.0.1:{redis.port}/{10 if engine == 'neo4j' else 11}"
-    client = redis_client(broker)
-    client.flushdb()
-    client.close()
-    settings = service_settings(
-        engine,
-        tmp / "data",
-        target,
-        embedder=EmbedderKind.LOCAL,
-        broker_url=broker,
-        clock_file=tmp / "clock",
-        scan_on_write=False,
-    )
+    settings = worker_deployment_settings(request, tmp, redis.port, 10, scan_on_write=False)
     app = create_app(
         settings,
         embedder=local_embedder,

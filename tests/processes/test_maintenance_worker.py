@@ -16,7 +16,7 @@ import pytest
 
 from tests.fakes.openai_server import FakeOpenAIServer
 from tests.redis_server import RedisServer
-from tests.store_backends import ENGINES, service_settings
+from tests.store_backends import ENGINES, worker_deployment_settings
 from tests.support import (
     GraphQLClient,
     eventually,
@@ -28,10 +28,9 @@ from thoughtgraph.domain.knowledge import pair_fingerprint
 from thoughtgraph.llm.embedders import TextEmbedder
 from thoughtgraph.ports.clock import OffsetFileClock
 from thoughtgraph.server import create_app
-from thoughtgraph.settings import EmbedderKind, Settings
+from thoughtgraph.settings import Settings
 from thoughtgraph.workers import names
 from thoughtgraph.workers.app import build_job_queue, create_celery
-from thoughtgraph.workers.broker import redis_client
 
 pytestmark = pytest.mark.slow
 T = TypeVar("T")
@@ -108,21 +107,8 @@ def deployment(
     redis: RedisServer,
 ) -> Iterator[Deployment]:
     engine = str(request.param)
-    target = request.getfixturevalue("neo4j_target") if engine == "neo4j" else None
     tmp = tmp_path_factory.mktemp(f"maintained-{engine}")
-    broker = f"redis://127.0.0.1:{redis.port}/{14 if engine == 'neo4j' else 15}"
-    client = redis_client(broker)
-    client.flushdb()
-    client.close()
-    settings = service_settings(
-        engine,
-        tmp / "data",
-        target,
-        embedder=EmbedderKind.LOCAL,
-        broker_url=broker,
-        clock_file=tmp / "clock",
-        scan_on_write=True,
-    )
+    settings = worker_deployment_settings(request, tmp, redis.port, 14, scan_on_write=True)
     app = create_app(
         settings,
         embedder=local_embedder,

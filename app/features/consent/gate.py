@@ -98,28 +98,14 @@ class FieldChanges:
         current = (await self._repos.consent.field_values(data.namespace, [key]))[key]
         if not current or any(same_value(t.content, data.content) for t in current):
             return None
-        rid = request_id(data.namespace, data.about, field, data.content, [t.id for t in current])
-        now = self._clock.now_ms()
-        request = ConsentRequest(
-            id=rid,
-            namespace=data.namespace,
-            person=data.about,
-            field=field,
-            sensitivity=self._sensitivity(data.category),
-            status=ConsentStatus.PENDING,
-            value=data.content,
-            thought_id=stable_thought_id("consent", rid),
-            replaces_ids=tuple(sorted(t.id for t in current)),
+        return await self._change(
+            data,
+            field,
+            [t.id for t in current],
             evidence=data.context or data.reason,
-            proposed_by_id=data.agent_id,
-            proposed_by_name=data.agent_name,
-            proposed_by_user=user,
-            patch=patch_of(data),
-            created_at_ms=now,
-            expires_at_ms=now + self.policy.expiry_ms,
+            proposer=Actor(id=data.agent_id, name=data.agent_name, key_id=data.key_id),
+            user=user,
         )
-        actor = Actor(id=data.agent_id, name=data.agent_name, key_id=data.key_id)
-        return await self._propose(request, signal_of(data.agent_id, data.session_id), actor)
 
     async def propose_replacement(
         self, newer: Thought, older: Thought, *, evidence: str, actor: Actor
@@ -145,26 +131,49 @@ class FieldChanges:
             owner_id=older.owner_id,
             about=older.about,
         )
-        rid = request_id(older.namespace, older.about, field, newer.content, [older.id])
+        return await self._change(
+            validate_input(value, None),
+            field,
+            [older.id],
+            evidence=f"{evidence} (thought {newer.id})",
+            proposer=actor,
+            user=None,
+        )
+
+    async def _change(
+        self,
+        value: ValidatedInput,
+        field: str,
+        replaces: Sequence[str],
+        *,
+        evidence: str | None,
+        proposer: Actor,
+        user: str | None,
+    ) -> ConsentRequest:
+        """Propose ``value`` (a thought about a person) for ``field``, replacing the values
+        ``replaces``; the proposal's signal is the value's agent and session."""
+        assert value.about is not None
+        rid = request_id(value.namespace, value.about, field, value.content, replaces)
         now = self._clock.now_ms()
         request = ConsentRequest(
             id=rid,
-            namespace=older.namespace,
-            person=older.about,
+            namespace=value.namespace,
+            person=value.about,
             field=field,
-            sensitivity=self._sensitivity(older.category),
+            sensitivity=self._sensitivity(value.category),
             status=ConsentStatus.PENDING,
-            value=newer.content,
+            value=value.content,
             thought_id=stable_thought_id("consent", rid),
-            replaces_ids=(older.id,),
-            evidence=f"{evidence} (thought {newer.id})",
-            proposed_by_id=actor.id,
-            proposed_by_name=actor.name,
-            patch=patch_of(validate_input(value, None)),
+            replaces_ids=tuple(sorted(replaces)),
+            evidence=evidence,
+            proposed_by_id=proposer.id,
+            proposed_by_name=proposer.name,
+            proposed_by_user=user,
+            patch=patch_of(value),
             created_at_ms=now,
             expires_at_ms=now + self.policy.expiry_ms,
         )
-        return await self._propose(request, signal_of(newer.agent_id, newer.session_id), actor)
+        return await self._propose(request, signal_of(value.agent_id, value.session_id), proposer)
 
     def _sensitivity(self, category: str | None) -> Sensitivity:
         found = self.policy.sensitivity(category)
