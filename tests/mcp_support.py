@@ -7,7 +7,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -18,7 +18,9 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
 from tests.support import THOUGHTGRAPH_CLI, free_port, serve_process
-from thoughtgraph.settings import Settings
+from thoughtgraph.api.keyfile import KeyFile
+from thoughtgraph.domain.access import Role
+from thoughtgraph.settings import EmbedderKind, Settings
 
 REPO = Path(__file__).resolve().parent.parent
 AGENT = {"agent_id": "agent-1", "agent_name": "Agent One"}
@@ -81,6 +83,33 @@ class McpServer:
         ):
             await session.initialize()
             yield session
+
+
+def user_keys(keys: KeyFile, ns: str, users: Sequence[str]) -> dict[str, str]:
+    """A writer key of ``ns`` for each user, acting for that user (agent ``<user>-bot``):
+    each key's text by user."""
+    texts = {}
+    for user in users:
+        _, texts[user] = keys.create(
+            name=user,
+            namespaces=[ns],
+            agent_id=f"{user}-bot",
+            agent_name=user,
+            role=Role.WRITER,
+            user=user,
+        )
+    return texts
+
+
+def keyed_env(
+    engine_settings: Callable[..., Settings], request: Any, keys: KeyFile
+) -> dict[str, str]:
+    """An MCP server's environment on the test's engine, requiring the keys of ``keys``
+    (the hash embedder at the suite's dimension: on Neo4j, the suite's schema)."""
+    if engine_settings().neo4j_uri:
+        request.getfixturevalue("neo4j_store")  # the suite's schema (hash embedder, 384)
+    settings = engine_settings(embedder=EmbedderKind.HASH, embedding_dimension=384)
+    return process_env(settings, TG_KEYS_FILE=str(keys.path), TG_REQUIRE_KEYS="true")
 
 
 @contextlib.contextmanager

@@ -14,7 +14,14 @@ from typing import Any
 import pytest
 
 from tests.api.test_api_keys import Keyed, codes
-from tests.mcp_support import call, everything, mcp_server, process_env, refused
+from tests.mcp_support import (
+    call,
+    everything,
+    keyed_env,
+    mcp_server,
+    refused,
+    user_keys,
+)
 from tests.support import GraphQLClient, serve_in_thread
 from thoughtgraph.api.keyfile import KeyFile
 from thoughtgraph.domain.access import Role
@@ -253,21 +260,9 @@ def test_consent_over_mcp(
     ns: str,
     request: pytest.FixtureRequest,
 ) -> None:
-    if engine_settings().neo4j_uri:
-        request.getfixturevalue("neo4j_store")  # the suite's schema (hash embedder, 384)
-    settings = engine_settings(embedder=EmbedderKind.HASH, embedding_dimension=384)
     keys = KeyFile(tmp_path / "keys.json")
-    texts = {}
-    for user in USERS:
-        _, texts[user] = keys.create(
-            name=user,
-            namespaces=[ns],
-            agent_id=f"{user}-bot",
-            agent_name=user,
-            role=Role.WRITER,
-            user=user,
-        )
-    env = process_env(settings, TG_KEYS_FILE=str(keys.path), TG_REQUIRE_KEYS="true")
+    texts = user_keys(keys, ns, USERS)
+    env = keyed_env(engine_settings, request, keys)
     field = {"category": "pronouns", "scope": "shared", "namespace": ns}
 
     async def scenario() -> None:

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.api.test_api_keys import Keyed, codes
-from tests.mcp_support import call, mcp_server, process_env, refused
+from tests.mcp_support import call, keyed_env, mcp_server, refused
 from tests.support import GraphQLClient, serve_in_thread
 from thoughtgraph.api.keyfile import KeyFile
 from thoughtgraph.domain.access import Role
@@ -73,12 +73,9 @@ def test_request_insights_over_mcp(
     ns: str,
     request: pytest.FixtureRequest,
 ) -> None:
-    if engine_settings().neo4j_uri:
-        request.getfixturevalue("neo4j_store")  # the suite's schema (hash embedder, 384)
-    settings = engine_settings(embedder=EmbedderKind.HASH, embedding_dimension=384)
     keys = KeyFile(tmp_path / "keys.json")
     texts, _ = role_keys(keys, ns)
-    env = process_env(settings, TG_KEYS_FILE=str(keys.path), TG_REQUIRE_KEYS="true")
+    env = keyed_env(engine_settings, request, keys)
 
     async def scenario() -> None:
         with mcp_server("stdio", env, tmp_path / "mcp.log") as server:

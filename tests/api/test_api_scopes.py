@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from tests.api.test_api_keys import Keyed, codes, keys_command
-from tests.mcp_support import call, everything, mcp_server, process_env
+from tests.mcp_support import call, everything, keyed_env, mcp_server, user_keys
 from tests.support import GraphQLClient, serve_in_thread
 from thoughtgraph.api.keyfile import KeyFile
 from thoughtgraph.domain.access import Role
@@ -179,21 +179,9 @@ def test_mcp_writes_and_reads_in_the_callers_scope(
     ns: str,
     request: pytest.FixtureRequest,
 ) -> None:
-    if engine_settings().neo4j_uri:
-        request.getfixturevalue("neo4j_store")  # the suite's schema (hash embedder, 384)
-    settings = engine_settings(embedder=EmbedderKind.HASH, embedding_dimension=384)
     keys = KeyFile(tmp_path / "keys.json")
-    texts = {}
-    for name in ("alice", "bob"):
-        _, texts[name] = keys.create(
-            name=name,
-            namespaces=[ns],
-            agent_id=f"{name}-bot",
-            agent_name=name,
-            role=Role.WRITER,
-            user=name,
-        )
-    env = process_env(settings, TG_KEYS_FILE=str(keys.path), TG_REQUIRE_KEYS="true")
+    texts = user_keys(keys, ns, ("alice", "bob"))
+    env = keyed_env(engine_settings, request, keys)
 
     async def scenario() -> None:
         with mcp_server("http", env, tmp_path / "mcp.log") as server:
