@@ -8,6 +8,7 @@ from typing import Any
 
 from tests.support import LoopThread
 from thoughtgraph.container import build_services
+from thoughtgraph.domain.units import DAY_MS
 from thoughtgraph.features.thoughts.service import ThoughtInput
 from thoughtgraph.llm.embedders import TextEmbedder
 from thoughtgraph.ports.clock import OffsetFileClock
@@ -15,8 +16,6 @@ from thoughtgraph.ports.jobs import NoJobQueue
 from thoughtgraph.runtime import Runtime
 from thoughtgraph.settings import Settings
 from thoughtgraph.store.cypher_store import CypherGraphStore
-
-DAY_MS = 24 * 3600 * 1000
 
 
 def make_runtime(

@@ -28,13 +28,13 @@ from pydantic import BaseModel, ConfigDict
 
 from thoughtgraph.domain.knowledge import stable_id
 from thoughtgraph.domain.scopes import Viewer
+from thoughtgraph.domain.units import DAY_MS
 
 DEFAULT_SENSITIVE_FIELDS = ("name", "preferred_name", "pronouns", "city", "language")
 DEFAULT_BENIGN_FIELDS = ("tone", "goals")
 DEFAULT_EXPIRY_DAYS = 7.0
 # Independent signals that apply a benign change without the person's decision.
 CORROBORATING_SIGNALS = 2
-DAY_MS = 86_400_000
 
 
 class Sensitivity(StrEnum):

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-DAY_MS = 86_400_000
+from thoughtgraph.domain.units import DAY_MS
 
 
 def _retention(engine: str, var: str) -> str:

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from thoughtgraph.domain.models import Thought, ThoughtType
 from thoughtgraph.domain.ranking.fusion import RRF_K, reciprocal_rank_fusion
-from thoughtgraph.domain.ranking.retention import DAY_MS, min_retention, retention_score, tier_of
+from thoughtgraph.domain.ranking.retention import min_retention, retention_score, tier_of
 from thoughtgraph.domain.ranking.scoring import (
     lineage_factor,
     salience_decay,
@@ -16,6 +16,7 @@ from thoughtgraph.domain.ranking.scoring import (
     usage,
 )
 from thoughtgraph.domain.retrieval import RetentionTier, RetrievalMode, UsagePolicy
+from thoughtgraph.domain.units import DAY_MS
 
 NOW = 1_800_000_000_000
 POLICY = UsagePolicy()

@@ -13,12 +13,13 @@ from typing import Any
 
 import pytest
 
-from tests.processes.test_maintenance_worker import DAY_MS, ping, worker_env
+from tests.processes.test_maintenance_worker import ping, worker_env
 from tests.redis_server import RedisServer
 from tests.store_backends import ENGINES, worker_deployment_settings
 from tests.support import LoopThread, log_events, wait_for_event, worker_process
 from thoughtgraph.domain.changes import ChangeKind
 from thoughtgraph.domain.consent import ConsentRequest, ConsentStatus
+from thoughtgraph.domain.units import DAY_MS
 from thoughtgraph.features.thoughts.service import ThoughtInput
 from thoughtgraph.llm.embedders import TextEmbedder
 from thoughtgraph.ports.clock import OffsetFileClock

@@ -25,6 +25,7 @@ from tests.support import (
     worker_process,
 )
 from thoughtgraph.domain.knowledge import pair_fingerprint
+from thoughtgraph.domain.units import DAY_MS
 from thoughtgraph.llm.embedders import TextEmbedder
 from thoughtgraph.ports.clock import OffsetFileClock
 from thoughtgraph.server import create_app
@@ -66,7 +67,6 @@ SERVICES = (
     "warehouse",
     "support",
 )
-DAY_MS = 24 * 3600 * 1000
 
 
 @dataclass

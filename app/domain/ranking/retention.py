@@ -15,8 +15,7 @@ from __future__ import annotations
 
 from thoughtgraph.domain.models import Thought
 from thoughtgraph.domain.retrieval import RetentionTier, RetrievalMode, UsagePolicy
-
-DAY_MS = 86_400_000
+from thoughtgraph.domain.units import DAY_MS
 
 
 def retention_score(thought: Thought, now_ms: int, policy: UsagePolicy) -> float:

@@ -38,9 +38,9 @@ from dataclasses import dataclass
 
 from thoughtgraph.domain.models import Thought, ThoughtKind
 from thoughtgraph.domain.ranking.fusion import Fused
-from thoughtgraph.domain.ranking.retention import DAY_MS
 from thoughtgraph.domain.retrieval import ScoreExplanation, UsagePolicy
 from thoughtgraph.domain.rules import MAX_SCORE, REFINEMENT_BOOST, SUPERSEDED_FACTOR
+from thoughtgraph.domain.units import DAY_MS
 
 AGE_DECAY_PER_DAY = 0.01
 PRIOR_FLOOR = 0.9

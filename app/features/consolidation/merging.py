@@ -21,6 +21,7 @@ from thoughtgraph.domain.language.claims import is_claim, same_words
 from thoughtgraph.domain.models import ScoredThought, Thought, ThoughtType
 from thoughtgraph.domain.rules import connected_groups, inherited_pheromone, near_duplicate_text
 from thoughtgraph.domain.scopes import Partition
+from thoughtgraph.domain.units import DAY_MS
 from thoughtgraph.features.access import (
     Action,
     Principal,
@@ -36,7 +37,6 @@ from thoughtgraph.settings import Settings
 
 MAX_CLUSTER = 20
 MERGE_REASON = "near-duplicates merged by consolidation"
-DAY_MS = 24 * 3600 * 1000
 
 
 class Merged(NamedTuple):

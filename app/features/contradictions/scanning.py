@@ -24,13 +24,12 @@ from thoughtgraph.domain.knowledge import RelatedThought, pair_fingerprint
 from thoughtgraph.domain.language.claims import about_the_speaker, is_claim
 from thoughtgraph.domain.models import ScoredThought, Thought, TimeView
 from thoughtgraph.domain.scopes import Viewer
+from thoughtgraph.domain.units import DAY_MS
 from thoughtgraph.features.consolidation.neighbour_snapshot import NeighbourSource, VectorSnapshot
 from thoughtgraph.features.repositories import Repositories
 from thoughtgraph.ports.clock import Clock
 from thoughtgraph.ports.services import PairJudge
 from thoughtgraph.settings import Settings
-
-DAY_MS = 24 * 3600 * 1000
 
 
 @dataclass

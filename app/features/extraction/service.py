@@ -17,6 +17,7 @@ from thoughtgraph.domain.judgement import UsageMeter
 from thoughtgraph.domain.knowledge import stable_thought_id
 from thoughtgraph.domain.models import Thought, ThoughtKind, ThoughtType, TimeView
 from thoughtgraph.domain.scopes import Viewer
+from thoughtgraph.domain.units import DAY_MS
 from thoughtgraph.features.repositories import Repositories
 from thoughtgraph.features.thoughts.service import ThoughtInput, ThoughtService
 from thoughtgraph.llm.client import LLMAnswerInvalid, LLMClient, LLMError
@@ -27,7 +28,6 @@ from thoughtgraph.settings import Settings
 
 log = structlog.get_logger(__name__)
 
-DAY_MS = 86_400_000
 MAX_WRITTEN = 3  # facts written per contribution, of up to five candidates
 EXTRACTED_TAG = "extracted"
 REASON = "a fact stated in a longer contribution"

@@ -34,6 +34,7 @@ from thoughtgraph.domain.knowledge import stable_thought_id
 from thoughtgraph.domain.models import Thought, ThoughtKind
 from thoughtgraph.domain.ops import OpsNode
 from thoughtgraph.domain.scopes import Scope
+from thoughtgraph.domain.units import DAY_MS
 from thoughtgraph.features.access import Action, Principal, check_access
 from thoughtgraph.features.repositories import Repositories
 from thoughtgraph.features.thoughts.service import ThoughtInput, ThoughtService
@@ -45,7 +46,6 @@ from thoughtgraph.settings import Settings
 
 log = structlog.get_logger(__name__)
 
-DAY_MS = 24 * 3600 * 1000
 RECENT_MS = DAY_MS  # a person with an insight written less than this ago is skipped
 MAX_PEOPLE = 500  # people one run looks at, most recently active first
 PEOPLE_PER_BATCH = 20  # people whose inputs are read together

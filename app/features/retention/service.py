@@ -11,6 +11,7 @@ from thoughtgraph.domain import validation as check
 from thoughtgraph.domain.changes import Actor
 from thoughtgraph.domain.errors import ThoughtNotFoundError
 from thoughtgraph.domain.models import Thought, ThoughtState
+from thoughtgraph.domain.units import DAY_MS
 from thoughtgraph.features.access import (
     Action,
     Principal,
@@ -25,7 +26,6 @@ from thoughtgraph.ports.clock import Clock
 from thoughtgraph.settings import Settings
 
 log = structlog.get_logger(__name__)
-DAY_MS = 24 * 3600 * 1000
 FORGET_BATCH = 500
 
 

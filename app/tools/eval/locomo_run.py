@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 from thoughtgraph.container import build_services
 from thoughtgraph.domain.models import SearchHit, TimeView
+from thoughtgraph.domain.units import DAY_MS
 from thoughtgraph.features.services import Services
 from thoughtgraph.features.thoughts.service import ThoughtInput
 from thoughtgraph.llm.embedders import TextEmbedder
@@ -26,7 +27,6 @@ from thoughtgraph.runtime import Runtime
 from thoughtgraph.tools.eval.locomo import Conversation, Question
 from thoughtgraph.tools.eval.locomo_strategies import Retriever
 
-DAY_MS = 24 * 3600 * 1000
 TURN_STEP_MS = 1000
 
 

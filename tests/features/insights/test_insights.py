@@ -15,13 +15,14 @@ from typing import Any
 import pytest
 
 from tests.fakes.openai_server import FakeOpenAIServer, RecordedRequest
-from tests.knowledge_support import DAY_MS, contribute, make_runtime
+from tests.knowledge_support import contribute, make_runtime
 from tests.support import LoopThread
 from thoughtgraph.domain.changes import Actor, ChangeKind
 from thoughtgraph.domain.judgement import UsageMeter
 from thoughtgraph.domain.models import ThoughtKind
 from thoughtgraph.domain.retrieval import RetrievalOptions
 from thoughtgraph.domain.scopes import Scope
+from thoughtgraph.domain.units import DAY_MS
 from thoughtgraph.features.insights.jobs import NO_MODEL, InsightsResult, write_insights
 from thoughtgraph.features.insights.service import CATEGORY, PersonStatus
 from thoughtgraph.llm.client import LLMClient
