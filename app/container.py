@@ -9,6 +9,7 @@ from thoughtgraph.domain.allowlist import load_allowlist
 from thoughtgraph.domain.consent import FieldPolicy
 from thoughtgraph.domain.scopes import ScopePolicy
 from thoughtgraph.features.changes.service import HistoryService
+from thoughtgraph.features.checkpoints.service import CheckpointService
 from thoughtgraph.features.consent.gate import FieldChanges
 from thoughtgraph.features.consent.service import ConsentService
 from thoughtgraph.features.consolidation.merging import MergeService
@@ -113,6 +114,9 @@ def build_services(
         merging=merging,
         proposals=ProposalService(repos, merging, settings, clock),
         consent=ConsentService(repos, fields, clock),
+        checkpoints=CheckpointService(
+            repos.checkpoints, clock, max_bytes=settings.checkpoint_max_bytes
+        ),
         topics=TopicService(
             repos, TopicSummariser(llm, settings.topic_summary_max_words), settings, clock
         ),

@@ -177,6 +177,10 @@ class Settings(BaseSettings):
     consent_benign_fields: str | None = None
     consent_expiry_days: float = Field(default=7.0, gt=0)
     consent_expiry_every_s: float = 3600.0  # the expiry job's period; 0: off
+    # A checkpoint's data (app/domain/checkpoints.py): at most this many bytes (UTF-8).
+    # Escaped again inside a request's JSON it may double: the default stays within
+    # max_request_bytes.
+    checkpoint_max_bytes: int = Field(default=480_000, ge=1)
     # Multi-fact extraction (contribute with extract: true, an LLM configured): only a
     # contribution this long is split; each user (or agent) gets this many calls a day.
     extraction_min_chars: int = Field(default=120, ge=1)

@@ -15,6 +15,7 @@ class SubjectKind(StrEnum):
     CONSOLIDATION_RUN = "consolidation_run"
     MERGE_PROPOSAL = "merge_proposal"
     CONSENT_REQUEST = "consent_request"
+    CHECKPOINT = "checkpoint"
 
 
 class ChangeKind(StrEnum):
@@ -40,6 +41,7 @@ class ChangeKind(StrEnum):
     MERGE_DECIDED = "merge_decided"
     CONSENT_REQUESTED = "consent_requested"
     CONSENT_DECIDED = "consent_decided"
+    CHECKPOINT_SAVED = "checkpoint_saved"
 
 
 class Actor(BaseModel):

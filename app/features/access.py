@@ -9,6 +9,7 @@ from dataclasses import replace
 
 from thoughtgraph.domain.access import Action, Principal
 from thoughtgraph.domain.changes import Actor, ChangeEvent, SubjectKind
+from thoughtgraph.domain.checkpoints import NO_USER
 from thoughtgraph.domain.errors import ForbiddenError, ThoughtNotFoundError
 from thoughtgraph.domain.models import Thought, TimeView
 from thoughtgraph.domain.scopes import (
@@ -80,8 +81,8 @@ def seen(thoughts: Mapping[str, Thought], viewer: Viewer) -> dict[str, Thought]:
 async def events_seen(
     repos: Repositories, namespace: str, events: Sequence[ChangeEvent], viewer: Viewer
 ) -> list[ChangeEvent]:
-    """The events a viewer may see: none that names a thought, an episode or a consent
-    request it does not see, as its subject or among the others involved (a
+    """The events a viewer may see: none that names a thought, an episode, a consent
+    request or a checkpoint it does not see, as its subject or among the others involved (a
     contradiction's pair, a merge's sources). A thought id the store no longer holds
     (purged) hides nothing."""
     if viewer.trusted:
@@ -89,13 +90,18 @@ async def events_seen(
     named = {i for e in events for i in (e.subject_id, *e.source_ids)}
     episode_ids = [e.subject_id for e in events if e.subject_kind is SubjectKind.EPISODE]
     request_ids = [e.subject_id for e in events if e.subject_kind is SubjectKind.CONSENT_REQUEST]
+    checkpoint_ids = [e.subject_id for e in events if e.subject_kind is SubjectKind.CHECKPOINT]
     thoughts = await repos.thoughts.get_many(namespace, list(named))
     episodes = await repos.episodes.get_many(namespace, episode_ids)
     requests = await repos.consent.get_many(namespace, request_ids)
+    # A checkpoint is its user's alone (a key acting for no user: the user "-").
+    owners = await repos.checkpoints.owners(namespace, checkpoint_ids)
+    reader = viewer.user_id or NO_USER
     hidden = (
         {tid for tid, t in thoughts.items() if not t.seen_by(viewer)}
         | {eid for eid, e in episodes.items() if not e.seen_by(viewer)}
         | {rid for rid, r in requests.items() if not r.seen_by(viewer)}
+        | {cid for cid, user in owners.items() if user != reader}
     )
     return [e for e in events if hidden.isdisjoint((e.subject_id, *e.source_ids))]
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from thoughtgraph.features.changes.repository import ChangeRepository
+from thoughtgraph.features.checkpoints.repository import CheckpointRepository
 from thoughtgraph.features.consent.repository import ConsentRepository
 from thoughtgraph.features.consolidation.proposals_repository import ProposalRepository
 from thoughtgraph.features.consolidation.repository import MergeRepository
@@ -52,6 +53,7 @@ class Repositories:
     runs: RunRepository
     proposals: ProposalRepository
     consent: ConsentRepository
+    checkpoints: CheckpointRepository
     extraction: ExtractionRepository
     retention: RetentionRepository
     episodes: EpisodeRepository
@@ -79,6 +81,7 @@ class Repositories:
             runs=RunRepository(executor),
             proposals=ProposalRepository(executor),
             consent=ConsentRepository(executor),
+            checkpoints=CheckpointRepository(executor),
             extraction=ExtractionRepository(executor),
             retention=RetentionRepository(executor),
             episodes=EpisodeRepository(executor),

@@ -8,6 +8,7 @@ from typing import Protocol
 
 from thoughtgraph.domain.allowlist import AllowlistPolicy
 from thoughtgraph.features.changes.service import HistoryService
+from thoughtgraph.features.checkpoints.service import CheckpointService
 from thoughtgraph.features.consent.service import ConsentService
 from thoughtgraph.features.consolidation.merging import MergeService
 from thoughtgraph.features.consolidation.proposals import ProposalService
@@ -53,6 +54,7 @@ class Services:
     merging: MergeService
     proposals: ProposalService
     consent: ConsentService
+    checkpoints: CheckpointService  # a client's saved state of a thread, per user
     topics: TopicService
     consolidation: ConsolidationService
     episodes: EpisodeService

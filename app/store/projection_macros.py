@@ -147,6 +147,19 @@ NODE_FIELDS: dict[str, tuple[str, ...]] = {
         "decidedBy",
         "note",
     ),
+    "checkpoint": (
+        "id",
+        "checkpointId",
+        "namespace",
+        "user",
+        "threadId",
+        "parentId",
+        "data",
+        "metadata",
+        "sizeBytes",
+        "createdAt",
+        "revision",
+    ),
     "run": (
         "id",
         "namespace",
@@ -181,4 +194,5 @@ PROJECTION_MACROS: dict[str, Callable[..., str]] = {
     "run_fields": _fields("run"),
     "proposal_fields": _fields("proposal"),
     "consent_fields": _fields("consent"),
+    "checkpoint_fields": _fields("checkpoint"),
 }

@@ -14,6 +14,7 @@ CREATE CONSTRAINT pair_check_id_unique IF NOT EXISTS FOR (p:PairCheck) REQUIRE p
 CREATE CONSTRAINT merge_proposal_id_unique IF NOT EXISTS FOR (p:MergeProposal) REQUIRE p.id IS UNIQUE;
 CREATE CONSTRAINT consent_request_id_unique IF NOT EXISTS FOR (r:ConsentRequest) REQUIRE r.id IS UNIQUE;
 CREATE CONSTRAINT extraction_quota_id_unique IF NOT EXISTS FOR (q:ExtractionQuota) REQUIRE q.id IS UNIQUE;
+CREATE CONSTRAINT checkpoint_id_unique IF NOT EXISTS FOR (c:Checkpoint) REQUIRE c.id IS UNIQUE;
 CREATE CONSTRAINT ops_event_id_unique IF NOT EXISTS FOR (e:OpsEvent) REQUIRE e.id IS UNIQUE;
 CREATE INDEX topic_namespace IF NOT EXISTS FOR (tp:Topic) ON (tp.namespace);
 CREATE INDEX contradiction_ns IF NOT EXISTS FOR (c:Contradiction) ON (c.namespace);
@@ -29,6 +30,7 @@ CREATE INDEX thought_namespace IF NOT EXISTS FOR (t:Thought) ON (t.namespace);
 CREATE INDEX thought_namespace_created IF NOT EXISTS FOR (t:Thought) ON (t.namespace, t.createdAt);
 CREATE INDEX thought_namespace_kind IF NOT EXISTS FOR (t:Thought) ON (t.namespace, t.kind);
 CREATE INDEX change_event_namespace_revision IF NOT EXISTS FOR (e:ChangeEvent) ON (e.namespace, e.revision);
+CREATE INDEX checkpoint_thread IF NOT EXISTS FOR (c:Checkpoint) ON (c.namespace, c.user, c.threadId, c.revision);
 CREATE INDEX ops_event_namespace_at IF NOT EXISTS FOR (e:OpsEvent) ON (e.namespace, e.at);
 CREATE VECTOR INDEX refines_reason_embedding IF NOT EXISTS
 FOR ()-[r:REFINES]-() ON (r.reasonEmbedding)

@@ -30,6 +30,9 @@ CREATE INDEX FOR (c:Contradiction) ON (c.id);
 CREATE INDEX FOR (p:MergeProposal) ON (p.id);
 CREATE INDEX FOR (r:ConsentRequest) ON (r.id);
 CREATE INDEX FOR (q:ExtractionQuota) ON (q.id);
+// A user's checkpoints in a thread (checkpoints.list).
+CREATE INDEX FOR (c:Checkpoint) ON (c.id);
+CREATE INDEX FOR (c:Checkpoint) ON (c.threadId);
 // A person field's current values (consent.field_values).
 CREATE INDEX FOR (t:Thought) ON (t.about);
 // A person's own private thoughts (insights.recent).

@@ -155,6 +155,12 @@ def test_sdl_has_the_types_queries_and_mutations(schema: strawberry.Schema) -> N
         " ConsentRequest!",
         'rejectConsent(id: ID!, namespace: String! = "default", note: String = null):'
         " ConsentRequest!",
+        'saveCheckpoint(threadId: String!, data: String!, namespace: String! = "default",'
+        " id: ID = null, parentId: ID = null, metadata: String = null): Checkpoint!",
+        'checkpoint(threadId: String!, namespace: String! = "default", id: ID = null):'
+        " Checkpoint\n",
+        'checkpoints(threadId: String!, namespace: String! = "default", first: Int = 20,'
+        " before: ID = null): [Checkpoint!]!",
         "enum ConsentStatus {\n  PENDING\n  APPROVED\n  APPLIED\n  REJECTED\n  EXPIRED\n}",
         "enum Sensitivity {\n  SENSITIVE\n  BENIGN\n}",
         "enum Scope {\n  PRIVATE\n  SHARED\n  SYSTEM\n}",
@@ -178,6 +184,14 @@ def _block(sdl: str, header: str) -> str:
 
 # Each type's fields, one per line as the SDL prints them (descriptions aside).
 EXPECTED_FIELDS = {
+    "type Checkpoint": """
+        id: ID!
+        threadId: String!
+        parentId: ID
+        data: String!
+        metadata: String
+        sizeBytes: Int!
+        createdAt: DateTime!""",
     "type Thought": """
         id: ID!
         namespace: String!

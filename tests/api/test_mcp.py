@@ -34,6 +34,9 @@ TOOLS = {
     "approve_consent",
     "reject_consent",
     "request_insights",
+    "save_checkpoint",
+    "load_checkpoint",
+    "list_checkpoints",
 }
 
 # --- the tools, on both engines and both transports ------------------------------------------
@@ -79,6 +82,7 @@ def test_the_tools_through_the_sdk_client(
             async with server.session() as session:
                 await _listing(session)
                 await _contribute_search_refine_lineage(session, ns)
+                await _checkpoints(session, ns)
                 await _supersede(session, ns)
                 await _bad_input_writes_nothing(session, ns)
                 moved = await _recall(session, ns)
@@ -143,6 +147,28 @@ async def _contribute_search_refine_lineage(session: ClientSession, ns: str) -> 
     assert [hit["thought"]["id"] for hit in hits].index(refined["id"]) < [
         hit["thought"]["id"] for hit in hits
     ].index(original["id"])
+
+
+async def _checkpoints(session: ClientSession, ns: str) -> None:
+    args = {"namespace": ns, "thread_id": "run-1"}
+    assert await call(session, "load_checkpoint", **args) == {"checkpoint": None}
+    first = await call(session, "save_checkpoint", data='{"step": 1}', checkpoint_id="a", **args)
+    assert (first["id"], first["parent_id"], first["size_bytes"]) == ("a", None, 11)
+    await call(
+        session, "save_checkpoint", data='{"step": 2}', checkpoint_id="b", parent_id="a", **args
+    )
+    newest = await call(session, "load_checkpoint", **args)
+    assert newest["checkpoint"]["id"] == "b" and newest["checkpoint"]["parent_id"] == "a"
+    by_id = await call(session, "load_checkpoint", checkpoint_id="a", **args)
+    assert by_id["checkpoint"]["data"] == '{"step": 1}'
+    listed = await call(session, "list_checkpoints", **args)
+    assert [c["id"] for c in listed["checkpoints"]] == ["b", "a"]
+    older = await call(session, "list_checkpoints", before="b", **args)
+    assert [c["id"] for c in older["checkpoints"]] == ["a"]
+    assert await refused(session, "save_checkpoint", data="[1]", **args) == "VALIDATION_ERROR"
+    assert await refused(session, "save_checkpoint", data="{}", parent_id="zz", **args) == (
+        "NOT_FOUND"
+    )
 
 
 async def _supersede(session: ClientSession, ns: str) -> None:

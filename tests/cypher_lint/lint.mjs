@@ -23,7 +23,7 @@ const DEPRECATED_TAG = 2; // vscode-languageserver-types DiagnosticTag.Deprecate
 const LABELS = [
   'Thought', 'Original', 'Refinement', 'Consolidation', 'ChangeEvent', 'ChangeLog',
   'SchemaMeta', 'Topic', 'Contradiction', 'Episode', 'ConsolidationRun', 'PairCheck',
-  'OpsEvent', 'MergeProposal', 'ConsentRequest', 'ExtractionQuota',
+  'OpsEvent', 'MergeProposal', 'ConsentRequest', 'ExtractionQuota', 'Checkpoint',
 ];
 const RELATIONSHIP_TYPES = [
   'REFINES', 'CONSOLIDATES', 'CONCERNS', 'SUPERSEDES', 'RELATED_TO', 'BELONGS_TO', 'INVOLVES',
@@ -63,6 +63,8 @@ const PROPERTY_KEYS = [
   // as above); the (person, field) keys of consent.field_values
   'person', 'field', 'sensitivity', 'value', 'patch', 'evidence', 'replacesIds', 'proposedById',
   'proposedByName', 'proposedByUser', 'signals', 'expiresAt', 'decidedBy',
+  // Checkpoint (id, namespace, user, createdAt, revision as above)
+  'checkpointId', 'threadId', 'parentId', 'data', 'metadata', 'sizeBytes',
   // ExtractionQuota (id, namespace as above)
   'user', 'day', 'count',
   // ConsolidationRun
@@ -99,6 +101,7 @@ const GRAPH_SCHEMA = [
   { from: 'MergeProposal', to: 'Thought', relType: 'PROPOSES' },
   { from: 'ChangeEvent', to: 'MergeProposal', relType: 'CONCERNS' },
   { from: 'ChangeEvent', to: 'ConsentRequest', relType: 'CONCERNS' },
+  { from: 'ChangeEvent', to: 'Checkpoint', relType: 'CONCERNS' },
 ];
 
 // Procedures the statements call. The package ships the procedure and function signatures

@@ -34,6 +34,12 @@ LATENCY_ROWS = (
 )
 
 
+CHECKPOINT_ROWS = (
+    "checkpoint save 50 KB (CheckpointService)",
+    "checkpoint load (newest) 50 KB (CheckpointService)",
+)
+
+
 def _bench_command() -> list[str]:
     script = Path(sys.executable).parent / "thoughtgraph"
     if script.exists():
@@ -81,6 +87,12 @@ def test_bench_prints_every_measurement(tmp_path: Path) -> None:
         p50, p95, samples = float(match[1]), float(match[2]), int(match[3])
         assert 0 < p50 <= p95, (label, p50, p95)
         assert samples == 5, (label, samples)
+    for label in CHECKPOINT_ROWS:  # not per size; at least 200 samples for a p99
+        pattern = r"^\s*-\s+" + re.escape(label) + _LATENCY + r"\s+p99 (\d+\.\d+) ms\s*$"
+        match = re.search(pattern, out, re.M)
+        assert match, f"no measured row {label!r} in:\n{out}"
+        p50, p95, samples, p99 = float(match[1]), float(match[2]), int(match[3]), float(match[4])
+        assert 0 < p50 <= p95 <= p99 and samples == 200, match[0]
 
     load = re.search(r"^\s*200\s+load \(bulk_create_originals.*?([\d,]+) thoughts/s\s*$", out, re.M)
     assert load and int(load[1].replace(",", "")) > 0, out
@@ -141,6 +153,8 @@ def test_bench_prints_every_measurement(tmp_path: Path) -> None:
         "assembleContext p50 < 100 ms",
         "single contributes at least 80% of the embedder's one-sentence throughput",
         "GraphQL search p50 within 8 ms of the query embedding's own time",
+        "checkpoint save 50 KB p50 < 10 ms and p99 < 100 ms (embedded engine)",
+        "checkpoint load (newest) 50 KB p50 < 10 ms and p99 < 100 ms (embedded engine)",
     ):
         assert re.search(r"^\s+(PASS|MISS)\s+" + re.escape(target), out, re.M), (target, out)
 

@@ -94,6 +94,10 @@ ROOT_WEIGHTS = {
     "approveConsent": 20,
     "rejectConsent": 20,
     "consentRequests": 5,
+    # Checkpoints: one indexed write or read each (a listing returns up to 100 of them).
+    "saveCheckpoint": 5,
+    "checkpoint": 1,
+    "checkpoints": 5,
     # Context assembly: several searches (each an embedding) and listings, then packing.
     "assembleContext": 40,
     "predictContext": 40,

@@ -12,6 +12,8 @@ from strawberry.types import ExecutionContext
 from thoughtgraph.api.access import AccessPolicy
 from thoughtgraph.api.graphql.auth import IntrospectionSwitch
 from thoughtgraph.api.graphql.changes.queries import ChangeQuery
+from thoughtgraph.api.graphql.checkpoints.mutations import CheckpointMutation
+from thoughtgraph.api.graphql.checkpoints.queries import CheckpointQuery
 from thoughtgraph.api.graphql.consent.mutations import ConsentMutation
 from thoughtgraph.api.graphql.consent.queries import ConsentQuery
 from thoughtgraph.api.graphql.consolidation.mutations import ConsolidationMutation
@@ -50,6 +52,7 @@ class Query(
     ConsolidationQuery,
     ProposalQuery,
     ConsentQuery,
+    CheckpointQuery,
     RecallQuery,
     ContextQuery,
     SearchQuery,
@@ -66,6 +69,7 @@ class Mutation(
     ConsolidationMutation,
     ProposalMutation,
     ConsentMutation,
+    CheckpointMutation,
     EpisodeMutation,
     InsightMutation,
     UsageMutation,

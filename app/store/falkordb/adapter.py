@@ -46,6 +46,7 @@ NAMESPACE_UNIQUE: tuple[tuple[str, str], ...] = (
     ("MergeProposal", "id"),
     ("ConsentRequest", "id"),
     ("ExtractionQuota", "id"),
+    ("Checkpoint", "id"),
 )
 log = structlog.get_logger(__name__)
 _ALREADY_EXISTS = ("already indexed", "already exists")

@@ -18,6 +18,7 @@ from thoughtgraph.features.thoughts.service import ThoughtInput
 from thoughtgraph.progress import progress
 from thoughtgraph.settings import EmbedderKind, Settings
 from thoughtgraph.store.beam import MIN_CANDIDATES, OVERSAMPLE
+from thoughtgraph.tools.bench.checkpoints import CheckpointBench
 from thoughtgraph.tools.bench.client import LINEAGE_QUERY, SEARCH_QUERY, GraphQLClient
 from thoughtgraph.tools.bench.data import DIMENSION, QueryFactory, ThoughtFactory
 from thoughtgraph.tools.bench.embedder import measure_local_embedder
@@ -75,6 +76,9 @@ class Bench:
         self.rows: list[Row] = []
         self.results: dict[int, SizeResults] = {}
         self.retrieval: dict[int, RetrievalLatencies] = {}
+        self.checkpoints = CheckpointBench(
+            f"{self.namespace}-checkpoints", iterations=queries, warmup=self.warmup
+        )
         self.isolation = IsolationProbe(
             f"{self.namespace}-small", iterations=queries, warmup=self.warmup
         )
@@ -155,6 +159,8 @@ class Bench:
             service.start()
             chain_root = self._make_chain(service)
             self._measure_small_namespace_alone(service)
+            _progress("measuring checkpoint save and load (50 KB)")
+            self.rows += self.checkpoints.measure(service)
             thoughts = ThoughtFactory()
             queries = QueryFactory()
             for size in self.sizes:
@@ -357,6 +363,7 @@ class Bench:
         targets = evaluate_targets(self.results, embedded=embedded)
         targets += retrieval_targets(self.retrieval)
         targets += restart_targets(self.restarts, embedded=embedded)
+        targets += self.checkpoints.targets(embedded=embedded)
         section_lines = self.maintenance.report_lines()
         if section_lines:
             lines += ["", *section_lines] if lines else section_lines

@@ -17,6 +17,7 @@ class Latency:
     p95_ms: float
     mean_ms: float
     samples: int
+    p99_ms: float = 0.0
 
     @classmethod
     def of(cls, seconds: list[float]) -> Latency:
@@ -28,6 +29,7 @@ class Latency:
             p95_ms=float(np.percentile(values, 95)),
             mean_ms=float(values.mean()),
             samples=len(seconds),
+            p99_ms=float(np.percentile(values, 99)),
         )
 
 

@@ -11,6 +11,7 @@ from typing import Any
 from mcp.server.mcpserver import MCPServer
 
 from thoughtgraph.api.mcp.tools import (
+    checkpoints,
     consent,
     consolidation,
     context,
@@ -34,5 +35,6 @@ def tool_groups() -> list[Callable[[MCPServer[Any], ToolEnv], None]]:
         episodes.register,
         consolidation.register,
         consent.register,
+        checkpoints.register,
         insights.register,
     ]

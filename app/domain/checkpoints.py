@@ -1,0 +1,42 @@
+"""Checkpoints: a client's saved state of one thread (an agent's conversation, a graph
+run), JSON data kept per user and thread with its history, newest first.
+
+A checkpoint is named by the client's id (or one the service makes), unique within the
+thread; its node's id is derived from the namespace, the user, the thread and that id, so
+a retried save finds what its first attempt wrote and writes nothing twice, and two users'
+threads never share a checkpoint.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict
+
+from thoughtgraph.domain.knowledge import stable_id
+
+# The user of a checkpoint saved without one: by a key acting for no user, in open local
+# mode, or from inside the service.
+NO_USER = "-"
+DEFAULT_MAX_BYTES = 480_000
+MAX_METADATA_BYTES = 16_384
+MAX_LIST = 100
+DEFAULT_LIST = 20
+
+
+def checkpoint_key(namespace: str, user: str, thread_id: str, checkpoint_id: str) -> str:
+    """The node id of a user's checkpoint in a thread."""
+    return stable_id("checkpoint", namespace, user, thread_id, checkpoint_id)
+
+
+class Checkpoint(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    id: str  # the client's id (or the one the service made), unique within the thread
+    namespace: str
+    user: str
+    thread_id: str
+    parent_id: str | None
+    data: str  # a JSON object, as the client sent it
+    metadata: str | None  # a small JSON object, as the client sent it
+    size_bytes: int  # of data, UTF-8 encoded
+    created_at_ms: int
+    revision: int  # the change log's revision of its save: orders a thread's history

@@ -1,0 +1,126 @@
+"""Checkpoints over GraphQL on real HTTP, on both engines, with keys acting for Ana and
+Bob: each saves and reads only their own thread's history; bad input is refused with its
+code and writes nothing; a checkpoint of the largest size passes the request size limit."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.api.test_api_keys import Keyed, codes
+from tests.support import GraphQLClient, serve_in_thread
+from thoughtgraph.api.keyfile import KeyFile
+from thoughtgraph.domain.access import Role
+from thoughtgraph.llm.embedders.base import TextEmbedder
+from thoughtgraph.server import create_app
+from thoughtgraph.settings import EmbedderKind, Settings
+
+USERS = ("ana", "bob")
+FIELDS = "id threadId parentId data metadata sizeBytes createdAt"
+SAVE = f"""mutation($ns: String!, $thread: String!, $data: String!, $id: ID, $parent: ID,
+  $meta: String) {{ saveCheckpoint(namespace: $ns, threadId: $thread, data: $data, id: $id,
+  parentId: $parent, metadata: $meta) {{ {FIELDS} }} }}"""
+LOAD = f"""query($ns: String!, $thread: String!, $id: ID) {{
+  checkpoint(namespace: $ns, threadId: $thread, id: $id) {{ {FIELDS} }} }}"""
+LIST = f"""query($ns: String!, $thread: String!, $first: Int, $before: ID) {{
+  checkpoints(namespace: $ns, threadId: $thread, first: $first, before: $before) {{
+  {FIELDS} }} }}"""
+REVISION = """query($ns: String!) { changes(namespace: $ns) { revision } }"""
+
+
+@pytest.fixture
+def keyed(
+    engine_settings: Callable[..., Settings],
+    local_embedder: TextEmbedder,
+    tmp_path: Path,
+    ns: str,
+) -> Iterator[Keyed]:
+    keys = KeyFile(tmp_path / "keys.json")
+    texts, ids = {}, {}
+    for user in USERS:
+        key, text = keys.create(
+            name=user,
+            namespaces=[ns],
+            agent_id=f"{user}-bot",
+            agent_name=f"{user.title()} Bot",
+            role=Role.WRITER,
+            user=user,
+        )
+        texts[user], ids[user] = text, key.key_id
+    settings = engine_settings(embedder=EmbedderKind.LOCAL, keys_file=keys.path)
+    with serve_in_thread(create_app(settings, embedder=local_embedder)) as base_url:
+        api = GraphQLClient(base_url)
+        try:
+            yield Keyed(api, keys, texts, ids)
+        finally:
+            api.close()
+
+
+def ok(keyed: Keyed, who: str, document: str, **variables: Any) -> dict[str, Any]:
+    body = keyed.body(document, keyed.texts[who], **variables)
+    assert not body.get("errors"), body
+    data: dict[str, Any] = body["data"]
+    return data
+
+
+def test_each_user_keeps_their_own_thread_history(keyed: Keyed, ns: str) -> None:
+    thread = {"ns": ns, "thread": "chat-1"}
+    parent = None
+    for step in range(3):
+        saved = ok(
+            keyed, "ana", SAVE, data=json.dumps({"step": step}), id=f"s{step}", parent=parent,
+            meta=json.dumps({"source": "loop"}), **thread,
+        )["saveCheckpoint"]  # fmt: skip
+        assert (saved["id"], saved["parentId"], saved["threadId"]) == (f"s{step}", parent, "chat-1")
+        parent = saved["id"]
+    newest = ok(keyed, "ana", LOAD, **thread)["checkpoint"]
+    assert newest["id"] == "s2" and json.loads(newest["data"]) == {"step": 2}
+    assert json.loads(newest["metadata"]) == {"source": "loop"}
+    assert ok(keyed, "ana", LOAD, id="s0", **thread)["checkpoint"]["parentId"] is None
+    listed = ok(keyed, "ana", LIST, **thread)["checkpoints"]
+    assert [c["id"] for c in listed] == ["s2", "s1", "s0"]
+    paged = ok(keyed, "ana", LIST, first=1, before="s2", **thread)["checkpoints"]
+    assert [c["id"] for c in paged] == ["s1"]
+
+    # Bob sees none of it, and his thread of the same name is his own.
+    assert ok(keyed, "bob", LOAD, **thread)["checkpoint"] is None
+    assert ok(keyed, "bob", LOAD, id="s1", **thread)["checkpoint"] is None
+    assert ok(keyed, "bob", LIST, **thread)["checkpoints"] == []
+    assert codes(keyed.body(LIST, keyed.texts["bob"], before="s1", **thread)) == ["NOT_FOUND"]
+    body = keyed.body(SAVE, keyed.texts["bob"], data="{}", parent="s2", **thread)
+    assert codes(body) == ["NOT_FOUND"]
+    ok(keyed, "bob", SAVE, data='{"mine": true}', id="s0", **thread)
+    assert [c["id"] for c in ok(keyed, "ana", LIST, **thread)["checkpoints"]] == ["s2", "s1", "s0"]
+    assert ok(keyed, "ana", LOAD, id="s0", **thread)["checkpoint"]["data"] == '{"step": 0}'
+
+
+def test_bad_input_is_refused_with_its_code(keyed: Keyed, ns: str) -> None:
+    thread = {"ns": ns, "thread": "chat-1"}
+    before = ok(keyed, "ana", REVISION, ns=ns)["changes"]["revision"]
+    for variables, code in [
+        ({"data": "not json"}, "VALIDATION_ERROR"),
+        ({"data": "[1]"}, "VALIDATION_ERROR"),
+        ({"data": "{}", "meta": "nope"}, "VALIDATION_ERROR"),
+        ({"data": "{}", "parent": "missing"}, "NOT_FOUND"),
+        ({"data": "{}", "id": "bad id!"}, "VALIDATION_ERROR"),
+        ({"data": json.dumps({"x": "y" * 500_000})}, "VALIDATION_ERROR"),  # over the max
+    ]:
+        body = keyed.body(SAVE, keyed.texts["ana"], **thread, **variables)
+        assert codes(body) == [code], (variables, body)
+    assert codes(keyed.body(LIST, keyed.texts["ana"], first=101, **thread)) == ["VALIDATION_ERROR"]
+    assert ok(keyed, "ana", REVISION, ns=ns)["changes"]["revision"] == before
+    assert ok(keyed, "ana", LIST, **thread)["checkpoints"] == []
+
+
+def test_a_checkpoint_of_the_largest_size_fits_a_request(keyed: Keyed, ns: str) -> None:
+    """The largest checkpoint (480,000 bytes) made of escaped quotes: each byte escaped
+    again in the request's JSON (the worst case: the request carries twice that)."""
+    data = '{"q": "' + '\\"' * 239_995 + 'x"}'
+    assert len(data.encode()) == 480_000 and isinstance(json.loads(data), dict)
+    saved = ok(keyed, "ana", SAVE, ns=ns, thread="big", data=data)["saveCheckpoint"]
+    assert saved["sizeBytes"] == 480_000
+    assert ok(keyed, "ana", LOAD, ns=ns, thread="big")["checkpoint"]["data"] == data
