@@ -1,0 +1,1 @@
+"""Tests of the integrations: clients of the running service."""
