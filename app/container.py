@@ -86,7 +86,7 @@ def build_services(
         extract_min_chars=settings.extraction_min_chars if llm is not None else None,
     )
     access = AccessRecorder(repos, clock)
-    merging = MergeService(repos, embedder, settings, clock, field_policy)
+    merging = MergeService(repos, embedder, settings, clock, fields)
     allowlist = load_allowlist(settings.allowlist_file)  # a bad file stops the start
     search = SearchService(
         repos,

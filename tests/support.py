@@ -23,7 +23,11 @@ from starlette.applications import Starlette
 
 from thoughtgraph.child_process import free_port as free_port  # tests import it from here
 from thoughtgraph.child_process import wait_until_ready
+from thoughtgraph.domain.consent import FieldPolicy
+from thoughtgraph.features.consent.gate import FieldChanges
 from thoughtgraph.features.repositories import Repositories
+from thoughtgraph.ports.clock import Clock, SystemClock
+from thoughtgraph.ports.services import Embeddings
 from thoughtgraph.store.executor import Executor
 from thoughtgraph.tools.bench.service import ServiceThread
 
@@ -284,3 +288,11 @@ def repos(store: Executor) -> Repositories:
     if held is None or held[0] is not store:
         held = _REPOSITORIES[id(store)] = (store, Repositories.over(store))
     return held[1]
+
+
+def field_changes(
+    store: Executor, embedder: Embeddings, clock: Clock | None = None
+) -> FieldChanges:
+    """The consent gate with the default person fields, as the container builds it for a
+    service that has no TG_CONSENT_* settings."""
+    return FieldChanges(repos(store), embedder, FieldPolicy(), clock or SystemClock())

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from tests.support import LoopThread, repos
+from tests.support import LoopThread, field_changes, repos
 from thoughtgraph.domain.changes import Actor
 from thoughtgraph.domain.knowledge import Artifact
 from thoughtgraph.features.thoughts.service import ThoughtInput
@@ -130,7 +130,8 @@ def import_file(
 ) -> ImportCounts:
     async def run() -> ImportCounts:
         with path.open(encoding="utf-8") as lines:
-            return await Importer(repos(store), embedder, batch_size=5).restore(
+            fields = field_changes(store, embedder)
+            return await Importer(repos(store), embedder, batch_size=5, fields=fields).restore(
                 lines, only=None, shown=_Quiet()
             )
 

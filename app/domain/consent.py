@@ -165,8 +165,10 @@ class ConsentRequest(BaseModel):
         )
 
     @property
+    def signal_count(self) -> int:
+        """The independent signals that proposed it (agents and sessions)."""
+        return len(set(self.signals))
+
+    @property
     def corroborated(self) -> bool:
-        return (
-            self.sensitivity is Sensitivity.BENIGN
-            and len(set(self.signals)) >= CORROBORATING_SIGNALS
-        )
+        return self.sensitivity is Sensitivity.BENIGN and self.signal_count >= CORROBORATING_SIGNALS

@@ -24,6 +24,7 @@ from thoughtgraph.domain.errors import InvalidInputError, MinConsolidationError
 MAX_CONTENT_CHARS = 10_000
 MAX_CONTEXT_CHARS = 10_000
 MAX_REASON_CHARS = 2_000
+MAX_NOTE_CHARS = 2_000  # a decision's note (a contradiction's, a consent request's)
 MAX_QUERY_CHARS = 2_000
 MAX_NAME_CHARS = 200
 MAX_TAGS = 32

@@ -63,8 +63,13 @@ def scope_for(
         scopes.default_for(namespace),
         user_id=caller.user if caller is not None and keyed else user_id,
         trusted=not keyed,
-        admin=caller is None or Action.ADMIN in caller.role.actions,
+        admin=is_admin(caller),
     )
+
+
+def is_admin(caller: Principal | None) -> bool:
+    """An admin key, or no key at all (inside the service, open local mode)."""
+    return caller is None or Action.ADMIN in caller.role.actions
 
 
 def viewer_of(caller: Principal | None) -> Viewer:
@@ -132,7 +137,7 @@ def require_change(thoughts: Iterable[Thought], caller: Principal | None) -> Non
     """FORBIDDEN unless the caller may change each of ``thoughts`` (a system thought:
     admins only; every other one it sees)."""
     viewer = viewer_of(caller)
-    admin = caller is None or Action.ADMIN in caller.role.actions
+    admin = is_admin(caller)
     for thought in thoughts:
         if not may_change(viewer, thought.scope, thought.owner_id, admin=admin):
             raise ForbiddenError(SYSTEM_NEEDS_ADMIN)

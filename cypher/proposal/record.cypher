@@ -15,4 +15,4 @@ CREATE (p:MergeProposal {
 FOREACH (t IN thoughts | CREATE (p)-[:PROPOSES]->(t))
 WITH p
 {{ append_change(p) }}
-RETURN p.id AS id, log.revision AS revision
+RETURN p.id AS id

@@ -91,11 +91,34 @@ class FieldChanges:
     async def held(self, data: ValidatedInput, *, user: str | None) -> ConsentRequest | None:
         """The request a contribution becomes when it would change a person field; None
         when it is written as usual (not a field, a first value, or the same value)."""
-        field = self.policy.field_of(data.category, data.about)
-        if field is None or data.about is None:
-            return None
-        key = (data.about, field)
-        current = (await self._repos.consent.field_values(data.namespace, [key]))[key]
+        return (await self.held_many([data], user=user))[0]
+
+    async def held_many(
+        self, values: Sequence[ValidatedInput], *, user: str | None
+    ) -> list[ConsentRequest | None]:
+        """``held`` for each of a batch, its fields' current values read in one statement
+        per namespace."""
+        fields = [self.policy.field_of(v.category, v.about) for v in values]
+        wanted: dict[str, set[tuple[str, str]]] = {}
+        for value, field in zip(values, fields, strict=True):
+            if field is not None and value.about is not None:
+                wanted.setdefault(value.namespace, set()).add((value.about, field))
+        current = {
+            namespace: await self._repos.consent.field_values(namespace, keys)
+            for namespace, keys in wanted.items()
+        }
+        found: list[ConsentRequest | None] = []
+        for value, field in zip(values, fields, strict=True):
+            if field is None or value.about is None:
+                found.append(None)
+                continue
+            values_now = current[value.namespace][(value.about, field)]
+            found.append(await self._held_against(value, field, values_now, user=user))
+        return found
+
+    async def _held_against(
+        self, data: ValidatedInput, field: str, current: Sequence[Thought], *, user: str | None
+    ) -> ConsentRequest | None:
         if not current or any(same_value(t.content, data.content) for t in current):
             return None
         return await self._change(
@@ -191,7 +214,7 @@ class FieldChanges:
                 stored,
                 ConsentStatus.APPLIED,
                 decided_by="corroboration",
-                note=f"corroborated by {len(set(stored.signals))} signals",
+                note=f"corroborated by {stored.signal_count} signals",
                 actor=actor,
                 at_ms=self._clock.now_ms(),
             )
@@ -240,8 +263,3 @@ class FieldChanges:
             event_id=f"{thought.id}:{ChangeKind.CREATED.value}",
             event_kind=ChangeKind.CREATED.value,
         )
-
-
-def unguarded(thoughts: Sequence[Thought], policy: FieldPolicy) -> list[Thought]:
-    """What maintenance may merge or retire: thoughts holding no person field."""
-    return [t for t in thoughts if policy.field_of(t.category, t.about) is None]

@@ -157,10 +157,10 @@ class ConsentRepository:
         )
         return [consent_from_row(r) for r in rows]
 
-    async def due(self, namespace: str, now_ms: int, limit: int) -> list[str]:
+    async def due(self, namespace: str, now_ms: int, limit: int) -> list[ConsentRequest]:
         rows = await self._x.read(
             "consent.due",
             {"namespace": namespace, "now": now_ms, "limit": limit},
             namespace=namespace,
         )
-        return [str(r["id"]) for r in rows]
+        return [consent_from_row(r) for r in rows]

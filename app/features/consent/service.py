@@ -12,7 +12,6 @@ from thoughtgraph.features.consent.gate import FieldChanges
 from thoughtgraph.features.repositories import Repositories
 from thoughtgraph.ports.clock import Clock
 
-MAX_NOTE_CHARS = 2_000
 EXPIRY_BATCH = 500
 APPLIED = (ConsentStatus.APPROVED, ConsentStatus.APPLIED)
 
@@ -59,7 +58,7 @@ class ConsentService:
         check_access(caller, Action.WRITE, namespace)
         check.require_namespace(namespace)
         rid = check.require_identifier("id", request_id)
-        note = check.optional_text("note", note, MAX_NOTE_CHARS)
+        note = check.optional_text("note", note, check.MAX_NOTE_CHARS)
         found = (await self._repos.consent.get_many(namespace, [rid])).get(rid)
         if found is None or not found.seen_by(viewer_of(caller)):
             raise NotFoundError("consent request", rid)
@@ -91,10 +90,8 @@ class ConsentService:
     async def expire_due(self, namespace: str, limit: int = EXPIRY_BATCH) -> int:
         """Close the pending requests whose time ran out; nothing they proposed changes."""
         now = self._clock.now_ms()
-        due = await self._repos.consent.due(namespace, now, limit)
-        found = await self._repos.consent.get_many(namespace, due)
         expired = 0
-        for request in found.values():
+        for request in await self._repos.consent.due(namespace, now, limit):
             closed = await self._repos.consent.decide(
                 request,
                 ConsentStatus.EXPIRED,

@@ -233,10 +233,14 @@ class Consolidation:
             self._add("superseded", len(due) + len(extra))
             return
         actor = Actor.maintenance(DETECTOR)
+        ids = [i for c in due for i in (c.thought_a_id, c.thought_b_id)]
+        # The pairs of all of them in one read (a person field is proposed, not retired).
+        pairs = await self._rt.repos.thoughts.get_many(self._ns, ids) if ids else {}
         for contradiction in due:
             if await contradictions.resolve_open(
                 contradiction,
                 Resolution.B_WINS,
+                pair=pairs,
                 actor=actor,
                 note="the newer statement replaces the older (supersession detection)",
             ):

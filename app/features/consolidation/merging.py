@@ -14,7 +14,6 @@ from typing import NamedTuple
 
 from thoughtgraph.domain import validation as check
 from thoughtgraph.domain.changes import Actor
-from thoughtgraph.domain.consent import FieldPolicy
 from thoughtgraph.domain.errors import InvalidStateError, ThoughtNotFoundError
 from thoughtgraph.domain.knowledge import pair_fingerprint, stable_thought_id
 from thoughtgraph.domain.language.claims import is_claim, same_words
@@ -30,6 +29,7 @@ from thoughtgraph.features.access import (
     seen,
     viewer_of,
 )
+from thoughtgraph.features.consent.gate import FieldChanges
 from thoughtgraph.features.repositories import Repositories
 from thoughtgraph.ports.clock import Clock
 from thoughtgraph.ports.services import Embeddings
@@ -68,11 +68,10 @@ class MergeService:
         embedder: Embeddings,
         settings: Settings,
         clock: Clock,
-        policy: FieldPolicy | None = None,
+        fields: FieldChanges,
     ) -> None:
         self._repos = repos
-        # Person fields change only by consent: never merged (thoughtgraph.domain.consent).
-        self.field_policy = policy or FieldPolicy()
+        self.fields = fields  # a person field changes only by consent: never merged
         self._embedder = embedder
         self._settings = settings
         self._clock = clock
@@ -117,14 +116,11 @@ class MergeService:
             members = [
                 thoughts[i]
                 for i in ids
-                if i in thoughts and thoughts[i].is_current and not self.holds_field(thoughts[i])
+                if i in thoughts and thoughts[i].is_current and not self.fields.guarded(thoughts[i])
             ]
             if len(members) > 1:
                 clusters.append(members[:MAX_CLUSTER])
         return clusters
-
-    def holds_field(self, thought: Thought) -> bool:
-        return self.field_policy.field_of(thought.category, thought.about) is not None
 
     async def fullest_embeddings(
         self,
@@ -155,7 +151,7 @@ class MergeService:
         model embeds the text otherwise."""
         if into is None and len({t.partition for t in members}) > 1:
             return None  # knowledge of one scope never merges into another's
-        if any(self.holds_field(t) for t in members):
+        if any(self.fields.guarded(t) for t in members):
             return None  # a person field changes only by consent
         # ``into``: the owners agreed to merge across scopes (a merge proposal).
         newest = max(members, key=lambda t: (t.created_at_ms, t.revision, t.id))

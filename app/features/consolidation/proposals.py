@@ -20,7 +20,7 @@ from thoughtgraph.domain.proposals import (
 )
 from thoughtgraph.domain.rules import connected_groups
 from thoughtgraph.domain.scopes import Scope, Viewer
-from thoughtgraph.features.access import Action, Principal, check_access, viewer_of
+from thoughtgraph.features.access import Action, Principal, check_access, is_admin, viewer_of
 from thoughtgraph.features.consolidation.merging import MergeService, merge_id
 from thoughtgraph.features.repositories import Repositories
 from thoughtgraph.ports.clock import Clock
@@ -61,7 +61,7 @@ class ProposalService:
         if not 2 <= len(users) <= MAX_USERS:
             raise InvalidInputError(f"name 2 to {MAX_USERS} different users", field="userIds")
         viewer = viewer_of(caller)
-        admin = caller is None or Action.ADMIN in caller.role.actions
+        admin = is_admin(caller)
         if not (viewer.trusted or admin or viewer.user_id in users):
             raise ForbiddenError(PROPOSE_FORBIDDEN)
         thoughts: list[Thought] = []
@@ -70,7 +70,7 @@ class ProposalService:
             for thought, vector in await self._repos.proposals.private_of(
                 namespace, user, MAX_THOUGHTS_PER_USER
             ):
-                if self._merging.holds_field(thought):
+                if self._merging.fields.guarded(thought):
                     continue  # a person field changes only by consent
                 thoughts.append(thought)
                 vectors.append(vector)
@@ -154,30 +154,28 @@ class ProposalService:
         decided = await self._repos.proposals.decide(
             found, user, decision, actor=actor, at_ms=self._clock.now_ms()
         )
-        if decided is None or decided.status is ProposalStatus.ACCEPTED:
-            # Decided already (a retry finishes a merge that did not land), or just now.
-            current = (await self._repos.proposals.get_many(namespace, [pid]))[pid]
-            if current.status is ProposalStatus.ACCEPTED and current.merged_thought_id is None:
-                await self._merge(current)
-                current = (await self._repos.proposals.get_many(namespace, [pid]))[pid]
-            decided = current
+        if decided is None:  # decided already: a retry finishes a merge that did not land
+            decided = (await self._repos.proposals.get_many(namespace, [pid]))[pid]
+        if decided.status is ProposalStatus.ACCEPTED and decided.merged_thought_id is None:
+            merged_id = await self._merge(decided)
+            decided = decided.model_copy(update={"merged_thought_id": merged_id})
         return decided.as_seen_by(Viewer(user_id=user))
 
-    async def _merge(self, proposal: MergeProposal) -> None:
-        """The accepted parts as one shared thought (deterministic id: a retry finds it)."""
-        if proposal.merged_thought_id is not None:
-            return
+    async def _merge(self, proposal: MergeProposal) -> str | None:
+        """The accepted parts as one shared thought, its id (deterministic: a retry finds
+        what an earlier attempt wrote); None when it could not be written."""
         stored = await self._repos.thoughts.get_many(proposal.namespace, proposal.accepted_ids)
         members = [stored[i] for i in proposal.accepted_ids if i in stored]
-        merged = await self._merging.merge(proposal.namespace, members, into=(Scope.SHARED, None))
-        if merged is not None or (members and await self._stored(proposal, members)):
-            merged_id = merge_id(proposal.namespace, [t.id for t in members])
-            await self._repos.proposals.merged(proposal.namespace, proposal.id, merged_id)
-
-    async def _stored(self, proposal: MergeProposal, members: Sequence[Thought]) -> bool:
-        """Whether an earlier attempt wrote the merge (its id comes from its sources)."""
+        if not members:
+            return None
         merged_id = merge_id(proposal.namespace, [t.id for t in members])
-        return bool(await self._repos.thoughts.get_many(proposal.namespace, [merged_id]))
+        merged = await self._merging.merge(proposal.namespace, members, into=(Scope.SHARED, None))
+        if merged is None and not await self._repos.thoughts.get_many(
+            proposal.namespace, [merged_id]
+        ):
+            return None
+        await self._repos.proposals.merged(proposal.namespace, proposal.id, merged_id)
+        return merged_id
 
     async def of_caller(
         self,
@@ -193,7 +191,7 @@ class ProposalService:
         check.require_namespace(namespace)
         limit = check.page_size("first", limit, check.DEFAULT_PAGE_SIZE, check.MAX_PAGE_SIZE)
         viewer = viewer_of(caller)
-        admin = caller is None or Action.ADMIN in caller.role.actions
+        admin = is_admin(caller)
         if not (viewer.trusted or admin) and viewer.user_id is None:
             return []
         owner = None if viewer.trusted or (admin and viewer.user_id is None) else viewer.user_id

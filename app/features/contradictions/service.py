@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from thoughtgraph.domain import validation as check
 from thoughtgraph.domain.changes import Actor
 from thoughtgraph.domain.errors import InvalidStateError, NotFoundError
@@ -28,7 +30,6 @@ from thoughtgraph.features.thoughts.service import ThoughtInput, ThoughtService
 from thoughtgraph.ports.clock import Clock
 from thoughtgraph.ports.services import Embeddings
 
-MAX_NOTE_CHARS = 2_000
 MAX_REMEMBERED_REASONS = 256
 
 
@@ -105,7 +106,7 @@ class ContradictionService:
         self._fields.refuse_guarded(
             [pair[i] for i in _losers(found, resolution)], "resolving this contradiction"
         )
-        note = check.optional_text("note", note, MAX_NOTE_CHARS)
+        note = check.optional_text("note", note, check.MAX_NOTE_CHARS)
         if found.status is ContradictionStatus.RESOLVED:
             if found.resolution is resolution:
                 return found  # a retry of the same decision
@@ -114,7 +115,7 @@ class ContradictionService:
                 field="id",
             )
         await self.resolve_open(
-            found, resolution, actor=actor, note=note, merged_content=merged_content
+            found, resolution, pair=pair, actor=actor, note=note, merged_content=merged_content
         )
         resolved = await self.get(namespace, found.id)
         assert resolved is not None
@@ -126,18 +127,24 @@ class ContradictionService:
         resolution: Resolution,
         *,
         actor: Actor,
+        pair: Mapping[str, Thought] | None = None,
         note: str | None = None,
         merged_content: str | None = None,
     ) -> bool:
         """Resolve a contradiction read as open (maintenance resolves a list it read:
         no read before and after each); False when it was resolved meanwhile (left as
         it is: the statement matches open ones only), or when it would change a field
-        about a person (the change is proposed to the person instead)."""
-        if await self._proposed_instead(found, resolution, actor):
+        about a person (the change is proposed to the person instead). ``pair``: its two
+        thoughts, when the caller read them already (read here otherwise)."""
+        if pair is None:
+            pair = await self._repos.thoughts.get_many(
+                found.namespace, [found.thought_a_id, found.thought_b_id]
+            )
+        if await self._proposed_instead(found, resolution, pair, actor):
             return False
         merged = None
         if resolution is Resolution.MERGED:
-            merged = await self._merged_thought(found, merged_content, actor)
+            merged = await self._merged_thought(found, pair, merged_content, actor)
         winner = {
             Resolution.A_WINS: found.thought_a_id,
             Resolution.B_WINS: found.thought_b_id,
@@ -159,16 +166,15 @@ class ContradictionService:
         )
 
     async def _proposed_instead(
-        self, found: Contradiction, resolution: Resolution, actor: Actor
+        self,
+        found: Contradiction,
+        resolution: Resolution,
+        pair: Mapping[str, Thought],
+        actor: Actor,
     ) -> bool:
         """Maintenance resolving a pair that holds a person field: a consent request
         for the winner to replace it, and the pair left open."""
         losers = _losers(found, resolution)
-        if not losers:
-            return False
-        pair = await self._repos.thoughts.get_many(
-            found.namespace, [found.thought_a_id, found.thought_b_id]
-        )
         guarded = [pair[i] for i in losers if i in pair and self._fields.guarded(pair[i])]
         if not guarded:
             return False
@@ -195,11 +201,12 @@ class ContradictionService:
         return found
 
     async def _merged_thought(
-        self, found: Contradiction, content: str | None, actor: Actor
+        self,
+        found: Contradiction,
+        pair: Mapping[str, Thought],
+        content: str | None,
+        actor: Actor,
     ) -> Thought:
-        pair = await self._repos.thoughts.get_many(
-            found.namespace, [found.thought_a_id, found.thought_b_id]
-        )
         older, newer = pair.get(found.thought_a_id), pair.get(found.thought_b_id)
         if older is None or newer is None:
             raise InvalidStateError("a thought of this contradiction is gone", field="id")

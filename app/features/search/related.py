@@ -7,7 +7,7 @@ from thoughtgraph.domain.errors import ThoughtNotFoundError
 from thoughtgraph.domain.knowledge import RelatedThought
 from thoughtgraph.domain.models import TimeView, now_ms
 from thoughtgraph.domain.retrieval import DEFAULT_RELATED_FIRST
-from thoughtgraph.features.access import Action, Principal, check_access, scoped, seen, viewer_of
+from thoughtgraph.features.access import Action, Principal, check_access, require_seen, scoped
 from thoughtgraph.features.repositories import Repositories
 
 
@@ -31,7 +31,10 @@ class RelatedService:
         check.require_namespace(namespace)
         tid = check.require_thought_id("id", thought_id)
         check.require_int_range("first", limit, 1, check.MAX_PAGE_SIZE)
-        viewer = viewer_of(caller)
-        if tid not in seen(await self._repos.thoughts.get_many(namespace, [tid]), viewer):
+        await require_seen(self._repos, namespace, tid, caller)
+        related = await self._repos.related.of(
+            namespace, tid, limit, scoped(view, caller, now_ms())
+        )
+        if not related and tid not in await self._repos.thoughts.get_many(namespace, [tid]):
             raise ThoughtNotFoundError([tid])
-        return await self._repos.related.of(namespace, tid, limit, scoped(view, caller, now_ms()))
+        return related

@@ -26,6 +26,8 @@ async def write_batch(
 ) -> BatchWrite:
     """Write originals with one statement per namespace; ``queue``: where to ask for
     scans of what was written (None: no scan on write)."""
+    if not records:
+        return BatchWrite(contributions=[], written=0)
     by_namespace: dict[str, list[ThoughtRecord]] = {}
     for record in records:
         by_namespace.setdefault(record.thought.namespace, []).append(record)

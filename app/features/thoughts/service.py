@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import structlog
 
 from thoughtgraph.domain import validation as check
-from thoughtgraph.domain.consent import ConsentRequest, FieldPolicy
+from thoughtgraph.domain.consent import ConsentRequest
 from thoughtgraph.domain.errors import (
     InvalidInputError,
     MutualExclusionError,
@@ -28,7 +28,14 @@ from thoughtgraph.domain.models import (
 from thoughtgraph.domain.ops import NO_OPS_EVENTS, OpsEvents, OpsNode, OpsStatus, acting_as
 from thoughtgraph.domain.rules import inherited_pheromone
 from thoughtgraph.domain.scopes import ScopePolicy, Viewer
-from thoughtgraph.features.access import Action, Principal, check_access, viewer_of, written_as
+from thoughtgraph.features.access import (
+    Action,
+    Principal,
+    check_access,
+    seen,
+    viewer_of,
+    written_as,
+)
 from thoughtgraph.features.consent.gate import FieldChanges
 from thoughtgraph.features.repositories import Repositories
 from thoughtgraph.features.thoughts.batch import write_batch
@@ -67,7 +74,7 @@ class ThoughtService:
         scan_on_write: bool = False,
         events: OpsEvents = NO_OPS_EVENTS,
         scopes: ScopePolicy | None = None,
-        fields: FieldChanges | None = None,
+        fields: FieldChanges,
         extract_min_chars: int | None = None,
     ) -> None:
         self._repos = repos
@@ -75,7 +82,7 @@ class ThoughtService:
         self._embedder = embedder
         self._events = events
         self._clock = clock or SystemClock()
-        self._fields = fields or FieldChanges(repos, embedder, FieldPolicy(), self._clock)
+        self._fields = fields  # the one gate of changes to person fields
         self._queue = queue or NoJobQueue()
         self._scan_on_write = scan_on_write
         self._extract_min_chars = extract_min_chars  # None: no model, no extraction
@@ -306,7 +313,7 @@ class ThoughtService:
         self, namespace: str, source_ids: tuple[str, ...], viewer: Viewer
     ) -> dict[str, Thought]:
         stored = await self._repos.thoughts.get_many(namespace, source_ids)
-        found = {tid: t for tid, t in stored.items() if t.seen_by(viewer)}
+        found = seen(stored, viewer)
         missing = [sid for sid in source_ids if sid not in found]
         if missing:
             raise ThoughtNotFoundError(missing)
@@ -352,10 +359,7 @@ class ThoughtService:
         if len(set(ids)) != len(ids):
             raise InvalidInputError("the same id twice in one batch", field="ids")
         user = caller.user if caller is not None else None
-        held = {
-            tid: await self._fields.held(v, user=user)
-            for v, tid in zip(validated, ids, strict=True)
-        }
+        held = dict(zip(ids, await self._fields.held_many(validated, user=user), strict=True))
         kept = [(v, tid) for v, tid in zip(validated, ids, strict=True) if held[tid] is None]
         vectors = await self._embedder.async_embed_documents([v.content for v, _ in kept])
         now = self._clock.now_ms()
@@ -367,21 +371,13 @@ class ThoughtService:
             )
             for (v, tid), vector in zip(kept, vectors, strict=True)
         ]
-        written = (
-            await write_batch(
-                self._repos,
-                records,
-                events=self._events,
-                queue=self._queue if self._scan_on_write else None,
-            )
-            if records
-            else BatchWrite([], 0)
-        )
+        scans = self._queue if self._scan_on_write else None
+        written = await write_batch(self._repos, records, events=self._events, queue=scans)
         by_id = {c.thought.id: c for c in written.contributions}
-        contributions = []
-        for v, tid in zip(validated, ids, strict=True):
-            request = held[tid]
-            contributions.append(by_id[tid] if request is None else self._held(v, request))
+        contributions = [
+            by_id[tid] if (request := held[tid]) is None else self._held(v, request)
+            for v, tid in zip(validated, ids, strict=True)
+        ]
         return BatchWrite(contributions=contributions, written=written.written)
 
     # --- reads -------------------------------------------------------------------------

@@ -18,13 +18,12 @@ from typing import Any
 import numpy as np
 
 from thoughtgraph.domain import validation as check
-from thoughtgraph.domain.consent import FieldPolicy
 from thoughtgraph.domain.errors import InvalidInputError
 from thoughtgraph.domain.models import ThoughtKind
 from thoughtgraph.domain.scopes import Scope
 from thoughtgraph.features.consent.gate import FieldChanges
 from thoughtgraph.features.repositories import Repositories
-from thoughtgraph.features.thoughts.inputs import ThoughtInput, validate_input
+from thoughtgraph.features.thoughts.inputs import ThoughtInput, ValidatedInput, validate_input
 from thoughtgraph.features.transfer.service import (
     EDGE_BY_ENDS,
     NODE_BY_LABEL,
@@ -32,7 +31,6 @@ from thoughtgraph.features.transfer.service import (
     Header,
     NodeKind,
 )
-from thoughtgraph.ports.clock import SystemClock
 from thoughtgraph.ports.services import Embeddings
 from thoughtgraph.progress import Progress
 
@@ -66,10 +64,10 @@ class Importer:
         embedder: Embeddings,
         *,
         batch_size: int = BATCH_SIZE,
-        fields: FieldChanges | None = None,
+        fields: FieldChanges,
     ) -> None:
         self._repo = repos.transfer
-        self._fields = fields or FieldChanges(repos, embedder, FieldPolicy(), SystemClock())
+        self._fields = fields  # a person field changes only by consent
         self._held = 0
         self._embedder = embedder
         self._batch_size = batch_size
@@ -172,19 +170,33 @@ class Importer:
         if not rows:
             return
         if kind.label == "Thought":
-            rows = [row for row in rows if not await self._proposed(namespace, row)]
+            rows = await self._without_proposed(namespace, rows)
         if self._reembed and kind.vector is not None:
             await self._embed_nodes(kind, rows)
         await self._repo.merge_nodes(kind.key, namespace, rows)
 
-    async def _proposed(self, namespace: str, row: Row) -> bool:
-        """A current thought that would change a field about a person is not imported:
-        the change is proposed to the person (thoughtgraph.domain.consent)."""
+    async def _without_proposed(self, namespace: str, rows: list[Row]) -> list[Row]:
+        """The rows to import: a current thought that would change a field about a person
+        is not imported, the change is proposed to the person instead
+        (thoughtgraph.domain.consent); the batch's fields are read in one statement."""
+        fields = [(row, self._person_field(namespace, row)) for row in rows]
+        values = [value for _, value in fields if value is not None]
+        held = iter(await self._fields.held_many(values, user=None))
+        kept = []
+        for row, value in fields:
+            if value is not None and next(held) is not None:
+                self._held += 1
+            else:
+                kept.append(row)
+        return kept
+
+    def _person_field(self, namespace: str, row: Row) -> ValidatedInput | None:
+        """A current thought holding a person field, as a contribution of it."""
         p = row["properties"]
         if self._fields.policy.field_of(p.get("category"), p.get("about")) is None:
-            return False
+            return None
         if p.get("supersededAt") is not None or p.get("state", "active") != "active":
-            return False
+            return None
         data = ThoughtInput(
             content=str(p.get("content") or ""),
             agent_id=str(p.get("agentId") or "import"),
@@ -200,9 +212,7 @@ class Importer:
             owner_id=p.get("ownerId"),
             about=p.get("about"),
         )
-        request = await self._fields.held(validate_input(data, None), user=None)
-        self._held += request is not None
-        return request is not None
+        return validate_input(data, None)
 
     async def _flush_edges(self, namespace: str, kind: EdgeKind) -> None:
         rows = self._edges.pop((namespace, kind), [])

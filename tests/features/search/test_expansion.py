@@ -7,7 +7,7 @@ near-copies of the question. The pure ranking is checked on its own too."""
 from __future__ import annotations
 
 from tests.conftest import CONTRACT_DIMENSION
-from tests.support import LoopThread, repos
+from tests.support import LoopThread, field_changes, repos
 from thoughtgraph.domain.models import SearchHit, Thought, ThoughtType, TimeView
 from thoughtgraph.features.search.expansion import (
     ExpansionWeights,
@@ -61,7 +61,9 @@ def test_second_evidence_only_reachable_through_the_session(
 ) -> None:
     embedder = HashEmbedder(dimension=CONTRACT_DIMENSION)
     clock = EvalClock()
-    thoughts = ThoughtService(repos(store), embedder, clock=clock)
+    thoughts = ThoughtService(
+        repos(store), embedder, clock=clock, fields=field_changes(store, embedder, clock)
+    )
     question = _write(
         loop,
         thoughts,
@@ -142,7 +144,12 @@ def test_named_persons_turns_from_two_sessions_both_reach_the_top(
     named person's keyword match and the question penalty together bring both of Bob's
     turns to the top 2; without them, a question of Ann's sits in the top 2."""
     clock = EvalClock()
-    thoughts = ThoughtService(repos(store), local_embedder, clock=clock)
+    thoughts = ThoughtService(
+        repos(store),
+        local_embedder,
+        clock=clock,
+        fields=field_changes(store, local_embedder, clock),
+    )
     said = [
         ("Ann", "Ann: What have you been painting lately, Bob?"),
         ("Bob", "Bob: I painted a sunset over the lake on Sunday."),

@@ -76,7 +76,7 @@ class ConsentRequest:
             evidence=found.evidence,
             proposed_by_id=found.proposed_by_id,
             proposed_by_name=found.proposed_by_name,
-            signals=len(set(found.signals)),
+            signals=found.signal_count,
             created_at=models.ms_to_datetime(found.created_at_ms),
             expires_at=models.ms_to_datetime(found.expires_at_ms),
             decided_at=_datetime(found.decided_at_ms),

@@ -47,7 +47,7 @@ class ConsentOut(Shape):
         return cls.copy_of(
             request,
             replaces_ids=list(request.replaces_ids),
-            signals=len(set(request.signals)),
+            signals=request.signal_count,
             created_at=iso(request.created_at_ms),
             expires_at=iso(request.expires_at_ms),
             decided_at=iso(request.decided_at_ms),
