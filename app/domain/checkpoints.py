@@ -19,6 +19,10 @@ NO_USER = "-"
 DEFAULT_MAX_BYTES = 480_000
 MAX_METADATA_BYTES = 16_384
 MAX_LIST = 100
+# A listing stops once its checkpoints' data reach this many bytes (at least one is
+# returned): escaped again in a JSON response, a page stays inside the response limit.
+MAX_LIST_BYTES = 2_000_000
+
 DEFAULT_LIST = 20
 
 
@@ -40,3 +44,16 @@ class Checkpoint(BaseModel):
     size_bytes: int  # of data, UTF-8 encoded
     created_at_ms: int
     revision: int  # the change log's revision of its save: orders a thread's history
+
+
+def within_bytes(checkpoints: list[Checkpoint], limit: int = MAX_LIST_BYTES) -> list[Checkpoint]:
+    """The first checkpoints whose data add up to at most ``limit`` bytes (the first one
+    always): the rest come with the next page (``before``)."""
+    kept: list[Checkpoint] = []
+    total = 0
+    for checkpoint in checkpoints:
+        total += checkpoint.size_bytes
+        if kept and total > limit:
+            break
+        kept.append(checkpoint)
+    return kept

@@ -211,7 +211,7 @@ class ThoughtgraphSaver(BaseCheckpointSaver[int]):
             assert answer is not None
             page = answer["checkpoints"]
             records.extend(json.loads(found["data"]) for found in page)
-            if len(page) < PAGE:
+            if not page:  # a short page is not the end: the service caps a page's bytes
                 break
             before = page[-1]["id"]
         newest: dict[tuple[str, int], dict[str, Any]] = {}
@@ -279,7 +279,7 @@ class ThoughtgraphSaver(BaseCheckpointSaver[int]):
                 remaining = None if remaining is None else remaining - 1
                 if remaining is not None and remaining <= 0:
                     return
-            if wanted is not None or len(page) < PAGE:
+            if wanted is not None or not page:
                 return
             cursor = page[-1]["id"]
 

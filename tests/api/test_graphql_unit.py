@@ -719,6 +719,25 @@ def test_nested_knowledge_lists_are_sized_by_their_arguments(schema: strawberry.
     assert cost("mutation { runConsolidation { id counts { links } } }") == 20 + 1
 
 
+def test_checkpoint_data_and_merge_users_are_weighed(schema: strawberry.Schema) -> None:
+    """A listing of checkpoint data is sized by `first` and each data weighs as a large
+    read; proposing a merge weighs per user named."""
+    from graphql import parse
+
+    from thoughtgraph.api.graphql.cost import measure_operation
+
+    def cost(document: str) -> int:
+        measured = measure_operation(schema._schema, parse(document), None, {})
+        assert measured is not None
+        return measured.cost
+
+    assert cost('{ checkpoints(threadId: "t", first: 100) { id data } }') == 5 + 100 * 20
+    assert cost('{ checkpoints(threadId: "t") { id } }') == 5
+    assert cost('{ checkpoint(threadId: "t") { data } }') == 1 + 20
+    users = ", ".join(f'"u{i}"' for i in range(10))
+    assert cost(f"mutation {{ proposeMerge(userIds: [{users}]) {{ id }} }}") == 10 * 20
+
+
 def test_writes_name_the_keys_agent_or_the_local_caller() -> None:
     from thoughtgraph.features.access import LOCAL_ACTOR, actor_of
 

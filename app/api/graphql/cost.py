@@ -37,6 +37,7 @@ from graphql import (
 from graphql.language import DocumentNode
 from graphql.utilities import value_from_ast_untyped
 
+from thoughtgraph.domain.checkpoints import DEFAULT_LIST, MAX_LIST
 from thoughtgraph.domain.retrieval import MAX_LIMIT
 from thoughtgraph.domain.validation import (
     MAX_CHANGES,
@@ -86,15 +87,17 @@ ROOT_WEIGHTS = {
     # Publishes one task; the job's model calls run on a worker, under their own budget.
     "requestInsights": 20,
     "undoConsolidation": 20,
-    # Reads each user's private thoughts (up to 2,000 each) and compares them in memory.
-    "proposeMerge": 50,
+    # Per user named: reads up to 2,000 private thoughts and compares them with the others'
+    # in memory (ten users reach the heavy-query gate).
+    "proposeMerge": 20,
     "decideMerge": 20,
     "mergeProposals": 5,
     # Deciding a consent request may write the held thought and supersede the old value.
     "approveConsent": 20,
     "rejectConsent": 20,
     "consentRequests": 5,
-    # Checkpoints: one indexed write or read each (a listing returns up to 100 of them).
+    # Checkpoints: one indexed write or read each; a listing is sized by `first`, and each
+    # checkpoint's `data` (up to TG_CHECKPOINT_MAX_BYTES) weighs as a large read.
     "saveCheckpoint": 5,
     "checkpoint": 1,
     "checkpoints": 5,
@@ -115,7 +118,9 @@ ROOT_WEIGHTS = {
     "operationCounts": 10,
 }
 # Root fields whose weight counts once per item of a list argument: (field, argument).
-BATCH_ROOTS = {"contributeMany": "inputs"}
+BATCH_ROOTS = {"contributeMany": "inputs", "proposeMerge": "userIds"}
+# Scalars that are large reads of their own: a checkpoint's data may hold hundreds of KB.
+HEAVY_SCALARS = {"data": 20}
 # Root fields whose boolean argument multiplies their work: an expanded search runs a base
 # search for 50, a search per content word and the session reads (app/features/search/expanded.py).
 HEAVY_FLAGS = {"search": ("expand", 5)}
@@ -151,6 +156,7 @@ SIZED_BY_ARGUMENT = {
     "operationalEvents": ("first", 50, MAX_EVENTS),
     "mergeProposals": ("first", 20, MAX_PAGE_SIZE),
     "consentRequests": ("first", 20, MAX_PAGE_SIZE),
+    "checkpoints": ("first", DEFAULT_LIST, MAX_LIST),
 }
 # Lists with a fixed cap, wherever they appear. A connection's own lists (nodes, edges,
 # events) count once: the field above them was already multiplied by first or limit.
@@ -240,7 +246,7 @@ class _Walk:
         elif name in LOADER_FIELDS or is_composite_type(named):
             weight = 1
         else:
-            weight = 0
+            weight = HEAVY_SCALARS.get(name, 0)
         times = self.list_size(node, name, field_type)
         child = self.selection_set(node.selection_set, named)
         return Measure(

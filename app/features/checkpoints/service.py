@@ -19,6 +19,7 @@ from thoughtgraph.domain.checkpoints import (
     NO_USER,
     Checkpoint,
     checkpoint_key,
+    within_bytes,
 )
 from thoughtgraph.domain.errors import InvalidInputError, NotFoundError
 from thoughtgraph.features.access import LOCAL_ACTOR, Action, Principal, actor_of, check_access
@@ -141,7 +142,8 @@ class CheckpointService:
     ) -> list[Checkpoint]:
         """The caller's checkpoints in the thread, newest first, those saved before the
         checkpoint ``before`` (NOT_FOUND when the thread has no such checkpoint); ``first``
-        is 1 to 100."""
+        is 1 to 100, and a page holds at most MAX_LIST_BYTES of data (shorter pages are
+        not the end: page on until one is empty)."""
         check_access(caller, Action.READ, namespace)
         check.require_namespace(namespace)
         thread = check.require_identifier("threadId", thread_id)
@@ -155,6 +157,7 @@ class CheckpointService:
             if anchor is None:
                 raise NotFoundError("checkpoint", cursor)
             before_revision = anchor.revision
-        return await self._repo.listing(
+        found = await self._repo.listing(
             namespace, user, thread, before_revision=before_revision, limit=limit
         )
+        return within_bytes(found)

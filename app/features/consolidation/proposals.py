@@ -20,7 +20,15 @@ from thoughtgraph.domain.proposals import (
 )
 from thoughtgraph.domain.rules import connected_groups
 from thoughtgraph.domain.scopes import Scope, Viewer
-from thoughtgraph.features.access import Action, Principal, check_access, is_admin, viewer_of
+from thoughtgraph.features.access import (
+    LOCAL_ACTOR,
+    Action,
+    Principal,
+    actor_of,
+    check_access,
+    is_admin,
+    viewer_of,
+)
 from thoughtgraph.features.consolidation.merging import MergeService, merge_id
 from thoughtgraph.features.repositories import Repositories
 from thoughtgraph.ports.clock import Clock
@@ -49,7 +57,6 @@ class ProposalService:
         namespace: str,
         user_ids: Sequence[str],
         *,
-        actor: Actor,
         caller: Principal | None = None,
     ) -> list[MergeProposal]:
         """Proposals to merge the users' near-duplicate private thoughts (cosine at least
@@ -86,7 +93,7 @@ class ProposalService:
                 similarity=similarity,
                 created_at_ms=self._clock.now_ms(),
             )
-            await self._repos.proposals.record(proposal, actor=actor)
+            await self._repos.proposals.record(proposal, actor=self._actor(caller))
             proposals.append(proposal.id)
         found = await self._repos.proposals.get_many(namespace, proposals)
         # An admin proposing for others sees that proposals exist, not their thoughts (the
@@ -134,7 +141,6 @@ class ProposalService:
         proposal_id: str,
         accept: bool,
         *,
-        actor: Actor,
         caller: Principal,
         user_id: str | None = None,
     ) -> MergeProposal:
@@ -152,7 +158,7 @@ class ProposalService:
             raise NotFoundError("merge proposal", pid)
         decision = PartDecision.ACCEPTED if accept else PartDecision.DECLINED
         decided = await self._repos.proposals.decide(
-            found, user, decision, actor=actor, at_ms=self._clock.now_ms()
+            found, user, decision, actor=self._actor(caller), at_ms=self._clock.now_ms()
         )
         if decided is None:  # decided already: a retry finishes a merge that did not land
             decided = (await self._repos.proposals.get_many(namespace, [pid]))[pid]
@@ -160,6 +166,10 @@ class ProposalService:
             merged_id = await self._merge(decided)
             decided = decided.model_copy(update={"merged_thought_id": merged_id})
         return decided.as_seen_by(Viewer(user_id=user))
+
+    @staticmethod
+    def _actor(caller: Principal | None) -> Actor:
+        return LOCAL_ACTOR if caller is None else actor_of(caller)
 
     async def _merge(self, proposal: MergeProposal) -> str | None:
         """The accepted parts as one shared thought, its id (deterministic: a retry finds

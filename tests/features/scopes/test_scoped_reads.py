@@ -141,7 +141,7 @@ def write(loop: LoopThread, runtime: Runtime, ns: str, plan: list[Spec]) -> Writ
         )
     )
     admin = key(ns, "admin")  # merge proposals across the two users' private memories
-    loop.run(services.proposals.propose(ns, ["alice", "bob"], actor=actor_of(admin), caller=admin))
+    loop.run(services.proposals.propose(ns, ["alice", "bob"], caller=admin))
     # Maintenance, as the workers would run it: scan (contradictions, links), topics.
     loop.run(scan_new(runtime, ns))
     every = loop.run(runtime.repos.thoughts.with_embeddings(ns, order))

@@ -36,7 +36,8 @@ class CheckpointMutation:
         resolver=resolve_save_checkpoint,
         description=(
             "Save a checkpoint in your thread: `data` a JSON object up to"
-            " TG_CHECKPOINT_MAX_BYTES (1 MB), `metadata` a JSON object up to 16 KB"
+            " TG_CHECKPOINT_MAX_BYTES (480,000 bytes by default), `metadata` a JSON object"
+            " up to 16 KB"
             " (VALIDATION_ERROR otherwise, nothing written); `id` yours (a new one when"
             " null); `parentId` a checkpoint of the same thread (NOT_FOUND otherwise)."
             " Saving an id saved already writes nothing and returns it as first saved."

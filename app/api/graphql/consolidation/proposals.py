@@ -12,7 +12,6 @@ from thoughtgraph.domain import models, proposals
 from thoughtgraph.domain import validation as check
 from thoughtgraph.domain.models import DEFAULT_NAMESPACE
 from thoughtgraph.domain.proposals import PartDecision, ProposalStatus
-from thoughtgraph.features.access import actor_of
 
 strawberry.enum(ProposalStatus, description="Whether every owner has decided, and how.")
 strawberry.enum(PartDecision, description="An owner's decision on their part of a proposal.")
@@ -81,9 +80,7 @@ async def resolve_propose_merge(
     info: Info, user_ids: list[str], namespace: str = DEFAULT_NAMESPACE
 ) -> list[MergeProposal]:
     caller = info.context.principal
-    found = await info.context.services.proposals.propose(
-        namespace, user_ids, actor=actor_of(caller), caller=caller
-    )
+    found = await info.context.services.proposals.propose(namespace, user_ids, caller=caller)
     return [MergeProposal.from_domain(p) for p in found]
 
 
@@ -96,7 +93,7 @@ async def resolve_decide_merge(
 ) -> MergeProposal:
     caller = info.context.principal
     decided = await info.context.services.proposals.decide(
-        namespace, id, accept, actor=actor_of(caller), caller=caller, user_id=user_id
+        namespace, id, accept, caller=caller, user_id=user_id
     )
     return MergeProposal.from_domain(decided)
 

@@ -42,7 +42,9 @@ def register(server: MCPServer[Any], env: ToolEnv) -> None:
     async def save_checkpoint(
         ctx: Context[Any, Any],
         thread_id: ThreadId,
-        data: Annotated[str, Field(description="A JSON object (1 MB at most by default).")],
+        data: Annotated[
+            str, Field(description="A JSON object (480,000 bytes at most by default).")
+        ],
         checkpoint_id: Annotated[
             str | None, Field(description="Its id in the thread (a new one when absent).")
         ] = None,

@@ -9,9 +9,9 @@ from mcp.server.mcpserver import Context, MCPServer
 from pydantic import BaseModel, Field
 
 from thoughtgraph.api.mcp.tools.env import WRITES, Namespace, ToolEnv
+from thoughtgraph.api.mcp.tools.thoughts import UserId
 from thoughtgraph.domain.models import DEFAULT_NAMESPACE
 from thoughtgraph.domain.proposals import MergeProposal, PartDecision, ProposalStatus
-from thoughtgraph.features.access import actor_of
 
 
 class PartOut(BaseModel):
@@ -56,9 +56,7 @@ def register(server: MCPServer[Any], env: ToolEnv) -> None:
         """Propose each group of these users' near-duplicate private thoughts as one shared
         thought; every owner decides their own part (decide_merge)."""
         principal = env.caller(ctx)
-        found = await env.services.proposals.propose(
-            namespace, user_ids, actor=actor_of(principal), caller=principal
-        )
+        found = await env.services.proposals.propose(namespace, user_ids, caller=principal)
         return ProposalsOut(proposals=[ProposalOut.of(p) for p in found])
 
     async def decide_merge(
@@ -66,12 +64,14 @@ def register(server: MCPServer[Any], env: ToolEnv) -> None:
         proposal_id: Annotated[str, Field(description="The proposal to decide your part of.")],
         accept: Annotated[bool, Field(description="true to merge your part, false to keep it.")],
         namespace: Namespace = DEFAULT_NAMESPACE,
+        user_id: UserId = None,
     ) -> ProposalOut:
         """Accept or decline your part. Once every owner has decided, two or more accepted
-        parts become one shared thought; fewer, and nothing changes."""
+        parts become one shared thought; fewer, and nothing changes. `user_id`: whose part,
+        without keys only (with a key, its user's)."""
         principal = env.caller(ctx)
         decided = await env.services.proposals.decide(
-            namespace, proposal_id, accept, actor=actor_of(principal), caller=principal
+            namespace, proposal_id, accept, caller=principal, user_id=user_id
         )
         return ProposalOut.of(decided)
 
