@@ -123,7 +123,7 @@ def build_services(
         consolidation=ConsolidationService(repos, queue, clock),
         episodes=EpisodeService(repos, embedder, thoughts, llm, settings, clock, events),
         insights=InsightService(repos, thoughts, llm, queue, settings, clock),
-        extraction=FactExtractor(repos, thoughts, embedder, llm, settings, clock, queue),
+        extraction=FactExtractor(repos, thoughts, embedder, llm, settings, clock),
         allowlist=allowlist,
         recall=RecallService(search, llm, allowlist),
         context=ContextService(

@@ -36,6 +36,8 @@ P = ParamSpec("P")
 R = TypeVar("R", bound=BaseModel)
 
 DEFAULT_BASE_DELAY_S = 1.0
+# The calls one answer may take: the answer, and one repair round when it is out of form.
+CALLS_WITH_REPAIR = 2
 DEFAULT_MAX_DELAY_S = 60.0
 REPAIR_MESSAGE = (
     "That answer was not valid: {error}\n"
@@ -298,15 +300,13 @@ class LLMClient:
                 usage=spent,
             )
 
-    def _request(
-        self, messages: list[ChatMessage], prompt: Prompt[Any, Any] | None = None
-    ) -> dict[str, Any]:
+    def _request(self, messages: list[ChatMessage], prompt: Prompt[Any, Any]) -> dict[str, Any]:
         """The litellm call: the client's temperature and token limit, or the prompt's
         (its max_tokens only lowers the client's)."""
         temperature, max_tokens = self.temperature, self.max_tokens
-        if prompt is not None and prompt.temperature is not None:
+        if prompt.temperature is not None:
             temperature = prompt.temperature
-        if prompt is not None and prompt.max_tokens is not None:
+        if prompt.max_tokens is not None:
             max_tokens = min(max_tokens, prompt.max_tokens)
         request: dict[str, Any] = {
             "model": self.model,

@@ -28,6 +28,7 @@ from thoughtgraph.domain.knowledge import (
 )
 from thoughtgraph.domain.models import Thought
 from thoughtgraph.domain.rules import SUPERSESSION_MIN_CONFIDENCE
+from thoughtgraph.domain.units import HOUR_MS
 from thoughtgraph.features.consolidation.candidates import candidate_pages
 from thoughtgraph.features.consolidation.neighbour_snapshot import VectorSnapshot
 from thoughtgraph.features.consolidation.repository import CandidateWindow
@@ -35,7 +36,6 @@ from thoughtgraph.features.services import JobRuntime
 from thoughtgraph.features.topics.service import KnownTopics
 
 log = structlog.get_logger(__name__)
-HOUR_MS = 3600 * 1000
 DETECTOR = "supersession-detector"
 
 

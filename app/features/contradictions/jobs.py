@@ -8,12 +8,12 @@ from pydantic import BaseModel
 
 from thoughtgraph.domain.changes import ChangeKind
 from thoughtgraph.domain.judgement import UsageMeter
+from thoughtgraph.domain.units import HOUR_MS
 from thoughtgraph.features.consolidation.candidates import candidate_pages
 from thoughtgraph.features.consolidation.repository import CandidateWindow
 from thoughtgraph.features.contradictions.scanning import ScanOutcome
 from thoughtgraph.features.services import JobRuntime
 
-HOUR_MS = 3600 * 1000
 # The change events that write a thought: what a scan of new thoughts looks at.
 THOUGHT_WRITES = (ChangeKind.CREATED, ChangeKind.REFINED, ChangeKind.CONSOLIDATED)
 # Pages one scan of new thoughts takes on before it hands over to a fresh task.

@@ -7,6 +7,7 @@ like any new thought. Each user has a daily allowance of extraction calls.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from enum import StrEnum
 
 import structlog
@@ -20,9 +21,10 @@ from thoughtgraph.domain.scopes import Viewer
 from thoughtgraph.domain.units import DAY_MS
 from thoughtgraph.features.repositories import Repositories
 from thoughtgraph.features.thoughts.service import ThoughtInput, ThoughtService
-from thoughtgraph.llm.client import LLMAnswerInvalid, LLMClient, LLMError
+from thoughtgraph.llm.client import CALLS_WITH_REPAIR, LLMAnswerInvalid, LLMClient, LLMError
+from thoughtgraph.llm.prompts import fact_extraction
+from thoughtgraph.llm.prompts.fact_extraction import Fact
 from thoughtgraph.ports.clock import Clock
-from thoughtgraph.ports.jobs import JobQueue
 from thoughtgraph.ports.services import Embeddings
 from thoughtgraph.settings import Settings
 
@@ -62,7 +64,6 @@ class FactExtractor:
         llm: LLMClient | None,
         settings: Settings,
         clock: Clock,
-        queue: JobQueue,
     ) -> None:
         self._repos = repos
         self._thoughts = thoughts
@@ -70,15 +71,6 @@ class FactExtractor:
         self._llm = llm
         self._settings = settings
         self._clock = clock
-        self._queue = queue
-
-    @property
-    def available(self) -> bool:
-        return self._llm is not None
-
-    def wanted(self, content: str) -> bool:
-        """Whether a contribution is long enough to hold more than one fact."""
-        return self.available and len(content) >= self._settings.extraction_min_chars
 
     async def extract(self, namespace: str, thought_id: str) -> ExtractionResult:
         result = ExtractionResult(
@@ -96,9 +88,7 @@ class FactExtractor:
         cap = self._settings.extraction_daily_cap
         if not await self._repos.extraction.spend(namespace, user, day, cap):
             return result.model_copy(update={"status": ExtractionStatus.CAP})
-        from thoughtgraph.llm.prompts import fact_extraction
-
-        usage = UsageMeter(max_calls=2, namespace=namespace)  # the call and its repair
+        usage = UsageMeter(max_calls=CALLS_WITH_REPAIR, namespace=namespace)
         try:
             answer = await self._llm.complete(fact_extraction.PROMPT, usage, source.content)
         except LLMAnswerInvalid as exc:
@@ -107,12 +97,14 @@ class FactExtractor:
         except LLMError as exc:
             log.warning("extraction.failed", thought=thought_id, error=exc.message)
             return result.model_copy(update={"status": ExtractionStatus.FAILED})
-        return await self._write(source, [f.model_dump() for f in answer.facts], result)
+        return await self._write(source, answer.facts, result)
 
     async def _write(
-        self, source: Thought, facts: list[dict[str, object]], result: ExtractionResult
+        self, source: Thought, facts: Sequence[Fact], result: ExtractionResult
     ) -> ExtractionResult:
-        texts = [str(f["content"]) for f in facts]
+        """Up to MAX_WRITTEN of the facts, each a refinement of the contribution, past the
+        near-duplicate check; the write queues their scan like any other's."""
+        texts = [fact.content for fact in facts]
         vectors = await self._embedder.async_embed_documents(texts) if texts else []
         written: list[str] = []
         duplicates = 0
@@ -137,8 +129,6 @@ class FactExtractor:
             except ConsentRequiredError:
                 return result.model_copy(update={"status": ExtractionStatus.PERSON_FIELD})
             written.append(tid)
-        if written and self._settings.scan_on_write:
-            self._queue.scan_after_write(source.namespace, written)
         log.info(
             "extraction.written", thought=source.id, candidates=len(facts), written=len(written)
         )
@@ -147,11 +137,9 @@ class FactExtractor:
         )
 
     @staticmethod
-    def _fact_input(source: Thought, fact: dict[str, object]) -> ThoughtInput:
-        category = fact.get("category")
-        importance = fact.get("importance")
+    def _fact_input(source: Thought, fact: Fact) -> ThoughtInput:
         return ThoughtInput(
-            content=str(fact["content"]),
+            content=fact.content,
             agent_id=source.agent_id,
             agent_name=source.agent_name,
             namespace=source.namespace,
@@ -159,8 +147,8 @@ class FactExtractor:
             session_id=source.session_id,
             tags=tuple(dict.fromkeys([*source.tags, EXTRACTED_TAG])),
             kind=ThoughtKind.FACT,
-            importance=int(importance) if isinstance(importance, int) else 3,
-            category=str(category) if category else None,
+            importance=fact.importance,
+            category=fact.category or None,
             scope=source.scope,
             owner_id=source.owner_id,
         )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pydantic import BaseModel
 
 from thoughtgraph.domain.judgement import UsageMeter
-from thoughtgraph.features.insights.service import PersonInsights, PersonStatus
+from thoughtgraph.features.insights.service import PersonInsights
 from thoughtgraph.features.services import JobRuntime
 
 DONE = "done"
@@ -20,9 +20,6 @@ class InsightsResult(BaseModel):
     llm_calls: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
-
-    def count(self, status: PersonStatus) -> int:
-        return sum(1 for person in self.people if person.status is status)
 
 
 async def write_insights(runtime: JobRuntime, namespace: str) -> InsightsResult:

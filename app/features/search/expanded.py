@@ -41,7 +41,7 @@ class ExpandedSearch:
         *,
         policy: UsagePolicy,
         superseded_factor: float,
-        insight_factor: float = 1.0,
+        insight_factor: float,
     ) -> None:
         self._reader = StoreExpansionReader(repos)
         self._embedder = embedder
@@ -84,10 +84,10 @@ class ExpandedSearch:
         for hit in ranked:
             tid = hit.thought.id
             own = base.get(tid)
-            factor = kind_factor(hit.thought, self._insight_factor)
-            if own is not None:
-                hits.append(own.model_copy(update={"score": hit.score * factor}))
+            if own is not None:  # its pool score carries its kind and supersession already
+                hits.append(own.model_copy(update={"score": hit.score}))
                 continue
+            factor = kind_factor(hit.thought, self._insight_factor)
             if tid not in admitted or (view.current_only and tid in newest):
                 continue
             by = superseders.get(tid) or hit.thought.superseded_by

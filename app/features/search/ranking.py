@@ -36,7 +36,7 @@ class Ranking:
         policy: UsagePolicy,
         *,
         superseded_factor: float,
-        insight_factor: float = 1.0,
+        insight_factor: float,
     ) -> None:
         self._repos = repos
         self._retrieval = repos.retrieval

@@ -29,7 +29,7 @@ from thoughtgraph.domain.retrieval import MAX_LIMIT, RetrievalOptions
 from thoughtgraph.features.access import Action, check_access, scoped
 from thoughtgraph.features.search.options import within_allowlist
 from thoughtgraph.features.search.service import SearchService
-from thoughtgraph.llm.client import LLMClient, LLMError
+from thoughtgraph.llm.client import CALLS_WITH_REPAIR, LLMClient, LLMError
 
 log = structlog.get_logger(__name__)
 
@@ -43,7 +43,6 @@ _TEMPORAL_QUESTION = re.compile(
     r"|how\s+long\s+ago|how\s+many\s+(?:days|weeks|months|years)\s+ago)\b",
     re.IGNORECASE,
 )
-LLM_CALLS_PER_RECALL = 2  # an answer, and one repair round when it is out of form
 
 
 def asks_when(question: str) -> bool:
@@ -173,7 +172,7 @@ class RecallService:
             )
             for hit in hits
         ]
-        usage = UsageMeter(max_calls=LLM_CALLS_PER_RECALL)
+        usage = UsageMeter(max_calls=CALLS_WITH_REPAIR)
         try:
             answer = await llm.complete(prompt.PROMPT, usage, question, memories)
         except LLMError as exc:

@@ -72,8 +72,11 @@ class SearchService:
         self._clock = clock or SystemClock()
         self._access = access
         factors = {  # how much lower a superseded hit and an insight rank
-            "superseded_factor": settings.superseded_rank_factor if settings else 0.5,
-            "insight_factor": settings.insight_rank_factor if settings else 0.5,
+            name: getattr(settings, setting) if settings else Settings.model_fields[setting].default
+            for name, setting in (
+                ("superseded_factor", "superseded_rank_factor"),
+                ("insight_factor", "insight_rank_factor"),
+            )
         }
         self.policy = usage_policy(settings)
         self._retrieval = repos.retrieval
