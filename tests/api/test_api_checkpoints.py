@@ -7,17 +7,13 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
+from tests.api.keyed_support import ok, users_service
 from tests.api.test_api_keys import Keyed, codes
-from tests.support import GraphQLClient, serve_in_thread
-from thoughtgraph.api.keyfile import KeyFile
-from thoughtgraph.domain.access import Role
 from thoughtgraph.llm.embedders.base import TextEmbedder
-from thoughtgraph.server import create_app
-from thoughtgraph.settings import EmbedderKind, Settings
+from thoughtgraph.settings import Settings
 
 USERS = ("ana", "bob")
 FIELDS = "id threadId parentId data metadata sizeBytes createdAt"
@@ -39,32 +35,8 @@ def keyed(
     tmp_path: Path,
     ns: str,
 ) -> Iterator[Keyed]:
-    keys = KeyFile(tmp_path / "keys.json")
-    texts, ids = {}, {}
-    for user in USERS:
-        key, text = keys.create(
-            name=user,
-            namespaces=[ns],
-            agent_id=f"{user}-bot",
-            agent_name=f"{user.title()} Bot",
-            role=Role.WRITER,
-            user=user,
-        )
-        texts[user], ids[user] = text, key.key_id
-    settings = engine_settings(embedder=EmbedderKind.LOCAL, keys_file=keys.path)
-    with serve_in_thread(create_app(settings, embedder=local_embedder)) as base_url:
-        api = GraphQLClient(base_url)
-        try:
-            yield Keyed(api, keys, texts, ids)
-        finally:
-            api.close()
-
-
-def ok(keyed: Keyed, who: str, document: str, **variables: Any) -> dict[str, Any]:
-    body = keyed.body(document, keyed.texts[who], **variables)
-    assert not body.get("errors"), body
-    data: dict[str, Any] = body["data"]
-    return data
+    with users_service(engine_settings, local_embedder, tmp_path, ns, USERS) as keyed:
+        yield keyed
 
 
 def test_each_user_keeps_their_own_thread_history(keyed: Keyed, ns: str) -> None:

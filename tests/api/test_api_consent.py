@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from tests.api.keyed_support import ok, users_service
 from tests.api.test_api_keys import Keyed, codes
 from tests.mcp_support import (
     call,
@@ -22,12 +23,9 @@ from tests.mcp_support import (
     refused,
     user_keys,
 )
-from tests.support import GraphQLClient, serve_in_thread
 from thoughtgraph.api.keyfile import KeyFile
-from thoughtgraph.domain.access import Role
 from thoughtgraph.llm.embedders.base import TextEmbedder
-from thoughtgraph.server import create_app
-from thoughtgraph.settings import EmbedderKind, Settings
+from thoughtgraph.settings import Settings
 
 USERS = ("ana", "bob", "carol")
 REQUEST = """id namespace person field sensitivity status value thoughtId replacesIds
@@ -61,32 +59,8 @@ def keyed(
     ns: str,
 ) -> Iterator[Keyed]:
     """A writer key for each of Ana, Bob and Carol, each acting for that user."""
-    keys = KeyFile(tmp_path / "keys.json")
-    texts, ids = {}, {}
-    for user in USERS:
-        key, text = keys.create(
-            name=user,
-            namespaces=[ns],
-            agent_id=f"{user}-bot",
-            agent_name=f"{user.title()} Bot",
-            role=Role.WRITER,
-            user=user,
-        )
-        texts[user], ids[user] = text, key.key_id
-    settings = engine_settings(embedder=EmbedderKind.LOCAL, keys_file=keys.path)
-    with serve_in_thread(create_app(settings, embedder=local_embedder)) as base_url:
-        api = GraphQLClient(base_url)
-        try:
-            yield Keyed(api, keys, texts, ids)
-        finally:
-            api.close()
-
-
-def ok(keyed: Keyed, who: str, document: str, **variables: Any) -> dict[str, Any]:
-    body = keyed.body(document, keyed.texts[who], **variables)
-    assert not body.get("errors"), body
-    data: dict[str, Any] = body["data"]
-    return data
+    with users_service(engine_settings, local_embedder, tmp_path, ns, USERS) as keyed:
+        yield keyed
 
 
 def contribute(keyed: Keyed, who: str, ns: str, content: str, **extra: Any) -> dict[str, Any]:
