@@ -1,8 +1,9 @@
 """Multi-fact extraction (seed 001 §13): a long contribution, written as it is, is split
 in the background into up to five candidate facts, of which at most three are written,
-each a refinement of the contribution (its lineage shows where it came from) that passed
-the near-duplicate check; the scan after the write then checks them for supersession
-like any new thought. Each user has a daily allowance of extraction calls.
+each an original that names the contribution as its source (no lineage edge: the
+contribution stays current and ranks as before) and passed the near-duplicate check;
+the scan after the write then checks them for supersession like any new thought.
+Each user has a daily allowance of extraction calls.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from pydantic import BaseModel
 from thoughtgraph.domain.errors import ConsentRequiredError
 from thoughtgraph.domain.judgement import UsageMeter
 from thoughtgraph.domain.knowledge import stable_thought_id
-from thoughtgraph.domain.models import Thought, ThoughtKind, ThoughtType, TimeView
+from thoughtgraph.domain.models import Thought, ThoughtKind, TimeView
+from thoughtgraph.domain.ops import OpsNode
 from thoughtgraph.domain.scopes import Viewer
 from thoughtgraph.domain.units import DAY_MS
 from thoughtgraph.features.repositories import Repositories
@@ -32,7 +34,6 @@ log = structlog.get_logger(__name__)
 
 MAX_WRITTEN = 3  # facts written per contribution, of up to five candidates
 EXTRACTED_TAG = "extracted"
-REASON = "a fact stated in a longer contribution"
 
 
 class ExtractionStatus(StrEnum):
@@ -102,8 +103,8 @@ class FactExtractor:
     async def _write(
         self, source: Thought, facts: Sequence[Fact], result: ExtractionResult
     ) -> ExtractionResult:
-        """Up to MAX_WRITTEN of the facts, each a refinement of the contribution, past the
-        near-duplicate check; the write queues their scan like any other's."""
+        """Up to MAX_WRITTEN of the facts, each an original taken from the contribution, past
+        the near-duplicate check; the write queues their scan like any other's."""
         texts = [fact.content for fact in facts]
         vectors = await self._embedder.async_embed_documents(texts) if texts else []
         written: list[str] = []
@@ -119,12 +120,11 @@ class FactExtractor:
                 duplicates += 1  # said already: the near-duplicate check
                 continue
             try:
-                await self._thoughts.write_derived(
-                    ThoughtType.REFINEMENT,
+                await self._thoughts.write_original(
                     self._fact_input(source, fact),
-                    [source.id],
-                    reason=REASON,
                     thought_id=tid,
+                    node=OpsNode.WORKER,
+                    taken_from=[source.id],
                 )
             except ConsentRequiredError:
                 return result.model_copy(update={"status": ExtractionStatus.PERSON_FIELD})

@@ -228,14 +228,22 @@ class ThoughtService:
         )
 
     async def write_original(
-        self, data: ThoughtInput, *, thought_id: str, node: OpsNode = OpsNode.EPISODIC
+        self,
+        data: ThoughtInput,
+        *,
+        thought_id: str,
+        node: OpsNode = OpsNode.EPISODIC,
+        taken_from: Sequence[str] = (),
     ) -> Contribution:
-        """An original with a deterministic id (episode extraction; insights, as the worker)."""
+        """An original with a deterministic id (episode extraction; insights, as the worker).
+        ``taken_from`` names the thoughts it was taken from (extracted facts): they must
+        exist and are kept as its source ids, but no lineage edge is drawn, so they stay
+        current and rank as before."""
         with acting_as(node):
             return await self._write(
                 ThoughtType.ORIGINAL,
                 validate_input(data, None),
-                (),
+                tuple(taken_from),
                 viewer=Viewer.everyone(),
                 thought_id=thought_id,
             )

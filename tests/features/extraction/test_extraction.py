@@ -1,6 +1,7 @@
 """Multi-fact extraction on both engines against an OpenAI-compatible server the test runs:
 a long contribution split into facts (at most three written of five, near-duplicates
-left out, each a refinement of the contribution), a malformed answer, a 429, the daily
+left out, each an original naming the contribution as its source, which stays current
+and ranks as before), a malformed answer, a 429, the daily
 cap, a retry, and the offline path (the contribution as it is, nothing queued)."""
 
 from __future__ import annotations
@@ -126,10 +127,16 @@ def test_a_long_contribution_becomes_at_most_three_facts(
         FACTS[3]["content"],
     ]
     for fact in facts:
-        assert fact.type is ThoughtType.REFINEMENT and fact.source_ids == (source,)
+        assert fact.type is ThoughtType.ORIGINAL and fact.source_ids == (source,)
         assert set(fact.tags) == {"sync", "extracted"} and fact.agent_id == "planner"
     assert facts[0].category == "backups" and facts[0].importance == 4
     assert said not in result.written
+    # The contribution stays current and is not ranked down as a refined thought.
+    assert loop.run(runtime.repos.thoughts.get_many(ns, [source]))[source].is_current
+    hits = loop.run(s.search.search(ns, "nightly backups of the billing database", k=10))
+    ranked = {h.thought.id: h for h in hits}
+    explained = ranked[source].explanation
+    assert explained is not None and explained.lineage_factor == 1.0
     # A retried task writes nothing twice (ids come from the contribution).
     server.queue_chat(json.dumps({"facts": FACTS}))
     before = loop.run(runtime.repos.changes.since(ns, 0, 500))
