@@ -235,10 +235,8 @@ class ThoughtService:
         node: OpsNode = OpsNode.EPISODIC,
         taken_from: Sequence[str] = (),
     ) -> Contribution:
-        """An original with a deterministic id (episode extraction; insights, as the worker).
-        ``taken_from`` names the thoughts it was taken from (extracted facts): they must
-        exist and are kept as its source ids, but no lineage edge is drawn, so they stay
-        current and rank as before."""
+        """An original with a deterministic id (episodes; insights and extracted facts, as
+        the worker). ``taken_from``: source ids without a lineage edge (they stay current)."""
         with acting_as(node):
             return await self._write(
                 ThoughtType.ORIGINAL,
