@@ -22,6 +22,9 @@ class EmbedderKind(StrEnum):
     LOCAL = "local"  # sentence-transformers all-MiniLM-L6-v2, shipped offline
     LITELLM = "litellm"  # any hosted embedding model litellm knows
     HASH = "hash"  # deterministic pseudo-random unit vectors: benchmarks and wiring tests only
+    # No embedder: full-text search only (docs/reembedding.md); thoughts keep placeholder
+    # vectors until `thoughtgraph reembed` gives them real ones.
+    NONE = "none"
 
 
 class FsyncPolicy(StrEnum):

@@ -139,5 +139,17 @@ class EmbeddingError(ThoughtgraphError):
     public_message = "The embedding model could not embed the text; nothing was written."
 
 
+class VectorSearchUnavailableError(ThoughtgraphError):
+    """A search by meaning alone asked of a service running without an embedder."""
+
+    code = "VECTOR_SEARCH_UNAVAILABLE"
+
+    def __init__(self, what: str) -> None:
+        super().__init__(
+            f"{what} needs an embedder; this service runs without one (TG_EMBEDDER=none, "
+            "full-text search only)"
+        )
+
+
 class ConfigurationError(ThoughtgraphError):
     code = "CONFIGURATION_ERROR"

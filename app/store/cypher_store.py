@@ -23,6 +23,7 @@ from thoughtgraph.domain.models import (
     StoreHealth,
     now_ms,
 )
+from thoughtgraph.domain.vector_space import is_text_only
 from thoughtgraph.observability.statements import UNOBSERVED, StatementObserver
 from thoughtgraph.store.cypher import StatementLibrary
 
@@ -149,6 +150,16 @@ class CypherGraphStore(abc.ABC):
                 "dir/database",
                 stored_schema_version=int(layout),
                 schema_version=SCHEMA_VERSION,
+            )
+        stored_embedder = str(existing.get("embedder") or "")
+        if is_text_only(stored_embedder) and not is_text_only(embedder):
+            raise SchemaMismatchError(
+                f"this store was built without an embedder ({stored_embedder}): its vectors "
+                f"are placeholders, which {embedder} cannot search; keep TG_EMBEDDER=none, or "
+                "export it and import it into a new data dir/database with the embedder "
+                "(an import embeds every text again)",
+                stored_embedder=stored_embedder,
+                embedder=embedder,
             )
         if built_with is not None and int(built_with) != embedding_dimension:
             raise SchemaMismatchError(

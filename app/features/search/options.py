@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from thoughtgraph.domain import validation as check
 from thoughtgraph.domain.errors import InvalidInputError
-from thoughtgraph.domain.retrieval import RetrievalOptions, SearchFilter, UsagePolicy
+from thoughtgraph.domain.retrieval import RetrievalMode, RetrievalOptions, SearchFilter, UsagePolicy
 from thoughtgraph.settings import Settings
 
 MAX_FILTER_VALUES = 20  # kinds, categories, tags, states: each at most this many
@@ -79,3 +79,27 @@ def within_allowlist(
         return None
     narrowed = options.filter.model_copy(update={"categories": categories})
     return options.model_copy(update={"filter": narrowed})
+
+
+def caller_options(
+    filter: SearchFilter | None,
+    mode: RetrievalMode | None,
+    hybrid: bool | None,
+    expand: bool | None,
+) -> RetrievalOptions:
+    """A caller's options: hybrid unless asked off, no expansion unless asked for."""
+    return RetrievalOptions(
+        filter=filter or SearchFilter(),
+        mode=mode or RetrievalMode.STANDARD,
+        hybrid=hybrid is not False,
+        expand=bool(expand),
+    )
+
+
+def checked_query(namespace: str, query: str, k: int, threshold: float) -> str:
+    """The query text, once namespace, query, k and threshold are valid."""
+    check.require_namespace(namespace)
+    text = check.require_text("query", query, check.MAX_QUERY_CHARS)
+    check.require_int_range("k", k, 1, check.MAX_K)
+    check.require_float_range("threshold", threshold, -1.0, 1.0)
+    return text

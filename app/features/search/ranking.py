@@ -37,8 +37,10 @@ class Ranking:
         *,
         superseded_factor: float,
         insight_factor: float,
+        vectors: bool = True,
     ) -> None:
         self._repos = repos
+        self._vectors = vectors  # off without an embedder: see hybrid
         self._retrieval = repos.retrieval
         self.policy = policy
         self._superseded_factor = superseded_factor
@@ -102,18 +104,27 @@ class Ranking:
         view: TimeView,
         options: RetrievalOptions,
     ) -> list[RankedHit]:
+        """Without vectors (a service without an embedder): the full-text side alone, its
+        placeholder cosines counted as 0 and the threshold (a cosine) not applied."""
         pool = min(MAX_POOL, max(k * POOL_FACTOR, MIN_POOL))
         params = self.params(options)
-        vector_rows, (statistics, text_rows) = await asyncio.gather(
-            self._retrieval.vector_candidates(
-                namespace, embedding, pool, view, params, narrows=options.filter.narrows
-            ),
-            self._keyword_candidates(namespace, text, embedding, pool, view, params),
-        )
-        # A vector candidate is held to the threshold as in plain search; a full-text
-        # match the embedding finds unrelated (negative cosine) counts as 0.
-        vector_rows = [row for row in vector_rows if row.similarity >= threshold]
-        text_rows = [row for row in text_rows if max(0.0, row.similarity) >= threshold]
+        if not self._vectors:
+            statistics, found = await self._keyword_candidates(
+                namespace, text, embedding, pool, view, params
+            )
+            vector_rows: list[scoring.Candidate] = []
+            text_rows = [replace(row, similarity=0.0) for row in found]
+        else:
+            vector_rows, (statistics, text_rows) = await asyncio.gather(
+                self._retrieval.vector_candidates(
+                    namespace, embedding, pool, view, params, narrows=options.filter.narrows
+                ),
+                self._keyword_candidates(namespace, text, embedding, pool, view, params),
+            )
+            # A vector candidate is held to the threshold as in plain search; a full-text
+            # match the embedding finds unrelated (negative cosine) counts as 0.
+            vector_rows = [row for row in vector_rows if row.similarity >= threshold]
+            text_rows = [row for row in text_rows if max(0.0, row.similarity) >= threshold]
         candidates = candidates_of(vector_rows, text_rows)
         fused = reciprocal_rank_fusion(
             [[r.thought.id for r in vector_rows], [r.thought.id for r in text_rows]]

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from thoughtgraph.domain import validation as check
 from thoughtgraph.domain.access import Principal
 from thoughtgraph.domain.allowlist import AllowlistPolicy
-from thoughtgraph.domain.errors import ThoughtNotFoundError
+from thoughtgraph.domain.errors import ThoughtNotFoundError, VectorSearchUnavailableError
 from thoughtgraph.domain.models import LineageEdgeHit, Thought, TimeView
 from thoughtgraph.domain.ops import NO_OPS_EVENTS, OpsEvents, OpsNode, current_node
 from thoughtgraph.domain.ranking.near_duplicates import newer_first
@@ -43,11 +43,18 @@ from thoughtgraph.features.access import (
 from thoughtgraph.features.repositories import Repositories
 from thoughtgraph.features.retention.service import AccessRecorder
 from thoughtgraph.features.search.expanded import EXPANSION_POOL, ExpandedSearch
-from thoughtgraph.features.search.options import checked_options, usage_policy, within_allowlist
+from thoughtgraph.features.search.options import (
+    caller_options,
+    checked_options,
+    checked_query,
+    usage_policy,
+    within_allowlist,
+)
 from thoughtgraph.features.search.ranking import Ranking
+from thoughtgraph.features.search.text_topics import topics_by_words
 from thoughtgraph.ports.clock import Clock, SystemClock
 from thoughtgraph.ports.services import Embeddings
-from thoughtgraph.settings import Settings
+from thoughtgraph.settings import EmbedderKind, Settings
 
 MAX_ACTION_CHARS = 500
 MAX_CONTEXT_K = 200  # what one context assembly may ask for (app/features/context/gathering.py)
@@ -71,6 +78,9 @@ class SearchService:
         self._events = events
         self._clock = clock or SystemClock()
         self._access = access
+        # Without an embedder (TG_EMBEDDER=none) stored vectors are placeholders: every
+        # search is answered from full text alone (docs/reembedding.md).
+        self.full_text_only = settings is not None and settings.embedder is EmbedderKind.NONE
         factors = {  # how much lower a superseded hit and an insight rank
             name: getattr(settings, setting) if settings else Settings.model_fields[setting].default
             for name, setting in (
@@ -80,7 +90,7 @@ class SearchService:
         }
         self.policy = usage_policy(settings)
         self._retrieval = repos.retrieval
-        self._ranking = Ranking(repos, self.policy, **factors)
+        self._ranking = Ranking(repos, self.policy, vectors=not self.full_text_only, **factors)
         self._expansion = ExpandedSearch(repos, embedder, policy=self.policy, **factors)
 
     def view(
@@ -113,7 +123,7 @@ class SearchService:
         in the store; refined and superseded ones are marked and ranked below their
         successors (left out when current only).
         ``threshold`` drops hits less similar (cosine) than it."""
-        text = _checked_query(namespace, query, k, threshold)
+        text = checked_query(namespace, query, k, threshold)
         options = checked_options(options)
         embedding = await self._embedder.async_embed_query(text)
         hits = await self._search(namespace, text, embedding, k, threshold, view, options)
@@ -125,7 +135,7 @@ class SearchService:
     ) -> list[RankedHit]:
         """``search`` for context assembly, which packs by tokens rather than by count: up
         to MAX_CONTEXT_K hits (a caller's search stops at MAX_K)."""
-        text = _checked_query(namespace, query, 1, 0.0)
+        text = checked_query(namespace, query, 1, 0.0)
         check.require_int_range("k", k, 1, MAX_CONTEXT_K)
         # The default (hybrid) search, as a caller's. Not counted as retrieved: the context
         # service counts what it packs, what the agent is shown.
@@ -146,7 +156,7 @@ class SearchService:
     ) -> list[RankedHit]:
         """``search`` with the query's embedding already made (a caller searching several
         times for one text embeds it once; the benchmark times search without it)."""
-        text = _checked_query(namespace, query, k, threshold)
+        text = checked_query(namespace, query, k, threshold)
         return await self._search(
             namespace, text, embedding, k, threshold, view, checked_options(options)
         )
@@ -165,7 +175,7 @@ class SearchService:
     ) -> TieredResult:
         """The two tiers: the topic summaries nearest the query first, then (at
         ``full``) the thoughts of a search. One query embedding serves both."""
-        text = _checked_query(namespace, query, k, threshold)
+        text = checked_query(namespace, query, k, threshold)
         check.require_int_range("topicLimit", topic_k, 0, check.MAX_K)
         options = checked_options(options)
         # A namespace never written to has no index yet: nothing to find.
@@ -174,11 +184,16 @@ class SearchService:
         embedding = await self._embedder.async_embed_query(text)
         topics: list[TopicHit] = []
         if topic_k:
-            found = await self._retrieval.topics(namespace, embedding, topic_k)
+            found = await (  # without an embedder: BM25 scaled, not cosines (no threshold)
+                topics_by_words(self._repos, namespace, text, topic_k)
+                if self.full_text_only
+                else self._retrieval.topics(namespace, embedding, topic_k)
+            )
+            floor = min(threshold, 0.0) if self.full_text_only else threshold
             topics = [
                 TopicHit(topic=topic, similarity=max(0.0, sim))
                 for topic, sim in found
-                if sim >= threshold
+                if sim >= floor
             ]
         thoughts: list[RankedHit] = []
         if detail_level is DetailLevel.FULL:
@@ -208,7 +223,7 @@ class SearchService:
         for a claimed agent its key is not, CATEGORY_NOT_ALLOWED for a category outside
         it); an argument left out (None) takes its default."""
         check_access(caller, Action.READ, namespace)
-        options = self._readable(caller, agent, _options(filter, mode, hybrid, expand))
+        options = self._readable(caller, agent, caller_options(filter, mode, hybrid, expand))
         if options is None:
             return []
         return await self.search(
@@ -243,7 +258,7 @@ class SearchService:
         topics = DEFAULT_TOPIC_LIMIT if topic_limit is None else topic_limit
         check.require_int_range("topicLimit", topics, 0, MAX_TOPIC_LIMIT)
         level = detail_level or DetailLevel.FULL
-        options = self._readable(caller, agent, _options(filter, mode, True, False))
+        options = self._readable(caller, agent, caller_options(filter, mode, True, False))
         if options is None:
             return TieredResult(topics=(), thoughts=(), detail_level=level)
         if self._allowlist.readable_by(caller.agent, agent) is not None:
@@ -293,14 +308,15 @@ class SearchService:
         view = self._view_for(view, options)
         if not await self._repos.executor.searchable(namespace):
             return []
-        pool = max(k, EXPANSION_POOL) if options.expand else k
-        if options.hybrid:
+        expand = options.expand and not self.full_text_only  # no vectors to rank by
+        pool = max(k, EXPANSION_POOL) if expand else k
+        if self.full_text_only or options.hybrid:
             hits = await self._ranking.hybrid(
                 namespace, text, embedding, pool, threshold, view, options
             )
         else:
             hits = await self._ranking.plain(namespace, embedding, pool, threshold, view, options)
-        if options.expand:
+        if expand:
             hits = await self._expansion.rerank(
                 namespace,
                 text,
@@ -369,32 +385,10 @@ class SearchService:
         check.require_namespace(namespace)
         text = check.require_text("query", query, check.MAX_QUERY_CHARS)
         check.require_int_range("k", k, 1, check.MAX_K)
+        if self.full_text_only:
+            raise VectorSearchUnavailableError("searching the reasons of changes")
         embedding = await self._embedder.async_embed_query(text)
         hits = await self._repos.lineage.search_reasons(namespace, embedding, k)
         ends = [i for hit in hits for i in (hit.from_id, hit.to_id)]
         shown = await ids_seen(self._repos, namespace, ends, viewer_of(caller))
         return [hit for hit in hits if hit.from_id in shown and hit.to_id in shown]
-
-
-def _options(
-    filter: SearchFilter | None,
-    mode: RetrievalMode | None,
-    hybrid: bool | None,
-    expand: bool | None,
-) -> RetrievalOptions:
-    """A caller's options: hybrid unless asked off, no expansion unless asked for."""
-    return RetrievalOptions(
-        filter=filter or SearchFilter(),
-        mode=mode or RetrievalMode.STANDARD,
-        hybrid=hybrid is not False,
-        expand=bool(expand),
-    )
-
-
-def _checked_query(namespace: str, query: str, k: int, threshold: float) -> str:
-    """The query text, once namespace, query, k and threshold are valid."""
-    check.require_namespace(namespace)
-    text = check.require_text("query", query, check.MAX_QUERY_CHARS)
-    check.require_int_range("k", k, 1, check.MAX_K)
-    check.require_float_range("threshold", threshold, -1.0, 1.0)
-    return text
