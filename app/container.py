@@ -24,6 +24,7 @@ from thoughtgraph.features.extraction.service import FactExtractor
 from thoughtgraph.features.insights.service import InsightService
 from thoughtgraph.features.lineage.service import LineageService
 from thoughtgraph.features.ops.service import OpsService
+from thoughtgraph.features.procedures.service import ProcedureService
 from thoughtgraph.features.repositories import Repositories
 from thoughtgraph.features.retention.service import AccessRecorder, RetentionService
 from thoughtgraph.features.search.recall import RecallService
@@ -116,6 +117,16 @@ def build_services(
         consent=ConsentService(repos, fields, clock),
         checkpoints=CheckpointService(
             repos.checkpoints, clock, max_bytes=settings.checkpoint_max_bytes
+        ),
+        procedures=ProcedureService(
+            repos,
+            embedder,
+            scopes=thoughts.scopes,
+            clock=clock,
+            events=events,
+            llm=llm,
+            llm_calls=settings.llm_max_calls_per_run,
+            allowlist=allowlist,
         ),
         topics=TopicService(
             repos, TopicSummariser(llm, settings.topic_summary_max_words), settings, clock

@@ -35,6 +35,8 @@ class ThoughtKind(StrEnum):
     CODE_REF = "code_ref"
     INSIGHT = "insight"
     PROCEDURE = "procedure"
+    WORKFLOW = "workflow"  # ordered steps with a trigger and a hint (domain/procedures.py)
+    CODE_PATTERN = "code_pattern"  # a repeated code structure: trigger, template, hint, files
     EPISODE_NOTE = "episode_note"
 
 

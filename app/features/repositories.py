@@ -23,6 +23,7 @@ from thoughtgraph.features.extraction.repository import ExtractionRepository
 from thoughtgraph.features.insights.repository import InsightRepository
 from thoughtgraph.features.lineage.repository import LineageRepository
 from thoughtgraph.features.ops.repository import OpsRepository
+from thoughtgraph.features.procedures.repository import ProcedureRepository
 from thoughtgraph.features.retention.repository import RetentionRepository
 from thoughtgraph.features.search.expansion_repository import ExpansionRepository
 from thoughtgraph.features.search.neighbours_repository import NeighbourRepository
@@ -60,6 +61,7 @@ class Repositories:
     insights: InsightRepository
     transfer: TransferRepository
     ops: OpsRepository
+    procedures: ProcedureRepository
 
     @classmethod
     def over(cls, executor: Executor) -> Repositories:
@@ -88,4 +90,5 @@ class Repositories:
             insights=InsightRepository(executor),
             transfer=TransferRepository(executor),
             ops=OpsRepository(executor),
+            procedures=ProcedureRepository(executor),
         )

@@ -22,6 +22,7 @@ from thoughtgraph.features.extraction.service import FactExtractor
 from thoughtgraph.features.insights.service import InsightService
 from thoughtgraph.features.lineage.service import LineageService
 from thoughtgraph.features.ops.service import OpsService
+from thoughtgraph.features.procedures.service import ProcedureService
 from thoughtgraph.features.repositories import Repositories
 from thoughtgraph.features.retention.service import AccessRecorder, RetentionService
 from thoughtgraph.features.search.recall import RecallService
@@ -55,6 +56,7 @@ class Services:
     proposals: ProposalService
     consent: ConsentService
     checkpoints: CheckpointService  # a client's saved state of a thread, per user
+    procedures: ProcedureService  # workflows and code patterns (procedural memory)
     topics: TopicService
     consolidation: ConsolidationService
     episodes: EpisodeService

@@ -8,6 +8,7 @@ from typing import Any
 
 from thoughtgraph.domain.changes import Actor, ChangeKind, SubjectKind
 from thoughtgraph.domain.models import ThoughtRecord, TimeView, now_ms
+from thoughtgraph.domain.procedures import searched_kinds
 from thoughtgraph.domain.retrieval import SearchFilter, UsagePolicy
 from thoughtgraph.domain.scopes import Viewer
 
@@ -106,7 +107,8 @@ def filter_params(
     """The parameters of the search_filter and retention macros (store/search_macros.py)."""
     f = search_filter
     return {
-        "kinds": [k.value for k in f.kinds] or None,
+        # Procedural kinds only when asked for (domain/procedures.py).
+        "kinds": searched_kinds(f.kinds, f.categories),
         "categories": list(f.categories) or None,
         "tags": list(f.tags) or None,
         "agentId": f.agent_id,

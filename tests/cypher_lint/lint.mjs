@@ -65,6 +65,8 @@ const PROPERTY_KEYS = [
   'proposedByName', 'proposedByUser', 'signals', 'expiresAt', 'decidedBy',
   // Checkpoint (id, namespace, user, createdAt, revision as above)
   'checkpointId', 'threadId', 'parentId', 'data', 'metadata', 'sizeBytes',
+  // A workflow's or code pattern's structure, on its Thought (features/procedures)
+  'procedureTrigger', 'procedureHint', 'procedureSteps', 'procedureTemplate', 'procedureFiles',
   // ExtractionQuota (id, namespace as above)
   'user', 'day', 'count',
   // ConsolidationRun

@@ -38,6 +38,7 @@ from graphql.language import DocumentNode
 from graphql.utilities import value_from_ast_untyped
 
 from thoughtgraph.domain.checkpoints import DEFAULT_LIST, MAX_LIST
+from thoughtgraph.domain.procedures import MAX_STEPS, MAX_TEMPLATE_SLOTS
 from thoughtgraph.domain.retrieval import MAX_LIMIT
 from thoughtgraph.domain.validation import (
     MAX_CHANGES,
@@ -50,6 +51,8 @@ from thoughtgraph.domain.validation import (
 )
 from thoughtgraph.features.consolidation.proposals import MAX_PARTS, MAX_PROPOSALS
 from thoughtgraph.features.ops.service import MAX_EVENTS
+from thoughtgraph.features.procedures.service import MAX_LIST as MAX_PROCEDURES
+from thoughtgraph.features.procedures.service import MAX_PATTERNS
 
 UNKNOWN_LIST_SIZE = 100  # any list not named below: counted as this long
 
@@ -101,6 +104,15 @@ ROOT_WEIGHTS = {
     "saveCheckpoint": 5,
     "checkpoint": 1,
     "checkpoints": 5,
+    # Procedural memory: a recorded workflow or pattern is a contribution (an embedding
+    # and a write); extraction parses each file given (BATCH_ROOTS) and may store patterns.
+    "recordWorkflow": 20,
+    "recordPattern": 20,
+    # A model call on the episode's narrative, then a recorded workflow.
+    "recordWorkflowFromEpisode": 40,
+    "extractPatterns": 20,
+    "procedure": 1,
+    "procedures": 5,
     # Context assembly: several searches (each an embedding) and listings, then packing.
     "assembleContext": 40,
     "predictContext": 40,
@@ -118,7 +130,11 @@ ROOT_WEIGHTS = {
     "operationCounts": 10,
 }
 # Root fields whose weight counts once per item of a list argument: (field, argument).
-BATCH_ROOTS = {"contributeMany": "inputs", "proposeMerge": "userIds"}
+BATCH_ROOTS = {
+    "contributeMany": "inputs",
+    "proposeMerge": "userIds",
+    "extractPatterns": "files",
+}
 # Scalars that are large reads of their own: a checkpoint's data may hold hundreds of KB.
 HEAVY_SCALARS = {"data": 20}
 # Root fields whose boolean argument multiplies their work: an expanded search runs a base
@@ -157,6 +173,7 @@ SIZED_BY_ARGUMENT = {
     "mergeProposals": ("first", 20, MAX_PAGE_SIZE),
     "consentRequests": ("first", 20, MAX_PAGE_SIZE),
     "checkpoints": ("first", DEFAULT_LIST, MAX_LIST),
+    "procedures": ("first", 20, MAX_PROCEDURES),
 }
 # Lists with a fixed cap, wherever they appear. A connection's own lists (nodes, edges,
 # events) count once: the field above them was already multiplied by first or limit.
@@ -171,6 +188,9 @@ CAPPED_LISTS = {
     "undoConsolidation": MAX_SOURCES,  # a merge's sources
     "proposeMerge": MAX_PROPOSALS,
     "parts": MAX_PARTS,
+    "steps": MAX_STEPS,
+    "template": MAX_TEMPLATE_SLOTS,
+    "patterns": MAX_PATTERNS,
     "hits": MAX_LIMIT,  # recall's hits, searchTiered's thoughts (both at most MAX_LIMIT)
 }
 

@@ -30,6 +30,8 @@ from thoughtgraph.api.graphql.insights.mutations import InsightMutation
 from thoughtgraph.api.graphql.lineage.queries import LineageQuery
 from thoughtgraph.api.graphql.ops.queries import OpsQuery
 from thoughtgraph.api.graphql.parsing import CachedParser
+from thoughtgraph.api.graphql.procedures.mutations import ProcedureMutation
+from thoughtgraph.api.graphql.procedures.queries import ProcedureQuery
 from thoughtgraph.api.graphql.retention.mutations import ThoughtLifecycleMutation
 from thoughtgraph.api.graphql.search.queries import SearchQuery
 from thoughtgraph.api.graphql.search.recall_queries import RecallQuery
@@ -53,6 +55,7 @@ class Query(
     ProposalQuery,
     ConsentQuery,
     CheckpointQuery,
+    ProcedureQuery,
     RecallQuery,
     ContextQuery,
     SearchQuery,
@@ -70,6 +73,7 @@ class Mutation(
     ProposalMutation,
     ConsentMutation,
     CheckpointMutation,
+    ProcedureMutation,
     EpisodeMutation,
     InsightMutation,
     UsageMutation,

@@ -35,6 +35,7 @@ from thoughtgraph.domain.context.signals import (
 )
 from thoughtgraph.domain.knowledge import ContradictionStatus, Topic
 from thoughtgraph.domain.models import Thought, ThoughtFilter, ThoughtKind, TimeView
+from thoughtgraph.domain.procedures import PROCEDURAL_KINDS, procedure_item
 from thoughtgraph.domain.scopes import Viewer
 from thoughtgraph.features.repositories import Repositories
 
@@ -62,9 +63,8 @@ RECENT = 20
 RECENT_WITH_QUERY = 0.25
 RECENT_EVENTS = 100  # the change log's last events the recent thoughts are read from
 WRITTEN = frozenset({ChangeKind.CREATED, ChangeKind.REFINED, ChangeKind.CONSOLIDATED})
-PLACED_KINDS = frozenset(
-    {ThoughtKind.DECISION, ThoughtKind.PREFERENCE, ThoughtKind.PROCEDURE, ThoughtKind.TASK}
-)
+PLACED_KINDS = frozenset({ThoughtKind.DECISION, ThoughtKind.PREFERENCE, ThoughtKind.TASK})
+PLACED_KINDS |= PROCEDURAL_KINDS
 
 
 class SearchHitLike(Protocol):
@@ -114,6 +114,9 @@ class Gathering:
     # Settings.context_contradiction_min_confidence: an open contradiction the judge was
     # less sure of waits in the review queue instead of heading the context.
     contradiction_min_confidence: float = 0.0
+    # Procedures, workflows and code patterns: only for a reader that asks for them
+    # (domain/procedures.wants_procedures), as tier-3 hints; never elsewhere.
+    procedural: bool = False
     _slots: asyncio.Semaphore = field(
         default_factory=lambda: asyncio.Semaphore(MAX_IN_FLIGHT), init=False, repr=False
     )
@@ -161,6 +164,7 @@ class Gathering:
             for hits in found
             for hit in hits
             if hit.similarity >= ERROR_MIN_SIMILARITY and self.visible(hit.thought)
+            if hit.thought.kind not in PROCEDURAL_KINDS
         ]
         fix_ids = [fid for hit in hits for fid in (hit.refined_by, hit.superseded_by) if fid]
         fixes = await self.repos.thoughts.get_many(self.namespace, fix_ids)
@@ -210,7 +214,7 @@ class Gathering:
         for source, hits in zip(sources, found, strict=True):
             weight = 1.0 if source == "query" else 0.9
             for hit in hits:
-                if not self.visible(hit.thought):
+                if not self.visible(hit.thought) or hit.thought.kind in PROCEDURAL_KINDS:
                     continue
                 confidence = similarity_confidence(hit.similarity)
                 critical = (
@@ -294,28 +298,35 @@ class Gathering:
 
     # --- tier 3 ------------------------------------------------------------------------
     async def _background(self) -> list[Candidate]:
-        """Conventions (preferences and thoughts tagged "convention") and workflow hints
-        (procedures; those matching the activity first)."""
-        preferences, tagged, procedures = await asyncio.gather(
+        """Conventions (preferences and thoughts tagged "convention") and, for a reader
+        that asks for them, procedural hints (those matching the signals first)."""
+        preferences, tagged = await asyncio.gather(
             self._listed(ThoughtKind.PREFERENCE),
             self._listed(None, tag="convention"),
-            self._listed(ThoughtKind.PROCEDURE),
         )
         words = signal_words(self.signals)
         items = []
         for thought in [*tagged, *preferences]:
+            if thought.kind in PROCEDURAL_KINDS:
+                continue  # a procedure tagged "convention" is a procedure all the same
             score = 0.3 + 0.1 * thought.importance / 5 + 0.05 * overlap(thought, words)
             items.append(
                 thought_item(thought, Tier.BACKGROUND, "convention", score, confidence=0.35)
             )
-        for thought in procedures:
-            score = 0.4 + 0.1 * overlap(thought, words)
-            items.append(
-                thought_item(
-                    thought, Tier.BACKGROUND, "workflow", score, label="workflow", confidence=0.4
-                )
-            )
-        return items
+        return items + await self._procedures(words)
+
+    async def _procedures(self, words: set[str]) -> list[Candidate]:
+        """Workflows, code patterns and procedures as one-line hints with the id that
+        expands them; none unless the reader asked for them."""
+        if not self.procedural:
+            return []
+        kinds = sorted(PROCEDURAL_KINDS)
+        lists = await asyncio.gather(*(self._listed(kind) for kind in kinds))
+        return [
+            procedure_item(thought, 0.4 + 0.1 * overlap(thought, words), confidence=0.4)
+            for listed in lists
+            for thought in listed
+        ]
 
     async def _topics(self) -> list[Candidate]:
         """Tier 3: summaries of the topics the signals touch; tier 4: every topic."""

@@ -34,6 +34,7 @@ from thoughtgraph.domain.context.session_block import (
 from thoughtgraph.domain.errors import InvalidInputError
 from thoughtgraph.domain.models import TimeView
 from thoughtgraph.domain.ops import NO_OPS_EVENTS, OpsEvents, OpsNode, acting_as
+from thoughtgraph.domain.procedures import wants_procedures
 from thoughtgraph.domain.scopes import Viewer
 from thoughtgraph.features.access import Action, check_access, events_seen, viewer_of
 from thoughtgraph.features.context.gathering import (
@@ -261,6 +262,7 @@ class ContextService:
             visible=visibility(allowed, viewer),
             query_hits=query_hits_for(budget),
             contradiction_min_confidence=self._contradiction_min_confidence,
+            procedural=wants_procedures(signals.agent, signals.activity, allowed),
         )
         with acting_as(OpsNode.CONTEXT):  # its searches are the assembly's, not a caller's
             candidates = await gathering.candidates()

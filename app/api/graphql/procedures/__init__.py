@@ -1,0 +1,1 @@
+"""Procedural memory: workflows and code patterns, recorded or extracted from code."""

@@ -1,0 +1,1 @@
+"""Procedural memory: workflows and code patterns (and their extraction from code)."""
