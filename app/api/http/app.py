@@ -18,6 +18,7 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from thoughtgraph.api.access import LOOPBACK_NAMES, AccessPolicy
+from thoughtgraph.api.explorer.page import ExplorerPage
 from thoughtgraph.api.graphiql.page import GraphiQLPage
 from thoughtgraph.api.graphql.app import create_graphql_app
 from thoughtgraph.api.http.limits import BodySizeLimit, CancelOnDisconnect
@@ -171,6 +172,7 @@ def create_http_app(
                 methods=["GET", "POST"],
             ),
             graphiql.assets_route(),
+            *ExplorerPage().routes(),  # the memory explorer, /explore
             neo4j_browser_files(settings.cypher_dir / "browser", browser_label),
         ],
         lifespan=lifespan,

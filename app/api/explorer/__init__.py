@@ -1,0 +1,1 @@
+"""The memory explorer: a page at /explore that reads and decides through the GraphQL API."""
