@@ -37,6 +37,14 @@ TOOLS = {
     "save_checkpoint",
     "load_checkpoint",
     "list_checkpoints",
+    "forget",
+    "restore",
+    "history",
+    "changes",
+    "topics",
+    "topic",
+    "run_consolidation",
+    "consolidation_run",
 }
 
 # --- the tools, on both engines and both transports ------------------------------------------

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from mcp.client.session import ClientSession
 from mcp.shared.exceptions import MCPError
 
 from tests.mcp_support import (
@@ -72,9 +73,9 @@ INITIALIZE = {
     },
 }
 MCP_HEADERS = {"accept": "application/json, text/event-stream"}
-# Room for one long thought in an answer (its text is there twice: content and structured
-# content), not for three.
-RESPONSE_CAP = "20000"
+# Room for one long thought in an answer (whole in the structured content, a line of it
+# in the text), not for three.
+RESPONSE_CAP = "8000"
 
 
 async def _keys_decide_who_may_do_what(server: McpServer, texts: dict[str, str], ns: str) -> None:
@@ -82,6 +83,7 @@ async def _keys_decide_who_may_do_what(server: McpServer, texts: dict[str, str],
         assert (await call(reader, "search", query="anything", namespace=ns))["hits"] == []
         code = await refused(reader, "contribute", content="Readers cannot write.", namespace=ns)
         assert code == "FORBIDDEN"
+        await _resources_and_prompts_follow_the_keys(reader, ns)
     async with server.session(texts["writer"]) as writer:
         written = await call(
             writer,
@@ -108,6 +110,25 @@ async def _keys_decide_who_may_do_what(server: McpServer, texts: dict[str, str],
         assert code == "RESPONSE_TOO_LARGE"
         one = await call(writer, "search", query="long note", namespace=ns, k=1)
         assert len(one["hits"]) == 1
+
+
+async def _resources_and_prompts_follow_the_keys(reader: ClientSession, ns: str) -> None:
+    """A reader key: the tools' rules hold for resources and prompts too."""
+    topics = await reader.read_resource(f"thoughtgraph://namespaces/{ns}/topics")
+    assert topics.contents[0].text == "topics: none"  # type: ignore[union-attr]
+    assert await refused(reader, "run_consolidation", namespace=ns) == "FORBIDDEN"
+    other = f"{ns}-other"
+    for uri in (
+        f"thoughtgraph://namespaces/{other}/topics",
+        f"thoughtgraph://namespaces/{other}/session-start",
+        f"thoughtgraph://thoughts/00000000-0000-4000-8000-00000000000f?namespace={other}",
+    ):
+        with pytest.raises(MCPError) as refusal:
+            await reader.read_resource(uri)
+        assert refusal.value.error.data["code"] == "FORBIDDEN", uri
+    with pytest.raises(MCPError) as refusal:
+        await reader.get_prompt("what_changed_since", {"revision": "0", "namespace": other})
+    assert refusal.value.error.data["code"] == "FORBIDDEN"
 
 
 def test_keys_over_http(

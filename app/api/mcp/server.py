@@ -8,19 +8,28 @@ GraphQL's ``extensions.code``. Arguments that do not fit a tool's input schema a
 ``VALIDATION_ERROR`` like the domain's own checks; anything unexpected is logged here and
 answered ``INTERNAL_ERROR`` without its text. An answer larger than GraphQL's response
 cap (``TG_MAX_RESPONSE_BYTES``) is ``RESPONSE_TOO_LARGE`` instead, as it is there.
+
+A success carries the answer twice: ``structuredContent``, the tool's shape validated
+against its output schema, for programs; and a text of a few lines (``compact``), one per
+item, for the model, instead of the SDK's indented JSON of the same shape.
 """
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from typing import Any
 
 import structlog
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp_types import CallToolResult, InputRequiredResult, TextContent
-from pydantic import ValidationError
+from mcp_types import Resource as MCPResource
+from pydantic import BaseModel, ValidationError
 
+from thoughtgraph.api.mcp import prompts, resources
 from thoughtgraph.api.mcp.access import Callers
+from thoughtgraph.api.mcp.compact import text_of
 from thoughtgraph.api.mcp.tools import tool_groups
 from thoughtgraph.api.mcp.tools.env import ToolEnv
 from thoughtgraph.domain.errors import InvalidInputError, ThoughtgraphError
@@ -33,7 +42,9 @@ INSTRUCTIONS = (
     "A knowledge-graph memory shared by agents. `search` before you contribute; "
     "`contribute` what you learn, `refine` a thought that changed (lineage keeps the old "
     "one), `supersede` one that no longer holds. Every tool takes a `namespace` "
-    "(default 'default'); a failure names its code in brackets, e.g. [VALIDATION_ERROR]."
+    "(default 'default'); a failure names its code in brackets, e.g. [VALIDATION_ERROR]. "
+    "Answers list one thought a line: id, kind, date, [superseded] where it no longer "
+    "holds, content (cut); the structured content has every field."
 )
 
 
@@ -60,10 +71,36 @@ def invalid_arguments_result(error: ValidationError) -> CallToolResult:
     return domain_error_result(problem)
 
 
+def with_compact_text(tool: Callable[..., Any]) -> Callable[..., Any]:
+    """``tool`` answering its shape as structured content and its compact text as the
+    content. The SDK reads the signature (arguments, output schema) through the wrapper
+    and still validates the structured content against the output schema."""
+
+    @functools.wraps(tool)
+    async def answer(*args: Any, **kwargs: Any) -> Any:
+        shape = await tool(*args, **kwargs)
+        if not isinstance(shape, BaseModel):
+            return shape
+        return CallToolResult(
+            content=[TextContent(type="text", text=text_of(shape))],
+            structured_content=shape.model_dump(mode="json", by_alias=True),
+        )
+
+    return answer
+
+
 class ThoughtgraphMCP(MCPServer[Any]):
     def __init__(self, *args: Any, max_response_bytes: int, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.max_response_bytes = max_response_bytes
+
+    def add_tool(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> None:
+        """Every tool answers with compact text beside its structured content."""
+        super().add_tool(with_compact_text(fn), *args, **kwargs)
+
+    async def list_resources(self) -> list[MCPResource]:
+        """The resources, and the templates filled in for the default namespace."""
+        return [*await super().list_resources(), *resources.default_resources()]
 
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
@@ -106,7 +143,7 @@ class ThoughtgraphMCP(MCPServer[Any]):
 def build_server(
     services: Services, callers: Callers, *, max_response_bytes: int
 ) -> ThoughtgraphMCP:
-    """The server with every tool group over these services."""
+    """The server with every tool group, its resources and prompts over these services."""
     server = ThoughtgraphMCP(
         SERVER_NAME,
         instructions=INSTRUCTIONS,
@@ -114,7 +151,7 @@ def build_server(
         max_response_bytes=max_response_bytes,
     )
     env = ToolEnv(services=services, callers=callers)
-    for register in tool_groups():
+    for register in (*tool_groups(), resources.register, prompts.register):
         register(server, env)
     return server
 

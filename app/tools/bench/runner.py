@@ -26,6 +26,7 @@ from thoughtgraph.tools.bench.footprint import footprint_row
 from thoughtgraph.tools.bench.ingest import IngestBench
 from thoughtgraph.tools.bench.isolation import ISOLATION_K, SMALL_SIZE, IsolationProbe
 from thoughtgraph.tools.bench.maintenance import Maintenance, MaintenanceSections
+from thoughtgraph.tools.bench.mcp_start import measure_mcp_start
 from thoughtgraph.tools.bench.report import (
     Row,
     SizeResults,
@@ -99,6 +100,7 @@ class Bench:
             self.rows += measure_local_embedder(
                 self.settings, sentences=self.sentences, queries=self.queries, warmup=self.warmup
             )
+            self.rows += measure_mcp_start(self.settings)  # mostly the model's load
         if self.ingest > 0:
             section = IngestBench(self.settings, self.ingest)
             self.rows += section.run()

@@ -17,10 +17,14 @@ from thoughtgraph.api.mcp.tools import (
     context,
     contradictions,
     episodes,
+    history,
     insights,
     recall,
+    retention,
+    runs,
     search,
     thoughts,
+    topics,
 )
 from thoughtgraph.api.mcp.tools.env import ToolEnv
 
@@ -31,9 +35,13 @@ def tool_groups() -> list[Callable[[MCPServer[Any], ToolEnv], None]]:
         recall.register,
         context.register,
         thoughts.register,
+        retention.register,
+        history.register,
+        topics.register,
         contradictions.register,
         episodes.register,
         consolidation.register,
+        runs.register,
         consent.register,
         checkpoints.register,
         insights.register,

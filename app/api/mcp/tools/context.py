@@ -59,6 +59,14 @@ class AssembledContextOut(Shape):
             ],
         )
 
+    def as_text(self) -> str:
+        """The context itself, then what it cost and the revision to pass next time."""
+        footer = (
+            f"({self.token_count} of {self.budget} tokens, {len(self.ids)} thoughts; "
+            f"revision {self.revision})"
+        )
+        return f"{self.text}\n\n{footer}" if self.text else footer
+
 
 def register(server: MCPServer[Any], env: ToolEnv) -> None:
     async def assemble_context(

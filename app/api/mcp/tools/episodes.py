@@ -9,6 +9,7 @@ from typing import Annotated, Any
 from mcp.server.mcpserver import Context, MCPServer
 from pydantic import BaseModel, Field
 
+from thoughtgraph.api.mcp.compact import listing, one_line
 from thoughtgraph.api.mcp.tools.env import WRITES, Namespace, ToolEnv
 from thoughtgraph.api.mcp.tools.shapes import Shape, epoch_ms, iso
 from thoughtgraph.api.mcp.tools.thoughts import ScopeArg, UserId
@@ -55,6 +56,10 @@ class EpisodeOut(Shape):
             thought_ids=list(episode.thought_ids),
             created_at=iso(episode.created_at_ms),
         )
+
+    def as_text(self) -> str:
+        header = f"episode {self.id} {self.title!r} ({self.extractor}): {one_line(self.summary)}"
+        return "\n".join([header, listing("thoughts", self.thought_ids)])
 
 
 def register(server: MCPServer[Any], env: ToolEnv) -> None:

@@ -9,6 +9,7 @@ from typing import Annotated, Any
 from mcp.server.mcpserver import Context, MCPServer
 from pydantic import Field
 
+from thoughtgraph.api.mcp.compact import listing, one_line
 from thoughtgraph.api.mcp.tools.env import READ_ONLY, Agent, Namespace, ToolEnv
 from thoughtgraph.api.mcp.tools.shapes import SearchHitOut, Shape
 from thoughtgraph.domain.language.temporal import Granularity
@@ -48,6 +49,16 @@ class RecallOut(Shape):
             source_ids=list(found.sources),
             hits=[SearchHitOut.of(hit) for hit in found.hits],
         )
+
+    def as_text(self) -> str:
+        dated = [f"{r.thought_id}: {r.expression!r} = {r.date}" for r in self.resolutions]
+        lines = [
+            f"answer ({self.answered_by}, confidence {self.confidence:.2f}): {self.answer}",
+            *([f"reasoning: {one_line(self.reasoning)}"] if self.reasoning else []),
+            *([f"dates: {'; '.join(dated)}"] if dated else []),
+            f"sources: {', '.join(self.source_ids) or 'none'}",
+        ]
+        return "\n".join([*lines, listing("hits", (hit.line() for hit in self.hits))])
 
 
 def register(server: MCPServer[Any], env: ToolEnv) -> None:

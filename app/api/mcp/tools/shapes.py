@@ -9,6 +9,7 @@ from typing import Any, Self
 
 from pydantic import BaseModel
 
+from thoughtgraph.api.mcp.compact import day, listing, one_line, thought_line
 from thoughtgraph.domain import models
 from thoughtgraph.domain.consent import ConsentRequest, ConsentStatus
 from thoughtgraph.domain.knowledge import Contradiction, ContradictionStatus, Resolution
@@ -75,6 +76,21 @@ class ThoughtOut(Shape):
             superseded_at=iso(thought.superseded_at_ms),
         )
 
+    def line(self, *, superseded: bool = False, suffix: str = "") -> str:
+        return thought_line(
+            self.id,
+            self.kind,
+            self.valid_from,
+            self.content,
+            superseded=superseded or self.superseded_at is not None,
+            forgotten=self.state is ThoughtState.SOFT_DELETED,
+            valid_to=self.valid_to,
+            suffix=suffix,
+        )
+
+    def as_text(self) -> str:
+        return self.line()
+
 
 class HeldOut(Shape):
     """The consent request a contribution became (consent_requests lists it in full)."""
@@ -102,6 +118,19 @@ class ContributionOut(BaseModel):
             extraction_queued=contribution.extraction_queued,
         )
 
+    def as_text(self) -> str:
+        if self.consent_request is not None:
+            held = self.consent_request
+            head = f"held for consent ({held.field} of {held.person}): request {held.id}"
+        else:
+            head = "stored: " + self.thought.line()
+        notes = [head]
+        if self.guidance is not None:
+            notes.append(f"note: {self.guidance.message} ({self.guidance.similar_thought_id})")
+        if self.extraction_queued:
+            notes.append("fact extraction queued")
+        return "\n".join(notes)
+
 
 class SearchHitOut(Shape):
     thought: ThoughtOut
@@ -115,6 +144,9 @@ class SearchHitOut(Shape):
     def of(cls, hit: models.SearchHit) -> SearchHitOut:
         return cls.copy_of(hit, thought=ThoughtOut.of(hit.thought))
 
+    def line(self) -> str:
+        return self.thought.line(superseded=self.superseded, suffix=f"score {self.score:.2f}")
+
 
 class SearchOut(BaseModel):
     hits: list[SearchHitOut]
@@ -122,6 +154,9 @@ class SearchOut(BaseModel):
     @classmethod
     def of(cls, hits: Sequence[models.SearchHit]) -> SearchOut:
         return cls(hits=[SearchHitOut.of(hit) for hit in hits])
+
+    def as_text(self) -> str:
+        return listing("hits", (hit.line() for hit in self.hits))
 
 
 class LineageNodeOut(Shape):
@@ -148,6 +183,15 @@ class LineageOut(Shape):
         ]
         return cls.copy_of(lineage, chain=chain)
 
+    def as_text(self) -> str:
+        lines = (
+            f"{node.depth:+d} {node.thought_id} {node.type} {day(node.created_at)} "
+            f"{one_line(node.content_preview)}"
+            for node in sorted(self.chain, key=lambda node: node.depth)
+        )
+        header = f"lineage of {self.thought_id}" + (" (truncated)" if self.truncated else "")
+        return listing(header, lines)
+
 
 class ContradictionOut(Shape):
     id: str
@@ -172,6 +216,17 @@ class ContradictionOut(Shape):
             found, detected_at=iso(found.detected_at_ms), resolved_at=iso(found.resolved_at_ms)
         )
 
+    def as_text(self) -> str:
+        decided = f" {self.resolution}" if self.resolution else ""
+        return (
+            f"{self.id} {self.status}{decided} {day(self.detected_at)}: "
+            f"{self.thought_a_id} (older) vs {self.thought_b_id} (newer), {self.relation} "
+            f"{self.confidence:.2f}: {one_line(self.explanation)}"
+        )
+
 
 class ContradictionsOut(BaseModel):
     contradictions: list[ContradictionOut]
+
+    def as_text(self) -> str:
+        return listing("contradictions", (found.as_text() for found in self.contradictions))
