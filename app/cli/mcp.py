@@ -23,6 +23,7 @@ from thoughtgraph.api.http.app import comma_list, healthz, readyz, trusted_hosts
 from thoughtgraph.api.mcp.access import Callers, KeyGate, UnauthenticatedError
 from thoughtgraph.api.mcp.server import ThoughtgraphMCP, build_server
 from thoughtgraph.api.mcp.settings import McpSettings
+from thoughtgraph.api.mcp.tools.env import RuntimeServices
 from thoughtgraph.domain.errors import DataDirLockedError
 from thoughtgraph.ports.jobs import JobQueue
 from thoughtgraph.runtime import Runtime, open_runtime
@@ -74,22 +75,47 @@ def run_mcp(settings: McpSettings, transport: str) -> int:
 
 async def _run(settings: McpSettings, callers: Callers, attached: bool, transport: str) -> None:
     queue = job_queue(settings, attached)
+    if transport == "stdio":
+        await _run_stdio(settings, callers, attached, queue)
+        return
     async with open_runtime(settings, attach=attached, queue=queue) as runtime:
-        log.info(
-            "mcp.ready",
-            engine=runtime.store.engine,
-            attached=attached,
-            embedder=runtime.embedder.name,
-            keys_required=callers.access.keys_required,
-        )
+        _log_ready(runtime, callers, attached)
         server = build_server(
             runtime.services, callers, max_response_bytes=settings.max_response_bytes
         )
-        if transport == "stdio":
-            await _serve_stdio(server)
-        else:
-            await _serve_http(http_app(server, runtime, settings, callers.access), settings)
+        await _serve_http(http_app(server, runtime, settings, callers.access), settings)
         log.info("mcp.stopping")
+
+
+async def _run_stdio(
+    settings: McpSettings, callers: Callers, attached: bool, queue: JobQueue
+) -> None:
+    """Serve stdio at once while the runtime opens (the store, the embedding model: what
+    a client waited for before ``initialize`` answered); requests but the listings wait
+    for it. A runtime that fails to open ends the server with its error, as before."""
+    opening = RuntimeServices()
+    server = build_server(opening, callers, max_response_bytes=settings.max_response_bytes)
+    serving = asyncio.create_task(_serve_stdio(server))
+    try:
+        async with open_runtime(settings, attach=attached, queue=queue) as runtime:
+            _log_ready(runtime, callers, attached)
+            opening.provide(runtime.services)
+            await serving
+    finally:
+        serving.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await serving
+    log.info("mcp.stopping")
+
+
+def _log_ready(runtime: Runtime, callers: Callers, attached: bool) -> None:
+    log.info(
+        "mcp.ready",
+        engine=runtime.store.engine,
+        attached=attached,
+        embedder=runtime.embedder.name,
+        keys_required=callers.access.keys_required,
+    )
 
 
 async def _serve_stdio(server: ThoughtgraphMCP) -> None:

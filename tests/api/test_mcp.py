@@ -45,6 +45,12 @@ TOOLS = {
     "topic",
     "run_consolidation",
     "consolidation_run",
+    "record_workflow",
+    "workflow_from_episode",
+    "record_pattern",
+    "extract_patterns",
+    "procedures",
+    "procedure",
 }
 
 # --- the tools, on both engines and both transports ------------------------------------------

@@ -62,13 +62,18 @@ class Callers:
 def with_named_agent(principal: Principal, data: ThoughtInput) -> ThoughtInput:
     """Without an API key a write names its agent in the arguments, which the tool's
     schema leaves optional: refuse one that names none (a key's writes are its agent's)."""
+    require_named_agent(principal, data.agent_id, data.agent_name)
+    return data
+
+
+def require_named_agent(principal: Principal, agent_id: str, agent_name: str) -> None:
+    """``with_named_agent``'s check for a write whose input is not a ``ThoughtInput``."""
     if principal.key_id is None or principal.agent_id is None:
-        for field, value in (("agent_id", data.agent_id), ("agent_name", data.agent_name)):
+        for field, value in (("agent_id", agent_id), ("agent_name", agent_name)):
             if not value.strip():
                 raise InvalidInputError(
                     f"{field} is required when the server runs without an API key", field=field
                 )
-    return data
 
 
 class KeyGate:

@@ -10,7 +10,7 @@ its content on one line, cut at a word near ``PREVIEW_CHARS``. A shape that has 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Protocol, runtime_checkable
 
 from pydantic import BaseModel
@@ -86,3 +86,21 @@ def listing(header: str, lines: Iterable[str], empty: str = "none") -> str:
     if not items:
         return f"{header}: {empty}"
     return "\n".join([f"{header} ({len(items)}):", *items])
+
+
+def procedure_body(
+    trigger: str,
+    steps: Iterable[tuple[str, str | None]],
+    template: Iterable[tuple[str, str]],
+    files: Sequence[str],
+) -> list[str]:
+    """A workflow's or code pattern's lines below its own: ``when: <trigger>``, then the
+    numbered steps (``1. <text> (<detail>)``) or the template (``<slot>: <value>``) and
+    ``seen in: <files>``."""
+    lines = [f"when: {one_line(trigger)}"]
+    for number, (text, detail) in enumerate(steps, start=1):
+        lines.append(f"{number}. {one_line(text)}" + (f" ({one_line(detail)})" if detail else ""))
+    lines.extend(f"{slot}: {one_line(value)}" for slot, value in template)
+    if files:
+        lines.append("seen in: " + ", ".join(files))
+    return lines

@@ -17,21 +17,22 @@ item, for the model, instead of the SDK's indented JSON of the same shape.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import structlog
+from mcp.server.lowlevel.helper_types import ReadResourceContents
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
-from mcp_types import CallToolResult, InputRequiredResult, TextContent
+from mcp_types import CallToolResult, GetPromptResult, InputRequiredResult, TextContent
 from mcp_types import Resource as MCPResource
-from pydantic import BaseModel, ValidationError
+from pydantic import AnyUrl, BaseModel, ValidationError
 
 from thoughtgraph.api.mcp import prompts, resources
 from thoughtgraph.api.mcp.access import Callers
 from thoughtgraph.api.mcp.compact import text_of
 from thoughtgraph.api.mcp.tools import tool_groups
-from thoughtgraph.api.mcp.tools.env import ToolEnv
+from thoughtgraph.api.mcp.tools.env import RuntimeServices, ToolEnv
 from thoughtgraph.domain.errors import InvalidInputError, ThoughtgraphError
 from thoughtgraph.features.services import Services
 
@@ -90,9 +91,12 @@ def with_compact_text(tool: Callable[..., Any]) -> Callable[..., Any]:
 
 
 class ThoughtgraphMCP(MCPServer[Any]):
-    def __init__(self, *args: Any, max_response_bytes: int, **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, max_response_bytes: int, runtime: RuntimeServices, **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.max_response_bytes = max_response_bytes
+        self.runtime = runtime  # tools, resources and prompts wait for it to open
 
     def add_tool(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> None:
         """Every tool answers with compact text beside its structured content."""
@@ -105,6 +109,7 @@ class ThoughtgraphMCP(MCPServer[Any]):
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
     ) -> CallToolResult | InputRequiredResult:
+        await self.runtime.ready()
         try:
             result = await super().call_tool(name, arguments, context)
         except ToolError as exc:
@@ -112,6 +117,21 @@ class ThoughtgraphMCP(MCPServer[Any]):
         if isinstance(result, CallToolResult):
             return self._within_size(name, result)
         return result
+
+    async def read_resource(
+        self, uri: AnyUrl | str, context: Context[Any, Any] | None = None
+    ) -> Iterable[ReadResourceContents] | InputRequiredResult:
+        await self.runtime.ready()
+        return await super().read_resource(uri, context)
+
+    async def get_prompt(
+        self,
+        name: str,
+        arguments: dict[str, Any] | None = None,
+        context: Context[Any, Any] | None = None,
+    ) -> GetPromptResult | InputRequiredResult:
+        await self.runtime.ready()
+        return await super().get_prompt(name, arguments, context)
 
     def _within_size(self, name: str, result: CallToolResult) -> CallToolResult:
         """The answer, unless larger than the cap: the backstop GraphQL has for what the
@@ -141,16 +161,19 @@ class ThoughtgraphMCP(MCPServer[Any]):
 
 
 def build_server(
-    services: Services, callers: Callers, *, max_response_bytes: int
+    services: Services | RuntimeServices, callers: Callers, *, max_response_bytes: int
 ) -> ThoughtgraphMCP:
-    """The server with every tool group, its resources and prompts over these services."""
+    """The server with every tool group, its resources and prompts over these services
+    (or those of a runtime still opening: requests but the listings wait for them)."""
+    runtime = services if isinstance(services, RuntimeServices) else RuntimeServices(services)
     server = ThoughtgraphMCP(
         SERVER_NAME,
         instructions=INSTRUCTIONS,
         version=_version(),
         max_response_bytes=max_response_bytes,
+        runtime=runtime,
     )
-    env = ToolEnv(services=services, callers=callers)
+    env = ToolEnv(runtime=runtime, callers=callers)
     for register in (*tool_groups(), resources.register, prompts.register):
         register(server, env)
     return server

@@ -19,6 +19,7 @@ from thoughtgraph.api.mcp.tools import (
     episodes,
     history,
     insights,
+    procedures,
     recall,
     retention,
     runs,
@@ -45,4 +46,5 @@ def tool_groups() -> list[Callable[[MCPServer[Any], ToolEnv], None]]:
         consent.register,
         checkpoints.register,
         insights.register,
+        procedures.register,
     ]

@@ -3,6 +3,7 @@ annotations of reading and writing tools, and the common parameters."""
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from typing import Annotated, Any
 
@@ -22,12 +23,41 @@ Agent = Annotated[
 ]
 
 
+class RuntimeServices:
+    """The services, once the runtime holding them has opened. A stdio server answers
+    ``initialize`` and ``tools/list`` while its runtime (the store, the embedding model)
+    still opens in the background; every other request waits for ``ready``."""
+
+    def __init__(self, services: Services | None = None) -> None:
+        self._services = services
+        self._opened = asyncio.Event()
+        if services is not None:
+            self._opened.set()
+
+    def provide(self, services: Services) -> None:
+        self._services = services
+        self._opened.set()
+
+    async def ready(self) -> None:
+        await self._opened.wait()
+
+    @property
+    def services(self) -> Services:
+        if self._services is None:  # a request that did not wait for ``ready``
+            raise RuntimeError("the runtime is still opening")
+        return self._services
+
+
 @dataclass(frozen=True)
 class ToolEnv:
     """What every tool needs: the services, and who is calling."""
 
-    services: Services
+    runtime: RuntimeServices
     callers: Callers
+
+    @property
+    def services(self) -> Services:
+        return self.runtime.services
 
     def caller(self, ctx: Context[Any, Any]) -> Principal:
         """The caller of this tool call (UNAUTHENTICATED without a valid key): the
