@@ -235,6 +235,21 @@ class Settings(BaseSettings):
     def engine(self) -> str:
         return "neo4j" if self.neo4j_uri else "falkordb"
 
+    def child_environment(self) -> dict[str, str]:
+        """The TG_ variables that give a child process (a worker, ``thoughtgraph mcp``, an
+        evaluation run) this embedder and graph engine; the caller adds the rest."""
+        env = {"TG_EMBEDDER": self.embedder.value}
+        if self.embedding_dimension is not None:
+            env["TG_EMBEDDING_DIMENSION"] = str(self.embedding_dimension)
+        if self.neo4j_uri:
+            env.update(
+                TG_NEO4J_URI=self.neo4j_uri,
+                TG_NEO4J_USER=self.neo4j_user,
+                TG_NEO4J_PASSWORD=self.neo4j_password.get_secret_value(),
+                TG_NEO4J_DATABASE=self.neo4j_database,
+            )
+        return env
+
     def masked(self) -> dict[str, Any]:
         """Effective settings as plain data, with every secret replaced by ``***``."""
         shown: dict[str, Any] = {}

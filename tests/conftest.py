@@ -14,10 +14,12 @@ import pytest
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
+from tests.knowledge_support import make_runtime
 from tests.redis_server import RedisServer, redis_server
 from tests.store_backends import ENGINES, Neo4jTestTarget, service_settings
 from tests.support import GraphQLClient, LoopThread, serve_in_thread
 from thoughtgraph.llm.embedders.base import TextEmbedder
+from thoughtgraph.runtime import Runtime
 from thoughtgraph.settings import EmbedderKind, Settings
 from thoughtgraph.store.cypher_store import CypherGraphStore
 from thoughtgraph.store.factory import open_store
@@ -144,3 +146,14 @@ def redis(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServer]:
 @pytest.fixture
 def data_dir(tmp_path: Path) -> Path:
     return tmp_path / "data"
+
+
+@pytest.fixture
+def runtime(
+    loop: LoopThread, store: CypherGraphStore, local_embedder: TextEmbedder, tmp_path: Path
+) -> Iterator[Runtime]:
+    """The services in-process over the test's store with default settings (a module
+    defines its own ``runtime`` where it needs other settings)."""
+    built = make_runtime(store, local_embedder, tmp_path)
+    yield built
+    loop.run(built.services.close())

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from tests.fakes.openai_server import FakeOpenAIServer
 from tests.support import LoopThread
 from thoughtgraph.container import build_services
 from thoughtgraph.domain.units import DAY_MS
@@ -38,6 +39,16 @@ def make_runtime(
         queue=queue,
         services=services,
     )
+
+
+def model_settings(server: FakeOpenAIServer, model: str) -> dict[str, Any]:
+    """Settings overrides that send every model call to ``server`` as ``model``, uncached."""
+    return {
+        "llm_model": model,
+        "llm_api_base": server.base_url,
+        "llm_api_key": "test",
+        "llm_cache": False,
+    }
 
 
 def contribute(loop: LoopThread, runtime: Runtime, ns: str, content: str, **fields: Any) -> str:

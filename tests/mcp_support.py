@@ -30,20 +30,8 @@ def process_env(settings: Settings, **extra: str) -> dict[str, str]:
     """The test's environment without its TG_ variables, plus ``settings``' engine and
     ``extra``. JSON logs, so the test can read what the process did."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("TG_")}
-    env.update(
-        TG_DATA_DIR=str(settings.data_dir),
-        TG_EMBEDDER=settings.embedder.value,
-        TG_LOG_FORMAT="json",
-    )
-    if settings.embedding_dimension is not None:
-        env["TG_EMBEDDING_DIMENSION"] = str(settings.embedding_dimension)
-    if settings.neo4j_uri:
-        env.update(
-            TG_NEO4J_URI=settings.neo4j_uri,
-            TG_NEO4J_USER=settings.neo4j_user,
-            TG_NEO4J_PASSWORD=settings.neo4j_password.get_secret_value(),
-            TG_NEO4J_DATABASE=settings.neo4j_database,
-        )
+    env.update(settings.child_environment(), TG_DATA_DIR=str(settings.data_dir))
+    env["TG_LOG_FORMAT"] = "json"
     env.update(extra)
     return env
 

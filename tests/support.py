@@ -224,6 +224,19 @@ def hash_embedder_env(data_dir: Path, **extra: str) -> dict[str, str]:
     return env
 
 
+def run_cli(data_dir: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    """``thoughtgraph *args`` to its end over ``data_dir`` with the hash embedder (see
+    :func:`hash_embedder_env`, ``env`` added), its output captured."""
+    return subprocess.run(
+        [*THOUGHTGRAPH_CLI, *args],
+        env=hash_embedder_env(data_dir, **env),
+        capture_output=True,
+        text=True,
+        timeout=180,
+        check=False,
+    )
+
+
 @contextlib.contextmanager
 def worker_process(
     env: Mapping[str, str], log: Path, *args: str

@@ -7,19 +7,14 @@ schema."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from tests.api.test_api_lineage import agent, revision
-from tests.knowledge_support import contribute, make_runtime
+from tests.knowledge_support import contribute
 from tests.support import GraphQLClient, LoopThread
-from thoughtgraph.llm.embedders import TextEmbedder
 from thoughtgraph.runtime import Runtime
-from thoughtgraph.store.cypher_store import CypherGraphStore
 
 UNKNOWN_ID = "00000000-0000-4000-8000-000000000000"
 THOUGHT = """
@@ -379,15 +374,6 @@ mutation($ns: String!, $id: ID!) {
   undoConsolidation(namespace: $ns, thoughtId: $id) { id state supersededAt supersededBy { id } }
 }
 """
-
-
-@pytest.fixture
-def runtime(
-    loop: LoopThread, store: CypherGraphStore, local_embedder: TextEmbedder, tmp_path: Path
-) -> Iterator[Runtime]:
-    runtime = make_runtime(store, local_embedder, tmp_path)
-    yield runtime
-    loop.run(runtime.services.close())
 
 
 def test_maintained_knowledge_is_read_and_decided_through_the_schema(

@@ -7,8 +7,6 @@ tokenizer the service reports (gpt-4o's o200k_base: no model is configured here)
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import litellm
@@ -19,12 +17,9 @@ from hypothesis import strategies as st
 from tests.api.test_api_knowledge import FORGET, RESTORE, SUPERSEDE
 from tests.api.test_api_lineage import agent, refine, revision
 from tests.knowledge_support import contribute as contribute_in_process
-from tests.knowledge_support import make_runtime
 from tests.support import GraphQLClient, LoopThread
 from thoughtgraph.domain.context.session_block import TAG
-from thoughtgraph.llm.embedders import TextEmbedder
 from thoughtgraph.runtime import Runtime
-from thoughtgraph.store.cypher_store import CypherGraphStore
 
 CONTEXT_FIELDS = """
   text tokenCount budget tokenizer revision ids candidates
@@ -292,15 +287,6 @@ def test_random_budgets_and_signals_stay_within_budget(
 
 
 # --- maintained knowledge (contradictions, topics), through the schema on both engines ---
-
-
-@pytest.fixture
-def runtime(
-    loop: LoopThread, store: CypherGraphStore, local_embedder: TextEmbedder, tmp_path: Path
-) -> Iterator[Runtime]:
-    runtime = make_runtime(store, local_embedder, tmp_path)
-    yield runtime
-    loop.run(runtime.services.close())
 
 
 def test_contradictions_lead_and_topics_index_the_rest(

@@ -50,7 +50,9 @@ from tests.api.explorer_seed import (
     expected_edges,
     seed,
 )
-from tests.support import run_node, skip_or_fail
+from tests.browser_support import CHROMIUM, driver_command
+from tests.browser_support import run_driver as run_browser_driver
+from tests.vendored_assets_support import check_manifest, check_shipped_files_are_installed
 from thoughtgraph.api.explorer.page import ASSETS_DIR, ASSETS_PATH, CONTENT_SECURITY_POLICY
 from thoughtgraph.api.keyfile import KeyFile
 from thoughtgraph.domain.access import Role
@@ -61,10 +63,6 @@ from thoughtgraph.tools.eval.api_service import eval_service
 
 ROOT = Path(__file__).resolve().parents[2]
 NPM_DIR = ROOT / "web" / "explorer"
-DRIVER_DIR = ROOT / "tests" / "browser"
-DRIVER = DRIVER_DIR / "explorer.mjs"
-PLAYWRIGHT = DRIVER_DIR / "node_modules" / "playwright-core"
-CHROMIUM = Path(os.environ.get("TG_TEST_CHROMIUM") or "/usr/bin/chromium")
 OWN_FILES = {
     "manifest.json",
     "explorer.css",
@@ -78,38 +76,18 @@ ASSET_URL = re.compile(r'(?:src|href)="(explore-assets/[^"]+)"')
 VIEWS = ("search", "thought", "contradictions", "topics", "runs", "timeline", "context")
 
 
-def manifest() -> dict[str, Any]:
-    loaded: dict[str, Any] = json.loads((ASSETS_DIR / "manifest.json").read_text())
-    return loaded
-
-
 # --- the shipped files and the lock file -------------------------------------------------
 
 
 def test_the_manifest_matches_the_lock_file_and_the_shipped_files() -> None:
-    lock = json.loads((NPM_DIR / "package-lock.json").read_text())
+    recorded = check_manifest(NPM_DIR, ASSETS_DIR, OWN_FILES, "scripts/build-explorer")
     pinned = json.loads((NPM_DIR / "package.json").read_text())["dependencies"]
-    recorded = manifest()
-    assert lock["packages"][""]["dependencies"] == pinned
-    assert set(recorded["packages"]) == set(pinned)
-    for package, entry in recorded["packages"].items():
-        locked = lock["packages"][f"node_modules/{package}"]
-        assert entry["version"] == locked["version"] == pinned[package], package
-        assert entry["integrity"] == locked["integrity"], package
-    for name, entry in recorded["files"].items():
-        digest = hashlib.sha256((ASSETS_DIR / name).read_bytes()).hexdigest()
-        assert digest == entry["sha256"], f"{name} differs from what scripts/build-explorer copied"
-    shipped = {path.name for path in ASSETS_DIR.iterdir() if path.is_file()}
-    assert shipped == set(recorded["files"]) | OWN_FILES
+    assert set(recorded["packages"]) == set(pinned)  # every pinned package is shipped
     assert "LICENSE.cytoscape" in recorded["files"]
 
 
 def test_shipped_files_are_the_installed_npm_files() -> None:
-    if not (NPM_DIR / "node_modules").is_dir():
-        skip_or_fail("web/explorer/node_modules is absent: scripts/dev test installs it")
-    for name, entry in manifest()["files"].items():
-        source = NPM_DIR / "node_modules" / entry["package"] / entry["path"]
-        assert (ASSETS_DIR / name).read_bytes() == source.read_bytes(), name
+    check_shipped_files_are_installed(NPM_DIR, ASSETS_DIR)
 
 
 # --- the routes, no engine needed ---------------------------------------------------------
@@ -168,36 +146,11 @@ def test_the_page_loads_only_files_of_this_service(tmp_path: Path, require_keys:
 
 @pytest.fixture
 def browser_driver() -> list[str]:
-    """The command that runs the driver; skips (fails under CI=true) without the tools."""
-    if not os.access(CHROMIUM, os.X_OK):
-        skip_or_fail(f"Chromium is not installed at {CHROMIUM} (Debian: apt-get install chromium)")
-    node = shutil.which("node")
-    if node is None:
-        skip_or_fail("node is not on PATH: the explorer test drives Chromium from Node.js")
-    if not PLAYWRIGHT.is_dir():
-        skip_or_fail("playwright-core is not installed: run `npm ci --prefix tests/browser`")
-    return [str(node), str(DRIVER)]
+    return driver_command("explorer.mjs", "the explorer test")
 
 
 def run_driver(command: list[str], config: dict[str, Any]) -> dict[str, Any]:
-    completed = run_node(command, cwd=DRIVER_DIR, payload=config, timeout=400)
-    try:
-        report: dict[str, Any] = json.loads(completed.stdout)
-    except json.JSONDecodeError:
-        pytest.fail(
-            f"the explorer driver failed (exit {completed.returncode}):\n"
-            f"{completed.stdout[-2000:]}\n{completed.stderr[-4000:]}",
-            pytrace=False,
-        )
-    if completed.returncode != 0:
-        pytest.fail(
-            f"the explorer driver failed: {report.get('error')}\n"
-            f"screenshot: {report.get('screenshot')}\nsteps (ms): {report.get('timings')}\n"
-            f"blocked: {report.get('blocked')}\nerrors: {report.get('errors')}\n"
-            f"{completed.stderr[-2000:]}",
-            pytrace=False,
-        )
-    return report
+    return run_browser_driver(command, config, name="explorer", timeout=400)
 
 
 def keep_screenshots(report: dict[str, Any], engine: str) -> None:

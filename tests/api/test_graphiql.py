@@ -15,11 +15,8 @@ The browser test needs /usr/bin/chromium (TG_TEST_CHROMIUM names another) and
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import json
-import os
 import re
-import shutil
 import time
 from pathlib import Path
 from typing import Any
@@ -29,7 +26,10 @@ import pytest
 from starlette.applications import Starlette
 
 from tests.api.test_readme_examples import readme_operations
-from tests.support import GraphQLClient, run_node, serve_in_thread, skip_or_fail
+from tests.browser_support import CHROMIUM, driver_command
+from tests.browser_support import run_driver as run_browser_driver
+from tests.support import GraphQLClient, serve_in_thread
+from tests.vendored_assets_support import check_manifest, check_shipped_files_are_installed
 from thoughtgraph.api.graphiql.examples import EXAMPLES, WELCOME, default_tabs
 from thoughtgraph.api.graphiql.page import ASSETS_DIR, ASSETS_PATH
 from thoughtgraph.llm.embedders.base import TextEmbedder
@@ -38,48 +38,22 @@ from thoughtgraph.settings import EmbedderKind, Settings
 
 ROOT = Path(__file__).resolve().parents[2]
 NPM_DIR = ROOT / "web" / "graphiql"
-DRIVER_DIR = ROOT / "tests" / "browser"
-DRIVER = DRIVER_DIR / "graphiql.mjs"
-PLAYWRIGHT = DRIVER_DIR / "node_modules" / "playwright-core"
-CHROMIUM = Path(os.environ.get("TG_TEST_CHROMIUM") or "/usr/bin/chromium")
 OWN_FILES = {"manifest.json", "thoughtgraph-graphiql.js"}  # not from npm
 HTML = {"accept": "text/html"}
 ASSET_URL = re.compile(r'(?:src|href)="(graphiql-assets/[^"]+)"')
-
-
-def manifest() -> dict[str, Any]:
-    loaded: dict[str, Any] = json.loads((ASSETS_DIR / "manifest.json").read_text())
-    return loaded
 
 
 # --- the shipped files and the lock file -------------------------------------------------
 
 
 def test_the_manifest_matches_the_lock_file_and_the_shipped_files() -> None:
-    lock = json.loads((NPM_DIR / "package-lock.json").read_text())
-    pinned = json.loads((NPM_DIR / "package.json").read_text())["dependencies"]
-    recorded = manifest()
-    assert lock["packages"][""]["dependencies"] == pinned
-    for package, entry in recorded["packages"].items():
-        locked = lock["packages"][f"node_modules/{package}"]
-        assert entry["version"] == locked["version"] == pinned[package], package
-        assert entry["integrity"] == locked["integrity"], package
-    for name, entry in recorded["files"].items():
-        assert entry["package"] in recorded["packages"], name
-        digest = hashlib.sha256((ASSETS_DIR / name).read_bytes()).hexdigest()
-        assert digest == entry["sha256"], f"{name} differs from what scripts/build-graphiql copied"
-    shipped = {path.name for path in ASSETS_DIR.iterdir() if path.is_file()}
-    assert shipped == set(recorded["files"]) | OWN_FILES
+    check_manifest(NPM_DIR, ASSETS_DIR, OWN_FILES, "scripts/build-graphiql")
 
 
 def test_shipped_files_are_the_installed_npm_files() -> None:
     """With web/graphiql's node_modules present (scripts/build-graphiql installs them), the
     shipped files are byte for byte the installed packages' files."""
-    if not (NPM_DIR / "node_modules").is_dir():
-        skip_or_fail("web/graphiql/node_modules is absent: scripts/dev test installs it")
-    for name, entry in manifest()["files"].items():
-        source = NPM_DIR / "node_modules" / entry["package"] / entry["path"]
-        assert (ASSETS_DIR / name).read_bytes() == source.read_bytes(), name
+    check_shipped_files_are_installed(NPM_DIR, ASSETS_DIR)
 
 
 def test_the_example_tabs_are_readme_operations() -> None:
@@ -175,36 +149,11 @@ def test_with_keys_the_page_needs_none_and_its_operations_do(
 
 @pytest.fixture
 def browser_driver() -> list[str]:
-    """The command that runs the driver; skips (fails under CI=true) without the tools."""
-    if not os.access(CHROMIUM, os.X_OK):
-        skip_or_fail(f"Chromium is not installed at {CHROMIUM} (Debian: apt-get install chromium)")
-    node = shutil.which("node")
-    if node is None:
-        skip_or_fail("node is not on PATH: the GraphiQL test drives Chromium from Node.js")
-    if not PLAYWRIGHT.is_dir():
-        skip_or_fail("playwright-core is not installed: run `npm ci --prefix tests/browser`")
-    return [str(node), str(DRIVER)]
+    return driver_command("graphiql.mjs", "the GraphiQL test")
 
 
 def run_driver(command: list[str], config: dict[str, Any]) -> dict[str, Any]:
-    completed = run_node(command, cwd=DRIVER_DIR, payload=config, timeout=300)
-    try:
-        report: dict[str, Any] = json.loads(completed.stdout)
-    except json.JSONDecodeError:
-        pytest.fail(
-            f"the GraphiQL driver failed (exit {completed.returncode}):\n"
-            f"{completed.stdout[-2000:]}\n{completed.stderr[-4000:]}",
-            pytrace=False,
-        )
-    if completed.returncode != 0:
-        pytest.fail(
-            f"the GraphiQL driver failed: {report.get('error')}\n"
-            f"screenshot: {report.get('screenshot')}\nsteps (ms): {report.get('timings')}\n"
-            f"blocked: {report.get('blocked')}\nerrors: {report.get('errors')}\n"
-            f"{completed.stderr[-2000:]}",
-            pytrace=False,
-        )
-    return report
+    return run_browser_driver(command, config, name="GraphiQL", timeout=300)
 
 
 def test_graphiql_runs_a_search_offline_in_chromium(

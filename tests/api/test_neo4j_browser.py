@@ -16,10 +16,7 @@ except under CI=true, where that is a failure.
 from __future__ import annotations
 
 import asyncio
-import json
-import os
 import re
-import shutil
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -32,19 +29,16 @@ from neo4j import GraphDatabase
 from starlette.applications import Starlette
 
 from tests.api.test_api_lineage import contribute, refine
+from tests.browser_support import CHROMIUM, driver_command
+from tests.browser_support import run_driver as run_browser_driver
 from tests.store.test_cypher_lint import BROWSER_DIR, guide_blocks
 from tests.store_backends import Neo4jTestTarget, service_settings
-from tests.support import GraphQLClient, run_node, serve_in_thread, skip_or_fail
+from tests.support import GraphQLClient, serve_in_thread, skip_or_fail
 from thoughtgraph.llm.embedders.base import TextEmbedder
 from thoughtgraph.server import create_app
 from thoughtgraph.settings import EmbedderKind, Settings
 from thoughtgraph.store.neo4j_names import namespace_label
 
-ROOT = Path(__file__).resolve().parents[2]
-DRIVER_DIR = ROOT / "tests" / "browser"
-DRIVER = DRIVER_DIR / "lineage.mjs"
-PLAYWRIGHT = DRIVER_DIR / "node_modules" / "playwright-core"
-CHROMIUM = Path(os.environ.get("TG_TEST_CHROMIUM") or "/usr/bin/chromium")
 GUIDE = "lineage.html"
 STYLE = "thoughtgraph.grass"
 
@@ -233,20 +227,7 @@ def browser_driver(neo4j_target: Neo4jTestTarget) -> list[str]:
         skip_or_fail(
             "TG_TEST_NEO4J_URI is set without TG_TEST_NEO4J_HTTP_URL: no Neo4j Browser to open"
         )
-    if not os.access(CHROMIUM, os.X_OK):
-        skip_or_fail(
-            f"Chromium is not installed at {CHROMIUM} (Debian: apt-get install chromium): "
-            "the Neo4j Browser test cannot run"
-        )
-    node = shutil.which("node")
-    if node is None:
-        skip_or_fail("node is not on PATH: the Neo4j Browser test drives Chromium from Node.js")
-    if not PLAYWRIGHT.is_dir():
-        skip_or_fail(
-            "playwright-core is not installed: run `npm ci --prefix tests/browser` "
-            "(scripts/dev test does)"
-        )
-    return [str(node), str(DRIVER)]
+    return driver_command("lineage.mjs", "the Neo4j Browser test")
 
 
 def test_neo4j_browser_shows_the_lineage_through_the_guide(
@@ -269,23 +250,8 @@ def test_neo4j_browser_shows_the_lineage_through_the_guide(
         "timeoutMs": 60_000,
     }
     started = time.monotonic()
-    completed = run_node(browser_driver, cwd=DRIVER_DIR, payload=config, timeout=300)
+    report = run_browser_driver(browser_driver, config, name="Browser", timeout=300)
     elapsed = time.monotonic() - started
-    try:
-        report: dict[str, Any] = json.loads(completed.stdout)
-    except json.JSONDecodeError:
-        pytest.fail(
-            f"the Browser driver failed (exit {completed.returncode}):\n"
-            f"{completed.stdout[-2000:]}\n{completed.stderr[-4000:]}",
-            pytrace=False,
-        )
-    if completed.returncode != 0:
-        pytest.fail(
-            f"the Browser driver failed: {report.get('error')}\n"
-            f"screenshot: {report.get('screenshot')}\nsteps (ms): {report.get('timings')}\n"
-            f"{completed.stderr[-2000:]}",
-            pytrace=False,
-        )
     print(f"Neo4j Browser screenshot: {screenshot} ({elapsed:.1f} s; steps {report['timings']})")
     assert screenshot.is_file()
 

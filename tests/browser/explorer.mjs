@@ -14,33 +14,14 @@
 // Exit status 0 when the steps ran (the caller judges the result), 1 with {"error", ...}
 // on stdout when a step failed; a screenshot of the failure is saved either way.
 
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { drive, networkLog, openSameOriginPage, readConfig, stopwatch } from './harness.mjs';
 
-const config = JSON.parse(readFileSync(0, 'utf8'));
+const config = readConfig();
 const timeout = config.timeoutMs ?? 60000;
 const origin = new URL(config.pageUrl).origin;
-const LAUNCH_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-features=OptimizationHints,MediaRouter,Translate',
-];
-const started = Date.now();
-const timings = {};
-const mark = (step) => {
-  timings[step] = Date.now() - started;
-};
-const requests = [];
-const blocked = [];
-const failed = [];
-const errors = [];
+const { timings, mark } = stopwatch();
+const network = networkLog();
 const screenshots = {};
 
 async function ready(page, view) {
@@ -219,36 +200,11 @@ async function main(page) {
   };
 }
 
-const browser = await chromium.launch({ executablePath: config.chromium, args: LAUNCH_ARGS });
-let exitCode = 0;
-try {
-  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
-  await context.route('**/*', (route) => {
-    const url = route.request().url();
-    if (new URL(url).origin !== origin) {
-      blocked.push(url);
-      return route.abort('blockedbyclient');
-    }
-    requests.push(url);
-    return route.continue();
-  });
-  const page = await context.newPage();
-  page.on('requestfailed', (request) => failed.push(request.url()));
-  page.on('pageerror', (error) => errors.push(String(error)));
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text());
-  });
-  const network = () => ({ requests, blocked, failed, errors, screenshots, timings });
-  try {
-    const report = await main(page);
-    process.stdout.write(JSON.stringify({ ...report, ...network() }));
-  } catch (error) {
-    exitCode = 1;
-    const screenshot = join(config.screenshotDir, 'explorer-failure.png');
-    await page.screenshot({ path: screenshot, fullPage: true }).catch(() => {});
-    process.stdout.write(JSON.stringify({ error: String(error?.stack ?? error), ...network(), screenshot }));
-  }
-} finally {
-  await browser.close();
-}
-process.exit(exitCode);
+await drive({
+  config,
+  extraArgs: ['--disable-features=OptimizationHints,MediaRouter,Translate'],
+  open: (browser) => openSameOriginPage(browser, origin, network),
+  main,
+  extra: () => ({ ...network, screenshots, timings }),
+  failureScreenshot: { path: join(config.screenshotDir, 'explorer-failure.png'), fullPage: true },
+});

@@ -1,4 +1,4 @@
-// Drives the service's GraphiQL page in headless Chromium for tests/test_graphiql.py:
+// Drives the service's GraphiQL page in headless Chromium for tests/api/test_graphiql.py:
 // opens the page with every request to another origin aborted (and recorded), reads the
 // example tabs, opens the explorer plugin, puts an operation into a new tab's editor, runs
 // it with the execute button and reads the result pane. Debian's chromium only:
@@ -11,33 +11,13 @@
 // Exit status 0 when the steps ran (the caller judges the result), 1 with {"error", ...}
 // on stdout when a step failed; a screenshot of the failure is saved either way.
 
-import { readFileSync } from 'node:fs';
-import { chromium } from 'playwright-core';
+import { drive, networkLog, openSameOriginPage, readConfig, stopwatch } from './harness.mjs';
 
-const config = JSON.parse(readFileSync(0, 'utf8'));
+const config = readConfig();
 const timeout = config.timeoutMs ?? 60000;
 const origin = new URL(config.pageUrl).origin;
-// Playwright gives every launch a fresh temporary profile (so no tabs stored from before).
-const LAUNCH_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-features=OptimizationHints,MediaRouter,Translate',
-];
-const started = Date.now();
-const timings = {};
-const mark = (step) => {
-  timings[step] = Date.now() - started;
-};
-const requests = [];
-const blocked = [];
-const failed = [];
-const errors = [];
+const { timings, mark } = stopwatch();
+const network = networkLog();
 
 // The CodeMirror 5 instance behind an editor of GraphiQL 3.
 const editorValue = (page, selector) =>
@@ -94,37 +74,11 @@ async function main(page) {
   return { tabs, explorer, editor, result: JSON.parse(resultText), resultText };
 }
 
-const browser = await chromium.launch({ executablePath: config.chromium, args: LAUNCH_ARGS });
-let exitCode = 0;
-try {
-  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
-  // Every request of the page and its workers: served only by the service under test.
-  await context.route('**/*', (route) => {
-    const url = route.request().url();
-    if (new URL(url).origin !== origin) {
-      blocked.push(url);
-      return route.abort('blockedbyclient');
-    }
-    requests.push(url);
-    return route.continue();
-  });
-  const page = await context.newPage();
-  page.on('requestfailed', (request) => failed.push(request.url()));
-  page.on('pageerror', (error) => errors.push(String(error)));
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text());
-  });
-  const network = () => ({ requests, blocked, failed, errors, screenshot: config.screenshot, timings });
-  try {
-    const report = await main(page);
-    process.stdout.write(JSON.stringify({ ...report, ...network() }));
-  } catch (error) {
-    exitCode = 1;
-    const screenshot = config.screenshot.replace(/\.png$/, '') + '-failure.png';
-    await page.screenshot({ path: screenshot }).catch(() => {});
-    process.stdout.write(JSON.stringify({ error: String(error?.stack ?? error), ...network(), screenshot }));
-  }
-} finally {
-  await browser.close();
-}
-process.exit(exitCode);
+await drive({
+  config,
+  extraArgs: ['--disable-features=OptimizationHints,MediaRouter,Translate'],
+  open: (browser) => openSameOriginPage(browser, origin, network),
+  main,
+  extra: () => ({ ...network, screenshot: config.screenshot, timings }),
+  failureScreenshot: { path: config.screenshot.replace(/\.png$/, '') + '-failure.png' },
+});

@@ -1,5 +1,5 @@
 // Drives Neo4j Browser in headless Chromium through the thoughtgraph lineage guide, for
-// tests/test_neo4j_browser.py. Debian's chromium only: playwright-core never downloads a
+// tests/api/test_neo4j_browser.py. Debian's chromium only: playwright-core never downloads a
 // browser, and every request to a host other than the loopback is aborted.
 //
 // stdin:  {"chromium", "browserUrl", "boltUri", "user", "password", "guideUrl",
@@ -10,28 +10,11 @@
 // Exit status 0 when the steps ran (the caller judges the result), 1 with {"error", ...}
 // on stdout when a step failed; a screenshot of the failure is saved either way.
 
-import { readFileSync } from 'node:fs';
-import { chromium } from 'playwright-core';
+import { drive, openLoopbackPage, readConfig, stopwatch } from './harness.mjs';
 
-const config = JSON.parse(readFileSync(0, 'utf8'));
+const config = readConfig();
 const timeout = config.timeoutMs ?? 60000;
-// Playwright gives every launch a fresh temporary profile (it refuses --user-data-dir).
-const LAUNCH_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
-const started = Date.now();
-const timings = {};
-const mark = (step) => {
-  timings[step] = Date.now() - started;
-};
+const { timings, mark } = stopwatch();
 
 function browserAddress() {
   const url = new URL(config.browserUrl);
@@ -175,23 +158,10 @@ async function main(page) {
   return { graph, overview, rows, screenshot: config.screenshot, timings };
 }
 
-const browser = await chromium.launch({ executablePath: config.chromium, args: LAUNCH_ARGS });
-let exitCode = 0;
-try {
-  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-  await page.route(
-    (url) => url.protocol.startsWith('http') && !LOOPBACK.has(url.hostname),
-    (route) => route.abort(),
-  );
-  try {
-    process.stdout.write(JSON.stringify(await main(page)));
-  } catch (error) {
-    exitCode = 1;
-    const screenshot = config.screenshot.replace(/\.png$/, '') + '-failure.png';
-    await page.screenshot({ path: screenshot }).catch(() => {});
-    process.stdout.write(JSON.stringify({ error: String(error?.stack ?? error), screenshot, timings }));
-  }
-} finally {
-  await browser.close();
-}
-process.exit(exitCode);
+await drive({
+  config,
+  open: openLoopbackPage,
+  main,
+  extra: () => ({ timings }),
+  failureScreenshot: { path: config.screenshot.replace(/\.png$/, '') + '-failure.png' },
+});

@@ -134,14 +134,8 @@ def test_parsing_quirks(tmp_path: Path) -> None:
 
 def _env(settings: Settings) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("TG_")}
-    env.update(TG_DATA_DIR=str(settings.data_dir), TG_EMBEDDER="local", TG_LOG_LEVEL="WARNING")
-    if settings.neo4j_uri:
-        env.update(
-            TG_NEO4J_URI=settings.neo4j_uri,
-            TG_NEO4J_USER=settings.neo4j_user,
-            TG_NEO4J_PASSWORD=settings.neo4j_password.get_secret_value(),
-            TG_NEO4J_DATABASE=settings.neo4j_database,
-        )
+    env.update(settings.child_environment(), TG_DATA_DIR=str(settings.data_dir))
+    env.update(TG_EMBEDDER="local", TG_LOG_LEVEL="WARNING")
     return env
 
 

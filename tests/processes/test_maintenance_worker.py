@@ -82,19 +82,12 @@ class Deployment:
 def worker_env(settings: Settings, **extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("TG_")}
     env.update(
+        settings.child_environment(),  # the local embedder (worker_deployment_settings)
         TG_DATA_DIR=str(settings.data_dir),
-        TG_EMBEDDER="local",
         TG_BROKER_URL=str(settings.broker_url),
         TG_LOG_FORMAT="json",
         TG_CLOCK_FILE=str(settings.clock_file),
     )
-    if settings.neo4j_uri:
-        env.update(
-            TG_NEO4J_URI=settings.neo4j_uri,
-            TG_NEO4J_USER=settings.neo4j_user,
-            TG_NEO4J_PASSWORD=settings.neo4j_password.get_secret_value(),
-            TG_NEO4J_DATABASE=settings.neo4j_database,
-        )
     env.update(extra)
     return env
 

@@ -5,13 +5,11 @@
 //
 // Cytoscape.js's prebuilt UMD file, copied as published: it sets window.cytoscape.
 
-import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { copyAssets } from '../copy_assets.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const target = join(here, '..', '..', 'app', 'api', 'explorer', 'assets');
 
 // shipped name -> [npm package, path inside it]
 const FILES = {
@@ -19,30 +17,9 @@ const FILES = {
   'LICENSE.cytoscape': ['cytoscape', 'LICENSE'],
 };
 
-const lock = JSON.parse(readFileSync(join(here, 'package-lock.json'), 'utf8'));
-const sha256 = (bytes) => createHash('sha256').update(bytes).digest('hex');
-
-// The folder also holds the explorer's own files: replace only what the last build copied.
-mkdirSync(target, { recursive: true });
-const manifestPath = join(target, 'manifest.json');
-if (existsSync(manifestPath)) {
-  for (const name of Object.keys(JSON.parse(readFileSync(manifestPath, 'utf8')).files)) {
-    rmSync(join(target, name), { force: true });
-  }
-}
-const packages = {};
-const files = {};
-for (const [name, [pkg, path]] of Object.entries(FILES)) {
-  const installed = JSON.parse(readFileSync(join(here, 'node_modules', pkg, 'package.json'), 'utf8'));
-  const locked = lock.packages[`node_modules/${pkg}`];
-  if (!locked || locked.version !== installed.version) {
-    throw new Error(`${pkg} ${installed.version} is installed, the lock file has ${locked?.version}: run npm ci`);
-  }
-  packages[pkg] = { version: locked.version, integrity: locked.integrity, license: locked.license };
-  const source = join(here, 'node_modules', pkg, path);
-  copyFileSync(source, join(target, name));
-  files[name] = { package: pkg, path, sha256: sha256(readFileSync(source)) };
-}
-const manifest = { generatedBy: 'scripts/build-explorer', packages, files };
-writeFileSync(manifestPath, JSON.stringify(manifest, null, 2) + '\n');
-console.log(`copied ${Object.keys(files).length} files into ${target}`);
+copyAssets({
+  npmDir: here,
+  target: join(here, '..', '..', 'app', 'api', 'explorer', 'assets'),
+  files: FILES,
+  generatedBy: 'scripts/build-explorer',
+});

@@ -12,19 +12,18 @@ whether or not keys are required. A Content-Security-Policy keeps it to this ori
 
 from __future__ import annotations
 
-import hashlib
-import re
 from pathlib import Path
 
 from starlette.requests import Request
-from starlette.responses import FileResponse, HTMLResponse, PlainTextResponse, Response
+from starlette.responses import Response
 from starlette.routing import Route
+
+from thoughtgraph.api.http.static_assets import VersionedAssets, page_response
 
 PAGE_PATH = "/explore"
 ASSETS_PATH = "/explore-assets"
 ASSETS_DIR = Path(__file__).resolve().parent / "assets"
 PAGE_TEMPLATE = Path(__file__).resolve().parent / "page.html"
-MEDIA_TYPES = {".js": "text/javascript", ".css": "text/css", ".json": "application/json"}
 # Scripts and styles from this origin only, no inline script; Cytoscape draws on canvases
 # it sizes through element styles, which CSSOM writes (allowed without 'unsafe-inline').
 CONTENT_SECURITY_POLICY = (
@@ -32,51 +31,28 @@ CONTENT_SECURITY_POLICY = (
     "font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; "
     "form-action 'none'; frame-ancestors 'none'"
 )
-_ASSET = re.compile(r"\{\{ asset:([A-Za-z0-9._-]+) \}\}")
-_CACHED = "public, max-age=31536000, immutable"
-
-
-def asset_files() -> dict[str, Path]:
-    """The files the route serves, by name: everything directly in ``assets/``."""
-    return {path.name: path for path in sorted(ASSETS_DIR.iterdir()) if path.is_file()}
-
-
-def digest(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
-
-
-def render_page(files: dict[str, Path]) -> str:
-    """page.html with versioned asset URLs, relative (the page is /explore, its files
-    /explore-assets/..., also behind a proxy's path prefix)."""
-
-    def asset_url(match: re.Match[str]) -> str:
-        name = match.group(1)
-        return f"{ASSETS_PATH.lstrip('/')}/{name}?v={digest(files[name])}"
-
-    return _ASSET.sub(asset_url, PAGE_TEMPLATE.read_text(encoding="utf-8"))
+_ASSET_HEADERS = {
+    "Cache-Control": "public, max-age=31536000, immutable",
+    "X-Content-Type-Options": "nosniff",
+}
 
 
 class ExplorerPage:
     """The rendered page and the files it loads."""
 
     def __init__(self) -> None:
-        self.files = asset_files()
-        self.html = render_page(self.files)
+        self.assets = VersionedAssets(ASSETS_DIR, ASSETS_PATH, _ASSET_HEADERS)
+        # Asset URLs relative: the page is /explore, its files /explore-assets/...
+        self.html = self.assets.render(PAGE_TEMPLATE.read_text(encoding="utf-8"))
 
     async def page(self, request: Request) -> Response:
-        headers = {"Content-Security-Policy": CONTENT_SECURITY_POLICY, "Cache-Control": "no-cache"}
-        return HTMLResponse(self.html, headers=headers)
+        return page_response(self.html, CONTENT_SECURITY_POLICY)
 
     async def serve_asset(self, request: Request) -> Response:
-        path = self.files.get(str(request.path_params["name"]))
-        if path is None:
-            return PlainTextResponse("not found", status_code=404)
-        media_type = MEDIA_TYPES.get(path.suffix, "text/plain")
-        headers = {"Cache-Control": _CACHED, "X-Content-Type-Options": "nosniff"}
-        return FileResponse(path, media_type=media_type, headers=headers)
+        return self.assets.response(str(request.path_params["name"]))
 
     def routes(self) -> list[Route]:
         return [
             Route(PAGE_PATH, self.page, methods=["GET", "HEAD"]),
-            Route(f"{ASSETS_PATH}/{{name}}", self.serve_asset, methods=["GET", "HEAD"]),
+            Route(self.assets.route_path, self.serve_asset, methods=["GET", "HEAD"]),
         ]

@@ -9,22 +9,20 @@ while the service is open). A Content-Security-Policy keeps the page to this ori
 
 from __future__ import annotations
 
-import hashlib
 import json
-import re
 from pathlib import Path
 
 from starlette.requests import Request
-from starlette.responses import FileResponse, HTMLResponse, PlainTextResponse, Response
+from starlette.responses import Response
 from starlette.routing import Route
 
 from thoughtgraph.api.access import AccessPolicy
 from thoughtgraph.api.graphiql.examples import default_tabs
+from thoughtgraph.api.http.static_assets import VersionedAssets, not_found, page_response
 
 ASSETS_PATH = "/graphiql-assets"
 ASSETS_DIR = Path(__file__).resolve().parent / "assets"
 PAGE_TEMPLATE = Path(__file__).resolve().parent / "page.html"
-MEDIA_TYPES = {".js": "text/javascript", ".css": "text/css", ".json": "application/json"}
 # GraphiQL sets inline styles and its fonts and icons are data: URLs; nothing else is
 # needed from anywhere but this origin.
 CONTENT_SECURITY_POLICY = (
@@ -32,31 +30,16 @@ CONTENT_SECURITY_POLICY = (
     "img-src 'self' data:; font-src 'self' data:; connect-src 'self'; "
     "object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
 )
-_ASSET = re.compile(r"\{\{ asset:([A-Za-z0-9._-]+) \}\}")
-_CACHED = "public, max-age=86400"
+_ASSET_HEADERS = {"Cache-Control": "public, max-age=86400"}
 
 
-def asset_files() -> dict[str, Path]:
-    """The files the route serves, by name: everything directly in ``assets/``."""
-    return {path.name: path for path in sorted(ASSETS_DIR.iterdir()) if path.is_file()}
-
-
-def digest(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
-
-
-def render_page(files: dict[str, Path]) -> str:
+def render_page(assets: VersionedAssets) -> str:
     """page.html with versioned asset URLs (relative: the page is /graphql, its files
     /graphiql-assets/..., also behind a proxy's path prefix) and the example tabs."""
-
-    def asset_url(match: re.Match[str]) -> str:
-        name = match.group(1)
-        return f"{ASSETS_PATH.lstrip('/')}/{name}?v={digest(files[name])}"
-
     # Inside <script>: "<" escaped, so no text can close the element.
     config = json.dumps({"tabs": default_tabs()}).replace("<", "\\u003c")
     template = PAGE_TEMPLATE.read_text(encoding="utf-8")
-    return _ASSET.sub(asset_url, template).replace("{{ config }}", config)
+    return assets.render(template).replace("{{ config }}", config)
 
 
 class GraphiQLPage:
@@ -65,23 +48,20 @@ class GraphiQLPage:
     def __init__(self, access: AccessPolicy, setting: bool | None) -> None:
         self.access = access
         self.setting = setting
-        self.files = asset_files()
-        self.html = render_page(self.files)
+        self.assets = VersionedAssets(ASSETS_DIR, ASSETS_PATH, _ASSET_HEADERS)
+        self.html = render_page(self.assets)
 
     @property
     def enabled(self) -> bool:
         return self.access.open_unless_keyed(self.setting)
 
     def page(self) -> Response:
-        headers = {"Content-Security-Policy": CONTENT_SECURITY_POLICY, "Cache-Control": "no-cache"}
-        return HTMLResponse(self.html, headers=headers)
+        return page_response(self.html, CONTENT_SECURITY_POLICY)
 
     async def serve_asset(self, request: Request) -> Response:
-        path = self.files.get(str(request.path_params["name"]))
-        if path is None or not self.enabled:
-            return PlainTextResponse("not found", status_code=404)
-        media_type = MEDIA_TYPES.get(path.suffix, "text/plain")
-        return FileResponse(path, media_type=media_type, headers={"Cache-Control": _CACHED})
+        if not self.enabled:
+            return not_found()
+        return self.assets.response(str(request.path_params["name"]))
 
     def assets_route(self) -> Route:
-        return Route(f"{ASSETS_PATH}/{{name}}", self.serve_asset, methods=["GET", "HEAD"])
+        return Route(self.assets.route_path, self.serve_asset, methods=["GET", "HEAD"])

@@ -1,7 +1,8 @@
 """How long an MCP client waits for ``thoughtgraph mcp`` over stdio: from spawning the
 process until ``initialize`` has answered, and until ``tools/list`` has too. A client
 starts one such process per session, so this is what every agent session pays first:
-importing the service, opening the store and loading the embedding model.
+importing the service (the store and the embedding model open in the background, and
+the first tool call waits for them: app/cli/mcp.py).
 
 On the embedded engine each start gets an empty data dir of its own (the start includes
 creating the store); on Neo4j the process connects to the configured server. The rest of
@@ -37,18 +38,9 @@ class McpStart:
 def _environment(settings: Settings, data_dir: str | None) -> dict[str, str]:
     env = dict(os.environ)
     env["TG_LOG_LEVEL"] = "WARNING"
-    env["TG_EMBEDDER"] = settings.embedder.value
-    if settings.embedding_dimension is not None:
-        env["TG_EMBEDDING_DIMENSION"] = str(settings.embedding_dimension)
+    env.update(settings.child_environment())
     if data_dir is not None:
         env["TG_DATA_DIR"] = data_dir
-    if settings.neo4j_uri:
-        env.update(
-            TG_NEO4J_URI=settings.neo4j_uri,
-            TG_NEO4J_USER=settings.neo4j_user,
-            TG_NEO4J_PASSWORD=settings.neo4j_password.get_secret_value(),
-            TG_NEO4J_DATABASE=settings.neo4j_database,
-        )
     return env
 
 

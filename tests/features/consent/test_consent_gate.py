@@ -7,12 +7,11 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.knowledge_support import advance_days, make_runtime
+from tests.knowledge_support import advance_days
 from tests.support import LoopThread
 from tests.transfer_support import export_records, import_file
 from thoughtgraph.domain.access import Principal, Role
@@ -44,15 +43,6 @@ def key(ns: str, user: str | None, agent: str | None = None) -> Principal:
         namespaces=(ns,),
         user=user,
     )
-
-
-@pytest.fixture
-def runtime(
-    loop: LoopThread, store: CypherGraphStore, local_embedder: TextEmbedder, tmp_path: Path
-) -> Iterator[Runtime]:
-    runtime = make_runtime(store, local_embedder, tmp_path)
-    yield runtime
-    loop.run(runtime.services.close())
 
 
 def data(ns: str, content: str, **fields: object) -> ThoughtInput:

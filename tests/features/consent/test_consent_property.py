@@ -8,15 +8,12 @@ it that change's value."""
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
-from pathlib import Path
 
-import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from tests.features.consent.test_consent_gate import data, key
-from tests.knowledge_support import advance_days, make_runtime
+from tests.knowledge_support import advance_days
 from tests.support import LoopThread
 from thoughtgraph.domain.changes import Actor
 from thoughtgraph.domain.consent import ConsentDecision, ConsentStatus, normalised_value
@@ -24,9 +21,7 @@ from thoughtgraph.domain.errors import ThoughtgraphError
 from thoughtgraph.domain.judgement import PairRelation, Verdict
 from thoughtgraph.domain.knowledge import Resolution, pair_fingerprint
 from thoughtgraph.domain.scopes import Scope
-from thoughtgraph.llm.embedders import TextEmbedder
 from thoughtgraph.runtime import Runtime
-from thoughtgraph.store.cypher_store import CypherGraphStore
 
 CITIES = ("Porto", "Rome", "Oslo", "Lisbon")
 KEYS = ("alice", "bob", "team")
@@ -48,15 +43,6 @@ steps = st.lists(
     min_size=3,
     max_size=10,
 )
-
-
-@pytest.fixture
-def runtime(
-    loop: LoopThread, store: CypherGraphStore, local_embedder: TextEmbedder, tmp_path: Path
-) -> Iterator[Runtime]:
-    runtime = make_runtime(store, local_embedder, tmp_path)
-    yield runtime
-    loop.run(runtime.services.close())
 
 
 def city(loop: LoopThread, runtime: Runtime, ns: str) -> set[str]:

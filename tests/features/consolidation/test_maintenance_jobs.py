@@ -4,12 +4,7 @@ summaries, forgetting and purging on a controlled clock, dry runs, and retries."
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
-import pytest
-
-from tests.knowledge_support import advance_days, contribute, make_runtime
+from tests.knowledge_support import advance_days, contribute
 from tests.support import LoopThread
 from thoughtgraph.domain.changes import Actor, ChangeKind
 from thoughtgraph.domain.knowledge import ContradictionStatus, Resolution, RunStatus
@@ -17,20 +12,9 @@ from thoughtgraph.domain.models import ThoughtState, ThoughtType
 from thoughtgraph.features.consolidation.jobs import run_consolidation
 from thoughtgraph.features.contradictions.jobs import scan_namespace, scan_thoughts
 from thoughtgraph.features.retention.jobs import forget_and_purge
-from thoughtgraph.llm.embedders import TextEmbedder
 from thoughtgraph.runtime import Runtime
-from thoughtgraph.store.cypher_store import CypherGraphStore
 
 PERSON = Actor(id="reviewer", name="Reviewer")
-
-
-@pytest.fixture
-def runtime(
-    loop: LoopThread, store: CypherGraphStore, local_embedder: TextEmbedder, tmp_path: Path
-) -> Iterator[Runtime]:
-    runtime = make_runtime(store, local_embedder, tmp_path)
-    yield runtime
-    loop.run(runtime.services.close())
 
 
 def _consolidate(loop: LoopThread, runtime: Runtime, ns: str, *, dry_run: bool = False):  # type: ignore[no-untyped-def]

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from tests.fakes.openai_server import FakeOpenAIServer
-from tests.knowledge_support import contribute, make_runtime
+from tests.knowledge_support import contribute, make_runtime, model_settings
 from tests.support import LoopThread
 from thoughtgraph.domain.changes import Actor
 from thoughtgraph.domain.knowledge import Artifact
@@ -122,10 +122,7 @@ def llm_runtime(
         store,
         local_embedder,
         tmp_path,
-        llm_model=MODEL,
-        llm_api_base=server.base_url,
-        llm_api_key="test",
-        llm_cache=False,
+        **model_settings(server, MODEL),
     )
     yield runtime
     loop.run(runtime.services.close())

@@ -6,12 +6,11 @@ written for it (tests/fixtures/claims_labelled.jsonl, not taken from any eval se
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.knowledge_support import contribute, make_runtime
+from tests.knowledge_support import contribute
 from tests.support import LoopThread
 from thoughtgraph.domain.judgement import PairRelation, Verdict
 from thoughtgraph.domain.knowledge import ContradictionStatus, pair_fingerprint
@@ -24,20 +23,9 @@ from thoughtgraph.domain.language.claims import (
 from thoughtgraph.domain.models import ThoughtFilter, ThoughtType
 from thoughtgraph.features.consolidation.jobs import run_consolidation
 from thoughtgraph.features.contradictions.jobs import scan_thoughts
-from thoughtgraph.llm.embedders import TextEmbedder
 from thoughtgraph.runtime import Runtime
-from thoughtgraph.store.cypher_store import CypherGraphStore
 
 LABELLED = Path(__file__).resolve().parents[2] / "fixtures" / "claims_labelled.jsonl"
-
-
-@pytest.fixture
-def runtime(
-    loop: LoopThread, store: CypherGraphStore, local_embedder: TextEmbedder, tmp_path: Path
-) -> Iterator[Runtime]:
-    runtime = make_runtime(store, local_embedder, tmp_path)
-    yield runtime
-    loop.run(runtime.services.close())
 
 
 def _consolidate(loop: LoopThread, runtime: Runtime, ns: str):  # type: ignore[no-untyped-def]

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from tests.fakes.openai_server import FakeOpenAIServer, RecordedRequest
-from tests.knowledge_support import contribute, make_runtime
+from tests.knowledge_support import contribute, make_runtime, model_settings
 from tests.support import LoopThread
 from thoughtgraph.domain.changes import Actor, ChangeKind
 from thoughtgraph.domain.judgement import UsageMeter
@@ -115,10 +115,7 @@ def runtime(
         store,
         local_embedder,
         tmp_path,
-        llm_model=MODEL,
-        llm_api_base=model.base_url,
-        llm_api_key="test",
-        llm_cache=False,
+        **model_settings(model, MODEL),
     )
     yield built
     loop.run(built.services.close())

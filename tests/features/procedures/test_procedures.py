@@ -6,7 +6,6 @@ hints, and bad input refused with its code and nothing written."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -35,15 +34,6 @@ DEPLOY = [
     WorkflowStep("verify", "smoke tests against staging"),
     WorkflowStep("prod"),
 ]
-
-
-@pytest.fixture
-def runtime(
-    loop: LoopThread, store: CypherGraphStore, local_embedder: TextEmbedder, tmp_path: Path
-) -> Iterator[Runtime]:
-    runtime = make_runtime(store, local_embedder, tmp_path)
-    yield runtime
-    loop.run(runtime.services.close())
 
 
 def author(ns: str, reason: str | None = None) -> Authoring:

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.fakes.openai_server import FakeOpenAIServer
-from tests.knowledge_support import make_runtime
+from tests.knowledge_support import make_runtime, model_settings
 from tests.support import LoopThread
 from thoughtgraph.domain.changes import Actor
 from thoughtgraph.domain.errors import ThoughtgraphError
@@ -58,10 +58,7 @@ def online(
         store,
         local_embedder,
         tmp_path / "online",
-        llm_model="openai/test-model",
-        llm_api_base=model.base_url,
-        llm_api_key="test",
-        llm_cache=False,
+        **model_settings(model, "openai/test-model"),
     )
     yield built
     loop.run(built.services.close())

@@ -7,12 +7,11 @@ from __future__ import annotations
 
 import asyncio
 import json
-import subprocess
 from pathlib import Path
 
 import pytest
 
-from tests.support import THOUGHTGRAPH_CLI, hash_embedder_env
+from tests.support import run_cli
 from thoughtgraph.domain.errors import SchemaMismatchError
 from thoughtgraph.domain.retrieval import RetrievalOptions
 from thoughtgraph.runtime import open_runtime
@@ -22,17 +21,6 @@ NOTES = [
     "The billing service retries failed card payments three times",
     "Invoices are emailed on the first working day of the month",
 ]
-
-
-def thoughtgraph(data_dir: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [*THOUGHTGRAPH_CLI, *args],
-        env=hash_embedder_env(data_dir, **env),
-        capture_output=True,
-        text=True,
-        timeout=180,
-        check=False,
-    )
 
 
 async def vector_search(data_dir: Path, query: str) -> list[tuple[str, float]]:
@@ -52,20 +40,18 @@ def test_export_and_import_give_a_text_only_store_real_vectors(tmp_path: Path) -
     text_only, embedded = tmp_path / "text-only", tmp_path / "embedded"
     none = {"TG_EMBEDDER": "none", "TG_EMBEDDING_DIMENSION": "16"}
 
-    loaded = thoughtgraph(
-        text_only, "import", "--text", str(source), "--namespace", "notes", **none
-    )
+    loaded = run_cli(text_only, "import", "--text", str(source), "--namespace", "notes", **none)
     assert loaded.returncode == 0, loaded.stderr
     # The text-only store refuses an embedder: its vectors are placeholders.
     with pytest.raises(SchemaMismatchError, match="built without an embedder"):
         asyncio.run(vector_search(text_only, NOTES[0]))
-    done = thoughtgraph(text_only, "export", "--namespace", "notes", str(exported), **none)
+    done = run_cli(text_only, "export", "--namespace", "notes", str(exported), **none)
     assert done.returncode == 0, done.stderr
     header = json.loads(exported.read_text(encoding="utf-8").splitlines()[0])
     assert header["embedder"] == "none:16" and header["dimension"] == 16
 
     hashed = {"TG_EMBEDDER": "hash", "TG_EMBEDDING_DIMENSION": "32"}
-    restored = thoughtgraph(embedded, "import", str(exported), **hashed)
+    restored = run_cli(embedded, "import", str(exported), **hashed)
     assert restored.returncode == 0, restored.stderr
     hits = asyncio.run(vector_search(embedded, NOTES[1]))
     assert hits[0][0] == NOTES[1] and hits[0][1] > 0.999

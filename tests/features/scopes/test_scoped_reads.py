@@ -8,16 +8,14 @@ pass the first check alone)."""
 from __future__ import annotations
 
 import uuid
-from collections.abc import Awaitable, Iterator
+from collections.abc import Awaitable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from tests.knowledge_support import make_runtime
 from tests.support import LoopThread
 from thoughtgraph.domain.access import Principal, Role
 from thoughtgraph.domain.context.model import Signals
@@ -30,9 +28,7 @@ from thoughtgraph.features.access import actor_of
 from thoughtgraph.features.contradictions.jobs import scan_new
 from thoughtgraph.features.episodes.turns import Turn
 from thoughtgraph.features.thoughts.inputs import ThoughtInput
-from thoughtgraph.llm.embedders import TextEmbedder
 from thoughtgraph.runtime import Runtime
-from thoughtgraph.store.cypher_store import CypherGraphStore
 
 # Statements close enough that the scan pairs them, links them and puts them in topics.
 PHRASES = (
@@ -89,15 +85,6 @@ class Written:
     owners: dict[str, str | None]  # thought id -> the user of a private one
     episode_marker: str
     episode_owner: str
-
-
-@pytest.fixture
-def runtime(
-    loop: LoopThread, store: CypherGraphStore, local_embedder: TextEmbedder, tmp_path: Path
-) -> Iterator[Runtime]:
-    runtime = make_runtime(store, local_embedder, tmp_path)
-    yield runtime
-    loop.run(runtime.services.close())
 
 
 def write(loop: LoopThread, runtime: Runtime, ns: str, plan: list[Spec]) -> Written:

@@ -16,7 +16,7 @@ import pytest
 from tests.api.test_api_lineage import agent
 from tests.domain.test_temporal import at
 from tests.fakes.openai_server import FakeOpenAIServer
-from tests.knowledge_support import contribute, make_runtime
+from tests.knowledge_support import contribute, make_runtime, model_settings
 from tests.support import GraphQLClient, LoopThread
 from thoughtgraph.features.search.recall import EXTRACTIVE, RecallAnswer, asks_when
 from thoughtgraph.llm.embedders import TextEmbedder
@@ -167,10 +167,7 @@ def reasoned(
         store,
         local_embedder,
         tmp_path,
-        llm_model=MODEL,
-        llm_api_base=server.base_url,
-        llm_api_key="test",
-        llm_cache=False,
+        **model_settings(server, MODEL),
         llm_retries=0,
     )
     yield runtime

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from tests.fakes.openai_server import FakeOpenAIServer
-from tests.knowledge_support import contribute, make_runtime
+from tests.knowledge_support import contribute, make_runtime, model_settings
 from tests.support import LoopThread
 from thoughtgraph.domain.language.keyphrases import (
     candidates,
@@ -143,10 +143,7 @@ def test_with_an_llm_the_summary_names_the_topic_or_the_offline_name_stays(
         store,
         local_embedder,
         tmp_path,
-        llm_model=MODEL,
-        llm_api_base=server.base_url,
-        llm_api_key="test",
-        llm_cache=False,
+        **model_settings(server, MODEL),
         topic_summary_min_unsummarised=2,
     )
     try:

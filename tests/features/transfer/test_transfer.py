@@ -6,11 +6,8 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 from tests.conftest import CONTRACT_DIMENSION
 from tests.knowledge_support import make_runtime
@@ -48,15 +45,6 @@ TYPES = {
     "INVOLVES",
     "CONCERNS",
 }
-
-
-@pytest.fixture
-def runtime(
-    loop: LoopThread, store: CypherGraphStore, local_embedder: TextEmbedder, tmp_path: Path
-) -> Iterator[Runtime]:
-    runtime = make_runtime(store, local_embedder, tmp_path)
-    yield runtime
-    loop.run(runtime.services.close())
 
 
 def kinds(found: list[dict[str, Any]]) -> tuple[Counter[str], Counter[str]]:

@@ -4,11 +4,10 @@
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 from typing import Any
 
-from tests.support import THOUGHTGRAPH_CLI, hash_embedder_env
+from tests.support import run_cli
 
 RECORD = {
     "content": "Refunds above 500 euros need a second approval",
@@ -24,17 +23,6 @@ The billing service retries failed card payments three times
 """
 
 
-def thoughtgraph(data_dir: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [*THOUGHTGRAPH_CLI, *args],
-        env=hash_embedder_env(data_dir, **env),
-        capture_output=True,
-        text=True,
-        timeout=180,
-        check=False,
-    )
-
-
 def body(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()[1:]]
 
@@ -44,16 +32,16 @@ def test_text_import_export_and_restore_as_processes(tmp_path: Path) -> None:
     source.write_text(TEXT, encoding="utf-8")
     first_dir = tmp_path / "first"
 
-    loaded = thoughtgraph(first_dir, "import", "--text", str(source), "--namespace", "notes")
+    loaded = run_cli(first_dir, "import", "--text", str(source), "--namespace", "notes")
     assert loaded.returncode == 0, loaded.stderr
     assert "3 thought(s) read, 3 new" in loaded.stderr
     # The same file again: its thoughts are found by their ids, nothing is written twice.
-    again = thoughtgraph(first_dir, "import", "--text", str(source), "--namespace", "notes")
+    again = run_cli(first_dir, "import", "--text", str(source), "--namespace", "notes")
     assert again.returncode == 0, again.stderr
     assert "3 thought(s) read, 0 new" in again.stderr
 
     exported = tmp_path / "export.jsonl"
-    done = thoughtgraph(first_dir, "export", "--namespace", "notes", str(exported))
+    done = run_cli(first_dir, "export", "--namespace", "notes", str(exported))
     assert done.returncode == 0, done.stderr
     header = json.loads(exported.read_text(encoding="utf-8").splitlines()[0])
     assert header["embedder"] == "hash:64" and header["dimension"] == 64
@@ -72,20 +60,20 @@ def test_text_import_export_and_restore_as_processes(tmp_path: Path) -> None:
     # Restored into a new data dir, twice: the same export, the same change log.
     second_dir = tmp_path / "second"
     for _ in range(2):
-        restored = thoughtgraph(second_dir, "import", str(exported))
+        restored = run_cli(second_dir, "import", str(exported))
         assert restored.returncode == 0, restored.stderr
         assert "vectors kept" in restored.stderr
     re_exported = tmp_path / "re-export.jsonl"
-    assert thoughtgraph(second_dir, "export", str(re_exported)).returncode == 0
+    assert run_cli(second_dir, "export", str(re_exported)).returncode == 0
     assert body(re_exported) == records
 
     # An engine built for another dimension: the texts are embedded again.
     third_dir = tmp_path / "third"
-    other = thoughtgraph(third_dir, "import", str(exported), TG_EMBEDDING_DIMENSION="32")
+    other = run_cli(third_dir, "import", str(exported), TG_EMBEDDING_DIMENSION="32")
     assert other.returncode == 0, other.stderr
     assert "vectors embedded again" in other.stderr
     moved = tmp_path / "moved.jsonl"
-    exported_again = thoughtgraph(third_dir, "export", str(moved), TG_EMBEDDING_DIMENSION="32")
+    exported_again = run_cli(third_dir, "export", str(moved), TG_EMBEDDING_DIMENSION="32")
     assert exported_again.returncode == 0, exported_again.stderr
     moved_thoughts = [r for r in body(moved) if r["record"] == "node" and r["label"] == "Thought"]
     assert {len(t["vector"]) for t in moved_thoughts} == {32}
@@ -94,12 +82,12 @@ def test_text_import_export_and_restore_as_processes(tmp_path: Path) -> None:
 def test_bad_files_are_refused_with_a_clear_code(tmp_path: Path) -> None:
     not_export = tmp_path / "plain.jsonl"
     not_export.write_text('{"hello": 1}\n', encoding="utf-8")
-    refused = thoughtgraph(tmp_path / "data", "import", str(not_export))
+    refused = run_cli(tmp_path / "data", "import", str(not_export))
     assert refused.returncode == 2
     assert "[VALIDATION_ERROR]" in refused.stderr and "not a thoughtgraph-export" in refused.stderr
 
     bad_text = tmp_path / "bad.txt"
     bad_text.write_text('fine line\n{"content": "x", "kind": "gossip"}\n', encoding="utf-8")
-    refused = thoughtgraph(tmp_path / "data", "import", "--text", str(bad_text))
+    refused = run_cli(tmp_path / "data", "import", "--text", str(bad_text))
     assert refused.returncode == 2
     assert "[VALIDATION_ERROR]" in refused.stderr and "line 2" in refused.stderr
