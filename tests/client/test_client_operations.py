@@ -216,9 +216,8 @@ def test_bad_input_raises_the_typed_error_with_the_code(client: Recording) -> No
     assert refused(client.lineage, MISSING) == "THOUGHT_NOT_FOUND"
     assert refused(client.thoughts, first=0) == "VALIDATION_ERROR"
     # The core runs any document too, with the same errors.
-    assert client.execute("query { thoughts(first: 1) { nodes { id } } }") == {
-        "thoughts": {"nodes": []}
-    }
+    document = "query($ns: String!) { thoughts(namespace: $ns, first: 1) { nodes { id } } }"
+    assert client.execute(document, {"ns": client.namespace}) == {"thoughts": {"nodes": []}}
     assert refused(client.execute, "query { nope }") == "GRAPHQL_VALIDATION_FAILED"
 
 
