@@ -1,7 +1,7 @@
 """Multi-fact extraction end to end: `thoughtgraph serve` on the embedded engine with its
 worker and a model (an OpenAI-compatible server the test runs). The write answers at
 once with the contribution stored and the extraction queued; the worker then writes the
-facts, each a refinement of it."""
+facts, each an original naming it as its source."""
 
 from __future__ import annotations
 
@@ -71,7 +71,7 @@ def test_extraction_runs_in_the_worker(data_dir: Path) -> None:
                 nodes = post(client, EXTRACTED)["thoughts"]["nodes"]  # type: ignore[index]
                 time.sleep(0.5)
             assert sorted(n["content"] for n in nodes) == sorted(FACTS)
-            assert all(n["type"] == "REFINEMENT" and n["sourceIds"] == [source] for n in nodes)
+            assert all(n["type"] == "ORIGINAL" and n["sourceIds"] == [source] for n in nodes)
             short = post(
                 client,
                 CONTRIBUTE,
