@@ -8,7 +8,6 @@ from typing import Any
 
 from thoughtgraph.domain.changes import Actor, ChangeKind, SubjectKind
 from thoughtgraph.domain.models import ThoughtRecord, TimeView, now_ms
-from thoughtgraph.domain.procedures import searched_kinds
 from thoughtgraph.domain.retrieval import SearchFilter, UsagePolicy
 from thoughtgraph.domain.scopes import Viewer
 
@@ -102,13 +101,17 @@ def thought_create_params(
 
 
 def filter_params(
-    search_filter: SearchFilter, min_retention: float | None, policy: UsagePolicy
+    search_filter: SearchFilter,
+    min_retention: float | None,
+    policy: UsagePolicy,
+    *,
+    kinds: list[str] | None = None,
 ) -> dict[str, Any]:
-    """The parameters of the search_filter and retention macros (store/search_macros.py)."""
+    """The parameters of the search_filter and retention macros (store/search_macros.py);
+    ``kinds``, when given, the kinds the caller decided to search (else the filter's)."""
     f = search_filter
     return {
-        # Procedural kinds only when asked for (domain/procedures.py).
-        "kinds": searched_kinds(f.kinds, f.categories),
+        "kinds": kinds if kinds is not None else [k.value for k in f.kinds] or None,
         "categories": list(f.categories) or None,
         "tags": list(f.tags) or None,
         "agentId": f.agent_id,

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from thoughtgraph.domain.models import ScoredThought, TimeView
+from thoughtgraph.domain.procedures import searched_kinds
 from thoughtgraph.domain.ranking import keywords, scoring
 from thoughtgraph.domain.ranking.fusion import reciprocal_rank_fusion
 from thoughtgraph.domain.ranking.retention import min_retention, tier_of
@@ -47,7 +48,9 @@ class Ranking:
         self._insight_factor = insight_factor
 
     def params(self, options: RetrievalOptions) -> dict[str, object]:
-        return filter_params(options.filter, min_retention(options.mode, self.policy), self.policy)
+        f = options.filter  # procedural kinds only when asked for (domain/procedures.py)
+        kinds = searched_kinds(f.kinds, f.categories)
+        return filter_params(f, min_retention(options.mode, self.policy), self.policy, kinds=kinds)
 
     async def plain(
         self,

@@ -18,6 +18,7 @@ from thoughtgraph.domain.models import (
     ThoughtRecord,
     TimeView,
 )
+from thoughtgraph.domain.procedures import searched_kinds
 from thoughtgraph.domain.retrieval import SearchFilter, UsagePolicy
 from thoughtgraph.store.executor import Executor, vector_list
 from thoughtgraph.store.params import filter_params, thought_create_params, view_params
@@ -130,13 +131,14 @@ class ThoughtRepository:
     ) -> list[ScoredThought]:
         if not await self._x.searchable(namespace):
             return []
-        # The one vector search of thoughts, with no filter beyond the view.
+        # The one vector search of thoughts, with no filter beyond the view (procedural
+        # kinds, which no default search returns, left out: domain/procedures.py).
         rows = await self._x.read(
             "search.vector_candidates",
             {
                 "namespace": namespace,
                 **view_params(view),
-                **filter_params(SearchFilter(), None, UsagePolicy()),
+                **filter_params(SearchFilter(), None, UsagePolicy(), kinds=searched_kinds((), ())),
                 "embedding": list(embedding),
                 "candidates": max(k * self._oversample, self._min_candidates),
                 "k": k,
