@@ -79,6 +79,7 @@ OPERATION_MODULES = {
         "checkpoint",
         "checkpoints",
         "saveCheckpoint",
+        "deleteCheckpointThread",
     ],
     "procedures": [
         "procedures",

@@ -42,6 +42,7 @@ class ChangeKind(StrEnum):
     CONSENT_REQUESTED = "consent_requested"
     CONSENT_DECIDED = "consent_decided"
     CHECKPOINT_SAVED = "checkpoint_saved"
+    CHECKPOINTS_DELETED = "checkpoints_deleted"
 
 
 class Actor(BaseModel):

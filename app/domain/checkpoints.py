@@ -31,6 +31,13 @@ def checkpoint_key(namespace: str, user: str, thread_id: str, checkpoint_id: str
     return stable_id("checkpoint", namespace, user, thread_id, checkpoint_id)
 
 
+def checkpoint_thread_key(namespace: str, user: str, thread_id: str, *, prefix: bool) -> str:
+    """What a deletion's change event names: a user's thread, or every thread of theirs
+    whose id starts with ``thread_id`` (``prefix``). No node has it: the checkpoints are
+    gone."""
+    return stable_id("checkpoint_thread", namespace, user, thread_id, "prefix" if prefix else "")
+
+
 class Checkpoint(BaseModel):
     model_config = ConfigDict(frozen=True)
 

@@ -106,7 +106,8 @@ async def events_seen(
         {tid for tid, t in thoughts.items() if not t.seen_by(viewer)}
         | {eid for eid, e in episodes.items() if not e.seen_by(viewer)}
         | {rid for rid, r in requests.items() if not r.seen_by(viewer)}
-        | {cid for cid, user in owners.items() if user != reader}
+        # A deleted checkpoint's events name no owner any more: hidden from users too.
+        | {cid for cid in checkpoint_ids if owners.get(cid) != reader}
     )
     return [e for e in events if hidden.isdisjoint((e.subject_id, *e.source_ids))]
 

@@ -8,17 +8,16 @@ It maps a LangGraph thread and checkpoint namespace to one service thread (``thr
 keeps LangGraph's checkpoint and parent ids, and stores each checkpoint with its metadata
 (serialised by ``serde``, base64) in ``data``. The pending writes of checkpoint ``C`` are
 checkpoints of the thread ``<thread>@w@<C>``, one a write, id ``<task_id>.<idx>``: a retry
-saves nothing twice. docs/guide/graphql.md ("Checkpoints") has the details and limits; the
-service cannot delete (``delete_thread`` raises NotImplementedError).
+saves nothing twice. All service threads of one LangGraph thread share its prefix
+(thoughtgraph.integrations.langgraph_keys), so ``delete_thread`` deletes them all in one
+request. docs/guide/graphql.md ("Checkpoints") has the details and limits.
 """
 
 from __future__ import annotations
 
 import asyncio
 import base64
-import hashlib
 import json
-import re
 from collections.abc import AsyncIterator, Generator, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -39,13 +38,17 @@ from langgraph.checkpoint.base import (
 )
 from langgraph.checkpoint.serde.base import SerializerProtocol
 
-__all__ = ["ThoughtgraphError", "ThoughtgraphSaver", "thread_key"]
+from thoughtgraph.integrations.langgraph_keys import (
+    digest,
+    part,
+    thread_key,
+    thread_prefix,
+    writes_key,
+)
+
+__all__ = ["ThoughtgraphError", "ThoughtgraphSaver", "thread_key", "thread_prefix"]
 
 PAGE = 100  # the service's largest page of checkpoints
-_READABLE_THREAD = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:-]*")
-_READABLE_NS = re.compile(r"[A-Za-z0-9_.:-]*")
-_READABLE_PART = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}")
-_MAX_READABLE = 88  # with "@w@" and a 36-character id: the service's 128
 
 _FIELDS = "id parentId data"
 SAVE = """mutation($ns: String!, $thread: String!, $data: String!, $id: ID, $parent: ID,
@@ -56,36 +59,12 @@ GET = f"""query($ns: String!, $thread: String!, $id: ID) {{
 LIST = f"""query($ns: String!, $thread: String!, $first: Int, $before: ID) {{
   checkpoints(namespace: $ns, threadId: $thread, first: $first, before: $before) {{
   {_FIELDS} }} }}"""
+DELETE = """mutation($ns: String!, $thread: String!) {
+  deleteCheckpointThread(namespace: $ns, threadId: $thread, prefix: true) }"""
 
 
 class ThoughtgraphError(RuntimeError):
     """The service refused a request (its GraphQL errors, or an HTTP error status)."""
-
-
-def _digest(*parts: str) -> str:
-    return hashlib.sha256(json.dumps(parts).encode("utf-8")).hexdigest()
-
-
-def thread_key(thread_id: str, checkpoint_ns: str = "") -> str:
-    """The service's thread id for a LangGraph thread and checkpoint namespace:
-    ``<thread_id>@<checkpoint_ns>`` when both are made of ``A-Za-z0-9_.:-`` (the thread id
-    starting with a letter or digit) in at most 88 characters, else a digest of both."""
-    if (
-        _READABLE_THREAD.fullmatch(thread_id)
-        and _READABLE_NS.fullmatch(checkpoint_ns)
-        and len(thread_id) + 1 + len(checkpoint_ns) <= _MAX_READABLE
-    ):
-        return f"{thread_id}@{checkpoint_ns}"
-    return f"sha256@@{_digest(thread_id, checkpoint_ns)}"
-
-
-def writes_key(thread: str, checkpoint_id: str) -> str:
-    """The service's thread holding the pending writes of a checkpoint of ``thread``."""
-    return f"{thread}@w@{checkpoint_id}"
-
-
-def _part(text: str) -> str:
-    return text if _READABLE_PART.fullmatch(text) else f"h{_digest(text)[:40]}"
 
 
 @dataclass(frozen=True)
@@ -310,9 +289,9 @@ class ThoughtgraphSaver(BaseCheckpointSaver[int]):
         for position, (channel, value) in enumerate(writes):
             idx = WRITES_IDX_MAP.get(channel, position)
             stored = self._dumps(value)
-            write_id = f"{_part(task_id)}.{idx}"
+            write_id = f"{part(task_id)}.{idx}"
             if idx < 0:  # special writes are replaced: a new value is a new, newer record
-                write_id += "." + _digest(channel, stored["type"], stored["bytes"])[:16]
+                write_id += "." + digest(channel, stored["type"], stored["bytes"])[:16]
             record = {"task_id": task_id, "task_path": path, "idx": idx, "channel": channel}
             data = json.dumps(record | {"value": stored})
             yield _Request(SAVE, self._variables(thread, data=data, id=write_id))
@@ -387,10 +366,15 @@ class ThoughtgraphSaver(BaseCheckpointSaver[int]):
         [_ async for _ in self._arun(self._writes_put_plan(config, writes, task_id, task_path))]
 
     def delete_thread(self, thread_id: str) -> None:
-        raise NotImplementedError("the thoughtgraph service keeps checkpoints: it cannot delete")
+        """Deletes the thread's checkpoints in every checkpoint namespace, and their
+        pending writes: one request, a delete by the thread's prefix."""
+        self._post(self._delete_request(thread_id))
 
     async def adelete_thread(self, thread_id: str) -> None:
-        self.delete_thread(thread_id)
+        await self._apost(self._delete_request(thread_id))
+
+    def _delete_request(self, thread_id: str) -> _Request:
+        return _Request(DELETE, self._variables(thread_prefix(str(thread_id))))
 
     @staticmethod
     def _saved(config: RunnableConfig, checkpoint: Checkpoint) -> RunnableConfig:

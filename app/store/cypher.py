@@ -163,11 +163,11 @@ def _nearest_first(engine: str, score: str) -> str:
     return f"{score} ASC" if engine == "falkordb" else f"{score} DESC"
 
 
-def _append_change(engine: str, subject: str) -> str:
-    """Appends one event to the namespace's change log, in the write it records, and
-    links it to its subject. The statement must be down to one row here. Parameters:
-    $eventId $eventKind $subjectKind $subjectId $relatedIds $actorId $actorName
-    $actorKeyId $at (see thoughtgraph.store.params.change_params)."""
+def _append_event(engine: str) -> str:
+    """Appends one event to the namespace's change log, in the write it records, binding
+    it as ``ev``. The statement must be down to one row here. Parameters: $eventId
+    $eventKind $subjectKind $subjectId $relatedIds $actorId $actorName $actorKeyId $at
+    (see thoughtgraph.store.params.change_params)."""
     del engine
     return (
         "MERGE (log:ChangeLog {namespace: $namespace}) "
@@ -179,13 +179,18 @@ def _append_change(engine: str, subject: str) -> str:
         "CREATE (ev:ChangeEvent {id: $eventId, namespace: $namespace, "
         "revision: log.revision, kind: $eventKind, subjectKind: $subjectKind, "
         "subjectId: $subjectId, sourceIds: $relatedIds, actorId: $actorId, "
-        "actorName: $actorName, actorKeyId: $actorKeyId, at: $at}) "
-        f"CREATE (ev)-[:CONCERNS]->({subject})"
+        "actorName: $actorName, actorKeyId: $actorKeyId, at: $at})"
     )
+
+
+def _append_change(engine: str, subject: str) -> str:
+    """``append_event`` linked to the node it concerns."""
+    return f"{_append_event(engine)} CREATE (ev)-[:CONCERNS]->({subject})"
 
 
 MACROS: dict[str, Callable[..., str]] = {
     "append_change": _append_change,
+    "append_event": _append_event,
     "vector": _vector,
     "vector_query_nodes": _vector_query_nodes,
     "vector_query_relationships": _vector_query_relationships,

@@ -1,6 +1,7 @@
 """Checkpoints over GraphQL on real HTTP, on both engines, with keys acting for Ana and
-Bob: each saves and reads only their own thread's history; bad input is refused with its
-code and writes nothing; a checkpoint of the largest size passes the request size limit."""
+Bob: each saves, reads and deletes only their own thread's history; bad input is refused
+with its code and writes nothing; a checkpoint of the largest size passes the request size
+limit."""
 
 from __future__ import annotations
 
@@ -26,6 +27,10 @@ LIST = f"""query($ns: String!, $thread: String!, $first: Int, $before: ID) {{
   checkpoints(namespace: $ns, threadId: $thread, first: $first, before: $before) {{
   {FIELDS} }} }}"""
 REVISION = """query($ns: String!) { changes(namespace: $ns) { revision } }"""
+DELETE = """mutation($ns: String!, $thread: String!, $prefix: Boolean) {
+  deleteCheckpointThread(namespace: $ns, threadId: $thread, prefix: $prefix) }"""
+EVENTS = """query($ns: String!, $after: Int) {
+  changes(namespace: $ns, afterRevision: $after) { revision events { kind subjectKind } } }"""
 
 
 @pytest.fixture
@@ -96,3 +101,42 @@ def test_a_checkpoint_of_the_largest_size_fits_a_request(keyed: Keyed, ns: str) 
     saved = ok(keyed, "ana", SAVE, ns=ns, thread="big", data=data)["saveCheckpoint"]
     assert saved["sizeBytes"] == 480_000
     assert ok(keyed, "ana", LOAD, ns=ns, thread="big")["checkpoint"]["data"] == data
+
+
+def test_each_user_deletes_only_their_own_thread(keyed: Keyed, ns: str) -> None:
+    thread = {"ns": ns, "thread": "chat-1"}
+    for step in range(3):
+        ok(keyed, "ana", SAVE, data=json.dumps({"step": step}), id=f"s{step}", **thread)
+    ok(keyed, "ana", SAVE, ns=ns, thread="chat-2", data="{}", id="k")
+    ok(keyed, "bob", SAVE, data="{}", id="s0", **thread)
+    before = ok(keyed, "ana", REVISION, ns=ns)["changes"]["revision"]
+
+    assert ok(keyed, "ana", DELETE, **thread)["deleteCheckpointThread"] == 3
+    assert ok(keyed, "ana", LOAD, **thread)["checkpoint"] is None
+    assert ok(keyed, "ana", LIST, **thread)["checkpoints"] == []
+    assert ok(keyed, "ana", LOAD, ns=ns, thread="chat-2")["checkpoint"]["id"] == "k"
+    assert ok(keyed, "bob", LOAD, **thread)["checkpoint"]["id"] == "s0"
+    assert ok(keyed, "ana", REVISION, ns=ns)["changes"]["revision"] == before + 1
+    # Nothing left to delete: 0, and nothing written.
+    assert ok(keyed, "ana", DELETE, **thread)["deleteCheckpointThread"] == 0
+    assert ok(keyed, "bob", DELETE, ns=ns, thread="chat-2")["deleteCheckpointThread"] == 0
+    assert ok(keyed, "ana", REVISION, ns=ns)["changes"]["revision"] == before + 1
+    assert ok(keyed, "ana", LOAD, ns=ns, thread="chat-2")["checkpoint"]["id"] == "k"
+    # By prefix: every thread of Ana's that starts with "chat-"; Bob's stays.
+    assert ok(keyed, "ana", DELETE, ns=ns, thread="chat-", prefix=True) == {
+        "deleteCheckpointThread": 1
+    }
+    assert ok(keyed, "bob", LIST, **thread)["checkpoints"][0]["id"] == "s0"
+    # Bob's own change log shows his save, none of Ana's events.
+    events = ok(keyed, "bob", EVENTS, ns=ns, after=0)["changes"]["events"]
+    assert events == [{"kind": "CHECKPOINT_SAVED", "subjectKind": "CHECKPOINT"}]
+
+
+def test_deleting_a_bad_thread_id_is_refused_and_writes_nothing(keyed: Keyed, ns: str) -> None:
+    ok(keyed, "ana", SAVE, ns=ns, thread="chat-1", data="{}", id="s0")
+    before = ok(keyed, "ana", REVISION, ns=ns)["changes"]["revision"]
+    for thread in ("bad thread!", "", "x" * 129):
+        body = keyed.body(DELETE, keyed.texts["ana"], ns=ns, thread=thread)
+        assert codes(body) == ["VALIDATION_ERROR"], (thread, body)
+    assert ok(keyed, "ana", REVISION, ns=ns)["changes"]["revision"] == before
+    assert ok(keyed, "ana", LOAD, ns=ns, thread="chat-1")["checkpoint"]["id"] == "s0"

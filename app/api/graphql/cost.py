@@ -102,6 +102,7 @@ ROOT_WEIGHTS = {
     # Checkpoints: one indexed write or read each; a listing is sized by `first`, and each
     # checkpoint's `data` (up to TG_CHECKPOINT_MAX_BYTES) weighs as a large read.
     "saveCheckpoint": 5,
+    "deleteCheckpointThread": 5,
     "checkpoint": 1,
     "checkpoints": 5,
     # Procedural memory: a recorded workflow or pattern is a contribution (an embedding

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from thoughtgraph.domain.changes import Actor, ChangeKind, SubjectKind
-from thoughtgraph.domain.checkpoints import Checkpoint
+from thoughtgraph.domain.checkpoints import Checkpoint, checkpoint_thread_key
 from thoughtgraph.store.executor import Executor
 from thoughtgraph.store.params import change_params
 
@@ -54,7 +55,9 @@ class CheckpointRepository:
                     actor=actor,
                     at_ms=checkpoint.created_at_ms,
                     related_ids=[parent_key] if parent_key else [],
-                    event_id=f"{key}:{ChangeKind.CHECKPOINT_SAVED.value}",
+                    # Unique even when the checkpoint is saved again after its thread was
+                    # deleted (a retry writes no event: the checkpoint exists).
+                    event_id=f"{key}:{ChangeKind.CHECKPOINT_SAVED.value}:{uuid.uuid4().hex}",
                 ),
             },
             namespace=checkpoint.namespace,
@@ -105,3 +108,29 @@ class CheckpointRepository:
             namespace=namespace,
         )
         return [checkpoint_from_row(row) for row in rows]
+
+    async def delete_thread(
+        self, namespace: str, user: str, thread_id: str, *, prefix: bool, actor: Actor, at_ms: int
+    ) -> int:
+        """Deletes a user's checkpoints in a thread (``prefix``: in every thread whose id
+        starts with ``thread_id``) with one event; how many. None found: nothing written."""
+        subject = checkpoint_thread_key(namespace, user, thread_id, prefix=prefix)
+        rows = await self._x.write(
+            "checkpoints.delete_thread",
+            {
+                "namespace": namespace,
+                "user": user,
+                "threadId": thread_id,
+                "prefix": prefix,
+                **change_params(
+                    ChangeKind.CHECKPOINTS_DELETED,
+                    SubjectKind.CHECKPOINT,
+                    subject,
+                    actor=actor,
+                    at_ms=at_ms,
+                    event_id=f"{subject}:{ChangeKind.CHECKPOINTS_DELETED.value}:{uuid.uuid4().hex}",
+                ),
+            },
+            namespace=namespace,
+        )
+        return int(rows[0]["deleted"]) if rows else 0

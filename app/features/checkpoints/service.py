@@ -1,6 +1,6 @@
 """Checkpoints as clients see them: save one in a thread, load the newest or one by id,
-list a thread's history newest first. Each user sees only their own: another user's
-checkpoint reads as not found.
+list a thread's history newest first, delete a thread. Each user sees only their own:
+another user's checkpoint reads as not found, and a deletion never reaches it.
 
 A checkpoint's user is the caller's key's user; a key acting for no user, open local mode
 and the service itself save and read as the user ``-`` (``NO_USER``).
@@ -161,3 +161,29 @@ class CheckpointService:
             namespace, user, thread, before_revision=before_revision, limit=limit
         )
         return within_bytes(found)
+
+    async def delete_thread(
+        self,
+        namespace: str,
+        thread_id: str,
+        *,
+        prefix: bool = False,
+        caller: Principal | None = None,
+    ) -> int:
+        """Delete the caller's checkpoints in the thread (with ``prefix``: in every thread
+        of theirs whose id starts with ``thread_id``), in one write with one
+        ``checkpoints_deleted`` event; how many were deleted. None there: 0, and nothing is
+        written. Another user's checkpoints of the same thread stay. A bad thread id is
+        VALIDATION_ERROR."""
+        check_access(caller, Action.WRITE, namespace)
+        check.require_namespace(namespace)
+        thread = check.require_identifier("threadId", thread_id)
+        actor = LOCAL_ACTOR if caller is None else actor_of(caller)
+        return await self._repo.delete_thread(
+            namespace,
+            user_of(caller),
+            thread,
+            prefix=prefix,
+            actor=actor,
+            at_ms=self._clock.now_ms(),
+        )

@@ -1,6 +1,7 @@
 """Checkpoints on both engines, through the service a request reaches: saved per user and
 thread with their history, the newest by default, a retried save writing nothing twice,
-bad input refused with nothing written, and no user reading another's."""
+bad input refused with nothing written, no user reading another's, and a user's thread (or
+threads, by prefix) deleted in one write with one event, no one else's touched."""
 
 from __future__ import annotations
 
@@ -197,3 +198,82 @@ def test_bad_ids_and_unknown_parents(loop: LoopThread, runtime: Runtime, ns: str
     with pytest.raises(InvalidInputError):
         loop.run(service.history(ns, "t", first=0, caller=ann))
     assert loop.run(service.history(ns, "t", caller=ann)) == []
+
+
+def test_deleting_a_thread_removes_its_history_and_nothing_else(
+    loop: LoopThread, runtime: Runtime, ns: str
+) -> None:
+    service = runtime.services.checkpoints
+    ann, bob = key(ns, "ann"), key(ns, "bob")
+    parent = None
+    for step in range(3):
+        cid = f"cp-{step}"
+        loop.run(
+            service.save(ns, "chat", state(step), checkpoint_id=cid, parent_id=parent, caller=ann)
+        )
+        parent = cid
+    loop.run(service.save(ns, "chat@sub", state(1), checkpoint_id="s", caller=ann))
+    loop.run(service.save(ns, "other", state(1), checkpoint_id="o", caller=ann))
+    loop.run(service.save(ns, "chat", state(1), checkpoint_id="cp-0", caller=bob))
+    revision = loop.run(runtime.services.history.revision(ns))
+
+    assert loop.run(service.delete_thread(ns, "chat", caller=ann)) == 3
+    assert loop.run(service.load(ns, "chat", caller=ann)) is None
+    assert loop.run(service.load(ns, "chat", "cp-1", caller=ann)) is None
+    assert loop.run(service.history(ns, "chat", caller=ann)) == []
+    # Other threads (one whose id merely starts with it too) and bob's thread stay.
+    assert [c.id for c in loop.run(service.history(ns, "chat@sub", caller=ann))] == ["s"]
+    assert [c.id for c in loop.run(service.history(ns, "other", caller=ann))] == ["o"]
+    assert [c.id for c in loop.run(service.history(ns, "chat", caller=bob))] == ["cp-0"]
+
+    # One write, one event, naming no deleted checkpoint's data.
+    assert loop.run(runtime.services.history.revision(ns)) == revision + 1
+    events = loop.run(runtime.services.history.changes(ns, revision))
+    assert [(e.kind, e.subject_kind, e.actor_id) for e in events] == [
+        (ChangeKind.CHECKPOINTS_DELETED, SubjectKind.CHECKPOINT, "ann-bot")
+    ]
+    # Bob sees neither ann's deletion nor the saves of what she deleted: his own save only.
+    seen_by_bob = loop.run(runtime.services.history.changes(ns, caller=bob))
+    assert [e.kind for e in seen_by_bob] == [ChangeKind.CHECKPOINT_SAVED]
+
+    # Deleting again, or a thread never saved, deletes and writes nothing.
+    assert loop.run(service.delete_thread(ns, "chat", caller=ann)) == 0
+    assert loop.run(service.delete_thread(ns, "never-saved", caller=ann)) == 0
+    assert loop.run(runtime.services.history.revision(ns)) == revision + 1
+
+    # The thread starts afresh: the same id saved again is a new checkpoint.
+    again = loop.run(service.save(ns, "chat", state(7), checkpoint_id="cp-0", caller=ann))
+    assert again.data == state(7) and again.parent_id is None
+    assert [c.id for c in loop.run(service.history(ns, "chat", caller=ann))] == ["cp-0"]
+
+
+def test_deleting_by_prefix_takes_every_thread_that_starts_with_it(
+    loop: LoopThread, runtime: Runtime, ns: str
+) -> None:
+    service = runtime.services.checkpoints
+    ann, bob = key(ns, "ann"), key(ns, "bob")
+    for thread in ("run-1@", "run-1@sub", "run-1@@w@cp", "run-10@", "run-1"):
+        loop.run(service.save(ns, thread, state(1), checkpoint_id="c", caller=ann))
+    loop.run(service.save(ns, "run-1@", state(1), checkpoint_id="c", caller=bob))
+    revision = loop.run(runtime.services.history.revision(ns))
+    assert loop.run(service.delete_thread(ns, "run-1@", prefix=True, caller=ann)) == 3
+    for gone in ("run-1@", "run-1@sub", "run-1@@w@cp"):
+        assert loop.run(service.load(ns, gone, caller=ann)) is None
+    for kept in ("run-10@", "run-1"):
+        assert loop.run(service.load(ns, kept, caller=ann)) is not None
+    assert loop.run(service.load(ns, "run-1@", caller=bob)) is not None
+    assert loop.run(runtime.services.history.revision(ns)) == revision + 1
+
+
+@pytest.mark.parametrize("thread", ["bad thread id!", "", "@starts-with-at", "x" * 129])
+def test_deleting_a_bad_thread_id_is_refused_and_writes_nothing(
+    loop: LoopThread, runtime: Runtime, ns: str, thread: str
+) -> None:
+    service = runtime.services.checkpoints
+    ann = key(ns, "ann")
+    loop.run(service.save(ns, "t", state(1), checkpoint_id="a", caller=ann))
+    revision = loop.run(runtime.services.history.revision(ns))
+    with pytest.raises(InvalidInputError):
+        loop.run(service.delete_thread(ns, thread, prefix=True, caller=ann))
+    assert loop.run(runtime.services.history.revision(ns)) == revision
+    assert [c.id for c in loop.run(service.history(ns, "t", caller=ann))] == ["a"]

@@ -1,4 +1,4 @@
-"""Saving a checkpoint in a thread."""
+"""Saving a checkpoint in a thread, deleting a thread's checkpoints."""
 
 from __future__ import annotations
 
@@ -30,6 +30,17 @@ async def resolve_save_checkpoint(
     return Checkpoint.from_domain(saved)
 
 
+async def resolve_delete_checkpoint_thread(
+    info: Info,
+    thread_id: str,
+    namespace: str = DEFAULT_NAMESPACE,
+    prefix: bool = False,
+) -> int:
+    return await info.context.services.checkpoints.delete_thread(
+        namespace, thread_id, prefix=prefix, caller=info.context.principal
+    )
+
+
 @strawberry.type
 class CheckpointMutation:
     save_checkpoint = strawberry.mutation(
@@ -41,5 +52,14 @@ class CheckpointMutation:
             " (VALIDATION_ERROR otherwise, nothing written); `id` yours (a new one when"
             " null); `parentId` a checkpoint of the same thread (NOT_FOUND otherwise)."
             " Saving an id saved already writes nothing and returns it as first saved."
+        ),
+    )
+    delete_checkpoint_thread = strawberry.mutation(
+        resolver=resolve_delete_checkpoint_thread,
+        description=(
+            "Delete your checkpoints in the thread (with `prefix`: in every thread of yours"
+            " whose id starts with `threadId`), for good, with one `CHECKPOINTS_DELETED`"
+            " change event; returns how many were deleted (0 and nothing written when"
+            " there were none). Other users' checkpoints of the same thread stay."
         ),
     )
