@@ -4,13 +4,13 @@ structure kept on the same node, written with its change event in one statement.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
-from thoughtgraph.domain.models import ThoughtKind, ThoughtRecord
+from thoughtgraph.domain.models import ThoughtKind, ThoughtRecord, TimeView
 from thoughtgraph.domain.procedures import Procedure, ProcedureSpec, TemplateSlot, WorkflowStep
 from thoughtgraph.store.executor import Executor
-from thoughtgraph.store.params import thought_create_params
+from thoughtgraph.store.params import thought_create_params, view_params
 from thoughtgraph.store.rows import thought_from_row
 
 
@@ -73,3 +73,31 @@ class ProcedureRepository:
         )
         found = (procedure_from_row(row) for row in rows)
         return {p.thought.id: p for p in found if p is not None}
+
+    async def newest(
+        self,
+        namespace: str,
+        kind: ThoughtKind,
+        view: TimeView,
+        *,
+        limit: int,
+        include_retired: bool,
+        categories: Collection[str] | None,
+    ) -> list[Procedure]:
+        """The newest ``limit`` procedures of ``kind`` the view shows, in one read: not
+        refined or consolidated unless ``include_retired`` (superseded ones go by the
+        view's ``current_only``), of ``categories`` only (None: any)."""
+        rows = await self._x.read(
+            "procedures.list",
+            {
+                "namespace": namespace,
+                "kind": kind.value,
+                **view_params(view),
+                "includeRetired": include_retired,
+                "categories": sorted(categories) if categories is not None else None,
+                "limit": limit,
+            },
+            namespace=namespace,
+        )
+        found = (procedure_from_row(row) for row in rows)
+        return [p for p in found if p is not None]

@@ -2,10 +2,12 @@
 a code base, and reading them back (thoughtgraph.domain.procedures for the rules).
 
 Each is a thought of its own kind, written with its structure and change event in one
-statement (cypher/procedures/create). Lineage is a thought's: a workflow or pattern
-refines one of its own kind (``refines``); superseding goes through the supersession
-service like any thought's. Procedural thoughts are filed under the ``procedural``
-category unless the caller names another.
+statement (cypher/procedures/create), then followed by what follows every thought write
+(features/thoughts/after_write: the scan of the new thought, the log line, the operational
+event). Lineage is a thought's: a workflow or pattern refines one of its own kind
+(``refines``); superseding goes through the supersession service like any thought's.
+Procedural thoughts are filed under the ``procedural`` category unless the caller names
+another.
 """
 
 from __future__ import annotations
@@ -26,16 +28,7 @@ from thoughtgraph.domain.errors import (
     ThoughtNotFoundError,
 )
 from thoughtgraph.domain.judgement import UsageMeter
-from thoughtgraph.domain.models import (
-    CHANGE_FOR_TYPE,
-    ThoughtFilter,
-    ThoughtKind,
-    ThoughtRecord,
-    ThoughtType,
-    TimeView,
-    new_thought_id,
-)
-from thoughtgraph.domain.ops import NO_OPS_EVENTS, OpsEvents, OpsStatus
+from thoughtgraph.domain.models import CHANGE_FOR_TYPE, ThoughtKind, TimeView, new_thought_id
 from thoughtgraph.domain.procedures import (
     PROCEDURAL_CATEGORY,
     STRUCTURED_KINDS,
@@ -48,12 +41,13 @@ from thoughtgraph.domain.procedures import (
     pattern_spec,
     workflow_spec,
 )
-from thoughtgraph.domain.rules import inherited_pheromone
 from thoughtgraph.domain.scopes import ScopePolicy, Viewer
 from thoughtgraph.features.access import Action, Principal, check_access, viewer_of, written_as
+from thoughtgraph.features.procedures.drafts import Draft, Vectors, embed_drafts
 from thoughtgraph.features.procedures.extraction import SourceFile, read_shapes
 from thoughtgraph.features.repositories import Repositories
-from thoughtgraph.features.thoughts.inputs import ThoughtInput, new_thought, validate_input
+from thoughtgraph.features.thoughts.after_write import AfterWrite
+from thoughtgraph.features.thoughts.inputs import ThoughtInput, validate_input
 from thoughtgraph.llm.client import LLMClient
 from thoughtgraph.llm.prompts import workflow_steps
 from thoughtgraph.ports.clock import Clock, SystemClock
@@ -98,8 +92,8 @@ class ProcedureService:
         embedder: Embeddings,
         *,
         scopes: ScopePolicy,
+        after_write: AfterWrite,
         clock: Clock | None = None,
-        events: OpsEvents = NO_OPS_EVENTS,
         llm: LLMClient | None = None,
         llm_calls: int | None = None,
         allowlist: AllowlistPolicy | None = None,
@@ -112,7 +106,7 @@ class ProcedureService:
         self._embedder = embedder
         self._scopes = scopes
         self._clock = clock or SystemClock()
-        self._events = events
+        self._after_write = after_write  # the thought service's: the same after every write
 
     # --- writes ------------------------------------------------------------------------
     async def record_workflow(
@@ -199,15 +193,16 @@ class ProcedureService:
         ]
         ids = [group.pattern_id(author.namespace) for group in groups]
         stored = await self._repos.procedures.get_many(author.namespace, ids)
-        patterns, created = [], 0
-        for spec, pattern_id in zip(specs, ids, strict=True):
-            if pattern_id in stored:
-                patterns.append(stored[pattern_id])
-                continue
-            patterns.append(
-                await self._record(author, spec, refines=None, caller=caller, thought_id=pattern_id)
-            )
-            created += 1
+        new = [(spec, pid) for spec, pid in zip(specs, ids, strict=True) if pid not in stored]
+        drafts = [await self._draft(author, spec, refines=None, caller=caller) for spec, _ in new]
+        # Every new pattern embedded in one call, then written one statement each.
+        vectors = await embed_drafts(self._embedder, drafts)
+        written = {
+            pid: await self._write(draft, vector, pid)
+            for draft, vector, (_, pid) in zip(drafts, vectors, new, strict=True)
+        }
+        patterns = [stored[pid] if pid in stored else written[pid] for pid in ids]
+        created = len(written)
         log.info(
             "procedures.extracted",
             namespace=author.namespace,
@@ -227,8 +222,21 @@ class ProcedureService:
         *,
         refines: str | None,
         caller: Principal | None,
-        thought_id: str | None = None,
     ) -> Procedure:
+        draft = await self._draft(author, spec, refines=refines, caller=caller)
+        (vectors,) = await embed_drafts(self._embedder, [draft])
+        return await self._write(draft, vectors, new_thought_id())
+
+    async def _draft(
+        self,
+        author: Authoring,
+        spec: ProcedureSpec,
+        *,
+        refines: str | None,
+        caller: Principal | None,
+    ) -> Draft:
+        """The procedure as the caller writes it (agent, scope and owner from the key),
+        checked; with ``refines``, the source checked too. Nothing is written."""
         data = written_as(
             caller,
             ThoughtInput(
@@ -245,43 +253,28 @@ class ProcedureService:
             self._scopes,
         )
         validated = validate_input(data, author.reason if refines is not None else None)
-        sources: tuple[str, ...] = ()
-        pheromone: list[float] = []
-        if refines is not None:
-            source = await self._source(author.namespace, refines, spec.kind, viewer_of(caller))
-            sources, pheromone = (source.thought.id,), [source.thought.pheromone_weight]
-        kind = ThoughtType.REFINEMENT if sources else ThoughtType.ORIGINAL
-        texts = [validated.content] + ([validated.reason] if validated.reason else [])
-        vectors = await self._embedder.async_embed_documents(texts)
-        thought = new_thought(
-            validated,
-            kind,
-            thought_id or new_thought_id(),
-            self._clock.now_ms(),
-            source_ids=sources,
-            pheromone_weight=inherited_pheromone(kind, pheromone),
-        )
-        record = ThoughtRecord(
-            thought=thought,
-            embedding=tuple(vectors[0]),
-            reason=validated.reason,
-            reason_embedding=tuple(vectors[1]) if validated.reason else None,
-            actor_key_id=validated.key_id,
-        )
+        if refines is None:
+            return Draft(data=validated, spec=spec)
+        source = await self._source(author.namespace, refines, spec.kind, viewer_of(caller))
+        return Draft(data=validated, spec=spec, source=source)
+
+    async def _write(self, draft: Draft, vectors: Vectors, thought_id: str) -> Procedure:
+        """One statement: the thought with its structure, lineage edge and change event;
+        then what follows every thought write (a retry's stored procedure is the answer)."""
+        record = draft.record(vectors, thought_id, self._clock.now_ms())
+        thought, kind = record.thought, record.thought.type
         change = CHANGE_FOR_TYPE[kind]
         revision = await self._repos.procedures.create(
-            record, spec, event_id=f"{thought.id}:{change.value}", event_kind=change.value
+            record, draft.spec, event_id=f"{thought.id}:{change.value}", event_kind=change.value
         )
         if revision is None:
-            return await self._unwritten(thought.namespace, thought.id, sources)
-        self._events.record(
-            thought.namespace,
-            "create" if kind is ThoughtType.ORIGINAL else "update",
-            OpsStatus.OK,
-            memory_id=thought.id,
-            category=thought.category,
-        )
-        return Procedure(thought=thought.model_copy(update={"revision": revision}), spec=spec)
+            stored = await self._unwritten(thought.namespace, thought.id, thought.source_ids)
+            self._after_write.written(
+                thought, revision=stored.thought.revision, stored_already=True
+            )
+            return stored
+        self._after_write.written(thought, revision=revision, stored_already=False)
+        return Procedure(thought=thought.model_copy(update={"revision": revision}), spec=draft.spec)
 
     async def _source(
         self, namespace: str, source_id: str, kind: ThoughtKind, viewer: Viewer
@@ -341,19 +334,16 @@ class ProcedureService:
         if kind not in STRUCTURED_KINDS:
             raise InvalidInputError("kind must be WORKFLOW or CODE_PATTERN", field="kind")
         limit = check.page_size("first", first, DEFAULT_LIST, MAX_LIST)
-        viewer = viewer_of(caller)
         view = TimeView(
-            now_ms=self._clock.now_ms(), current_only=not include_retired, viewer=viewer
+            now_ms=self._clock.now_ms(),
+            current_only=not include_retired,
+            viewer=viewer_of(caller),
         )
-        page = await self._repos.thoughts.page(
-            namespace, ThoughtFilter(kind=kind), None, limit, view
+        # What the caller may not read is left out by the read, before its limit.
+        allowed = self._allowlist.categories_for(caller.agent if caller is not None else None)
+        return await self._repos.procedures.newest(
+            namespace, kind, view, limit=limit, include_retired=include_retired, categories=allowed
         )
-        ids = [t.id for t in page.thoughts if t.seen_by(viewer)]
-        if not include_retired:
-            refiners = await self._repos.lineage.refiners(namespace, ids, viewer)
-            ids = [tid for tid in ids if not refiners.get(tid)]
-        found = await self._repos.procedures.get_many(namespace, ids)
-        return [found[tid] for tid in ids if tid in found and self._readable(found[tid], caller)]
 
     def _readable(self, found: Procedure, caller: Principal | None) -> bool:
         """Seen by the caller, and of a category its key's agent may read."""

@@ -25,7 +25,7 @@ from thoughtgraph.domain.models import (
     TimeView,
     new_thought_id,
 )
-from thoughtgraph.domain.ops import NO_OPS_EVENTS, OpsEvents, OpsNode, OpsStatus, acting_as
+from thoughtgraph.domain.ops import NO_OPS_EVENTS, OpsEvents, OpsNode, acting_as
 from thoughtgraph.domain.rules import inherited_pheromone
 from thoughtgraph.domain.scopes import ScopePolicy, Viewer
 from thoughtgraph.features.access import (
@@ -38,6 +38,7 @@ from thoughtgraph.features.access import (
 )
 from thoughtgraph.features.consent.gate import FieldChanges
 from thoughtgraph.features.repositories import Repositories
+from thoughtgraph.features.thoughts.after_write import AfterWrite
 from thoughtgraph.features.thoughts.batch import write_batch
 from thoughtgraph.features.thoughts.guidance import guidance_for
 from thoughtgraph.features.thoughts.inputs import (
@@ -55,12 +56,6 @@ log = structlog.get_logger(__name__)
 
 # Originals one contributeMany call may carry; the CLI import writes batches this size too.
 MAX_BATCH = 100
-# The operational vocabulary for each kind of write.
-OPS_FOR_TYPE = {
-    ThoughtType.ORIGINAL: "create",
-    ThoughtType.REFINEMENT: "update",
-    ThoughtType.CONSOLIDATION: "merge",
-}
 
 
 class ThoughtService:
@@ -85,6 +80,9 @@ class ThoughtService:
         self._fields = fields  # the one gate of changes to person fields
         self._queue = queue or NoJobQueue()
         self._scan_on_write = scan_on_write
+        # What follows each single write; shared with the other features that write a
+        # thought (procedures), so that they do the same after it.
+        self.after_write = AfterWrite(self._queue, scan_on_write=scan_on_write, events=events)
         self._extract_min_chars = extract_min_chars  # None: no model, no extraction
 
     async def contribute(
@@ -288,26 +286,13 @@ class ThoughtService:
         revision = await self._repos.thoughts.create(
             record, event_id=f"{thought.id}:{change.value}", event_kind=change.value
         )
-        status = OpsStatus.SKIPPED if revision is None else OpsStatus.OK
+        stored_already = revision is None
         if revision is None:
             revision = await self._after_unwritten(thought)
-        elif self._scan_on_write:
-            # After the write is acknowledged by the store; never blocks or fails it.
-            self._queue.scan_after_write(thought.namespace, [thought.id])
-        log.info(
-            "thought.written",
-            id=thought.id,
-            type=kind.value,
-            namespace=thought.namespace,
-            sources=len(source_ids),
+        self.after_write.written(
+            thought,
             revision=revision,
-        )
-        self._events.record(
-            thought.namespace,
-            OPS_FOR_TYPE[kind],
-            status,
-            memory_id=thought.id,
-            category=thought.category,
+            stored_already=stored_already,
             similarity=guidance.similarity if guidance is not None else None,
         )
         return Contribution(
