@@ -8,6 +8,8 @@
 //@ page_events: label=ChangeEvent
 //@ page_runs: label=ConsolidationRun
 //@ page_pair_checks: label=PairCheck
+//@ page_proposals: label=MergeProposal
+//@ page_consent_requests: label=ConsentRequest
 MATCH (n:{{ label }})
 WHERE n.namespace = $namespace AND n.id > $afterId
 RETURN n.id AS id, properties(n) AS properties

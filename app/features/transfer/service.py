@@ -42,6 +42,11 @@ NODE_KINDS = (
     NodeKind("Episode", "episodes", vector="embedding", text="summary"),
     NodeKind("ConsolidationRun", "runs"),
     NodeKind("PairCheck", "pair_checks"),
+    # Pending and decided merges of users' private near-duplicates (consolidation
+    # proposals) and changes to a person field held for consent: their events are in the
+    # change log, so their subjects go with it.
+    NodeKind("MergeProposal", "proposals", outgoing=True),
+    NodeKind("ConsentRequest", "consent_requests"),
     NodeKind("ChangeEvent", "events", outgoing=True),
 )
 NODE_BY_LABEL = {kind.label: kind for kind in NODE_KINDS}
@@ -71,11 +76,14 @@ EDGE_KINDS = (
     EdgeKind("BELONGS_TO", "Thought", "Topic", "belongs_to"),
     EdgeKind("PART_OF", "Thought", "Episode", "part_of"),
     EdgeKind("INVOLVES", "Contradiction", "Thought", "involves"),
+    EdgeKind("PROPOSES", "MergeProposal", "Thought", "proposes"),
     EdgeKind("CONCERNS", "ChangeEvent", "Thought", "concerns_thought"),
     EdgeKind("CONCERNS", "ChangeEvent", "Topic", "concerns_topic"),
     EdgeKind("CONCERNS", "ChangeEvent", "Contradiction", "concerns_contradiction"),
     EdgeKind("CONCERNS", "ChangeEvent", "Episode", "concerns_episode"),
     EdgeKind("CONCERNS", "ChangeEvent", "ConsolidationRun", "concerns_run"),
+    EdgeKind("CONCERNS", "ChangeEvent", "MergeProposal", "concerns_proposal"),
+    EdgeKind("CONCERNS", "ChangeEvent", "ConsentRequest", "concerns_consent_request"),
 )
 EDGE_BY_ENDS = {(e.type, e.source, e.target): e for e in EDGE_KINDS}
 
