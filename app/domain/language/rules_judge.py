@@ -35,6 +35,7 @@ from thoughtgraph.domain.judgement import (
     Verdict,
 )
 from thoughtgraph.domain.language import lexicon as lx
+from thoughtgraph.domain.language.claims import claim_sentences
 from thoughtgraph.domain.language.statements import (
     CONTENT,
     VALUE,
@@ -96,6 +97,16 @@ def judge_texts(older: str, newer: str) -> Finding:
     return _decide(best[1], best[2])
 
 
+def about_different_things(older: str, newer: str) -> bool:
+    """Whether the claims of two texts are about different things, as the rules read the
+    claim sentences alone: a greeting or an aside around a claim ("long time no talk!")
+    names no subject of the claim's."""
+    old_claims, new_claims = claim_sentences(older), claim_sentences(newer)
+    if not old_claims or not new_claims:
+        return judge_texts(older, newer).different_subjects
+    return judge_texts(" ".join(old_claims), " ".join(new_claims)).different_subjects
+
+
 def _overlap(old: Statement, new: Statement) -> float:
     union = old.norms | new.norms
     return len(old.norms & new.norms) / len(union) if union else 0.0
@@ -122,8 +133,13 @@ def _decide(old: Statement, new: Statement) -> Finding:
         dropped = subject_old + subject_new
         brief = len(dropped) == 1 and dropped[0].kind == CONTENT and not dropped[0].capitalised
         if not (cue and not subject_new and brief):
+            # One side naming a subject word the other lacks ("the slot", "the
+            # application") narrows the same subject; only when each names one of its
+            # own are the two about different things.
             return _different(
-                0.8, f"Different subjects: {_words(subject_old)} vs {_words(subject_new)}"
+                0.8,
+                f"Different subjects: {_words(subject_old)} vs {_words(subject_new)}",
+                apart=bool(subject_old) and bool(subject_new),
             )
         only_old = [t for t in only_old if t is not dropped[0]]
     if new.additive_cues:
@@ -383,5 +399,5 @@ def _compatible(confidence: float, explanation: str) -> Finding:
     return Finding(PairRelation.COMPATIBLE, confidence, explanation)
 
 
-def _different(confidence: float, explanation: str) -> Finding:
-    return Finding(PairRelation.COMPATIBLE, confidence, explanation, different_subjects=True)
+def _different(confidence: float, explanation: str, *, apart: bool = True) -> Finding:
+    return Finding(PairRelation.COMPATIBLE, confidence, explanation, different_subjects=apart)

@@ -90,7 +90,7 @@ MODEL = """\
   0.488526,
   0.090164
  ],
- "threshold": 0.866044,
+ "threshold": 0.89397,
  "conflict_above": 1.0
 }
 """

@@ -15,7 +15,11 @@ from thoughtgraph.domain.judgement import (
     Verdict,
 )
 from thoughtgraph.domain.language.claims import claim_sentences
-from thoughtgraph.domain.language.rules_judge import RuleJudge, judge_texts
+from thoughtgraph.domain.language.rules_judge import (
+    RuleJudge,
+    about_different_things,
+    judge_texts,
+)
 from thoughtgraph.domain.language.update_model import UpdateModel, features, shipped_model
 from thoughtgraph.llm.client import LLMBudgetExhausted, LLMClient, LLMError
 from thoughtgraph.llm.prompts import contradictions
@@ -157,15 +161,19 @@ class ModelJudge:
             )
         vector = features(pair.older_text, pair.newer_text, pair.similarity, finding)
         probability = float(self.model.probability(vector[None, :])[0])
-        if probability < self.model.threshold or finding.different_subjects:
+        apart = about_different_things(pair.older_text, pair.newer_text)
+        if probability < self.model.threshold or apart:
             relation = PairRelation.COMPATIBLE
-            explanation = (
-                finding.explanation
-                if finding.relation is PairRelation.COMPATIBLE
-                else f"model {probability:.2f} below {self.model.threshold:.2f}; "
-                f"rules: {finding.explanation}"
-            )
-            confidence = finding.confidence if finding.different_subjects else 1.0 - probability
+            if apart and not finding.different_subjects:  # read on the claims alone
+                explanation = f"their claims are about different things; {finding.explanation}"
+            elif finding.relation is PairRelation.COMPATIBLE:
+                explanation = finding.explanation
+            else:
+                explanation = (
+                    f"model {probability:.2f} below {self.model.threshold:.2f}; "
+                    f"rules: {finding.explanation}"
+                )
+            confidence = finding.confidence if apart else 1.0 - probability
         else:
             relation = (
                 PairRelation.CONFLICT

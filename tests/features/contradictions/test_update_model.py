@@ -74,6 +74,48 @@ def test_model_judge_leaves_chit_chat_between_two_people(local_embedder: TextEmb
         assert not verdict.contradicts, (older, newer, verdict)
 
 
+def test_a_subject_word_on_one_side_only_does_not_veto_a_change(
+    local_embedder: TextEmbedder,
+) -> None:
+    # Written for this test. A newer statement that names its subject a little
+    # differently ("Honestly, ...", "the thermostat setting") still speaks of the same
+    # thing; only when each names a subject of its own are the two about different things.
+    judge = ModelJudge()
+    for older, newer in [
+        (
+            "The chess club meets on Tuesdays.",
+            "Honestly, the chess club meets on Thursdays these days.",
+        ),
+        (
+            "The greenhouse thermostat is set to 18 degrees.",
+            "The greenhouse thermostat setting moved to 21 degrees.",
+        ),
+    ]:
+        (verdict,) = asyncio.run(judge.judge([_pair(older, newer, local_embedder)], UsageMeter()))
+        assert verdict.contradicts, (older, newer, verdict)
+        assert "Different subjects" in verdict.explanation  # the rules' reading, no veto
+    apart = _pair(
+        "The chess club meets on Tuesdays.", "The drama club meets on Tuesdays.", local_embedder
+    )
+    (verdict,) = asyncio.run(judge.judge([apart], UsageMeter()))
+    assert not verdict.contradicts, verdict
+
+
+def test_greetings_around_a_claim_name_no_subject_of_it(local_embedder: TextEmbedder) -> None:
+    # Written for this test in the manner of a chat log. Read whole, the newer turn's
+    # greeting ("long time no talk") looks like a subject the older lacks, one side only,
+    # which does not veto; read on their claims, the two share no subject at all.
+    judge = ModelJudge()
+    older = "Sam: Hey Lee! Long time no see! Loads has happened since then!"
+    newer = (
+        "Sam: Hey Lee, long time no talk! Things have been hectic lately. "
+        "The hardest part was that we had to sell the old boat."
+    )
+    (verdict,) = asyncio.run(judge.judge([_pair(older, newer, local_embedder)], UsageMeter()))
+    assert not verdict.contradicts, verdict
+    assert verdict.explanation.startswith("their claims are about different things"), verdict
+
+
 def test_a_text_of_several_claims_is_left_to_the_rules(local_embedder: TextEmbedder) -> None:
     # The model was fitted on single statements; a chat turn of two claims is outside it.
     judge = ModelJudge()
