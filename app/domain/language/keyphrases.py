@@ -50,7 +50,9 @@ _VAGUE = _words(
     "yeah yes wow haha lol omg hey hi hello thanks thank okay ok sure cool nice great "
     "awesome amazing glad happy fun really totally super pretty so monday tuesday "
     "wednesday thursday friday saturday sunday mondays tuesdays wednesdays thursdays "
-    "fridays saturdays sundays"
+    "fridays saturdays sundays "
+    # Spoken contractions of function words, which no lexicon lists as words.
+    "gonna wanna gotta kinda sorta lemme gimme dunno ya y'all ain't"
 )
 # Leading modifiers that judge rather than name ("good hiking boots" is "Hiking Boots").
 _WEAK_MODIFIERS = _words(

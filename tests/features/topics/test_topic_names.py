@@ -188,6 +188,20 @@ def test_a_word_the_texts_use_as_a_verb_or_an_adjective_names_no_topic() -> None
     assert "sounds" in {c.lower() for c in candidates(["The sounds of the harbour at night."])}
 
 
+def test_spoken_contractions_name_no_topic() -> None:
+    # Written for this test: "gonna" opens most turns and no lexicon knows it, so it
+    # passed as an unknown term and named the topic "Gonna".
+    turns = (
+        "Caroline: Gonna check out the pottery class next week!",
+        "Melanie: I am gonna paint a sunset with the kids.",
+        "Caroline: We are gonna go camping, gonna be fun.",
+        "Melanie: Gonna try the new trail tomorrow, wanna come?",
+    )
+    found = {c.lower() for c in candidates(turns)}
+    assert {"gonna", "wanna"}.isdisjoint(found), found
+    assert topic_name(turns) == "Pottery Class"
+
+
 def test_a_name_another_topic_has_goes_to_the_next_best_phrase() -> None:
     turns = (
         "Nora: The pottery class at the community studio starts on Monday.",
