@@ -133,14 +133,10 @@ def _decide(old: Statement, new: Statement) -> Finding:
         dropped = subject_old + subject_new
         brief = len(dropped) == 1 and dropped[0].kind == CONTENT and not dropped[0].capitalised
         if not (cue and not subject_new and brief):
-            # One side naming a subject word the other lacks ("the slot", "the
-            # application") narrows the same subject; only when each names one of its
-            # own are the two about different things.
-            return _different(
-                0.8,
-                f"Different subjects: {_words(subject_old)} vs {_words(subject_new)}",
-                apart=bool(subject_old) and bool(subject_new),
-            )
+            # Apart only when each names a subject of its own: one side's extra subject
+            # word ("the slot", "the application") narrows the same subject.
+            explained = f"Different subjects: {_words(subject_old)} vs {_words(subject_new)}"
+            return _different(0.8, explained, apart=bool(subject_old) and bool(subject_new))
         only_old = [t for t in only_old if t is not dropped[0]]
     if new.additive_cues:
         added = ", ".join(f"'{c}'" for c in new.additive_cues)
