@@ -37,6 +37,7 @@ TOOLS = {
     "save_checkpoint",
     "load_checkpoint",
     "list_checkpoints",
+    "delete_checkpoint_thread",
     "forget",
     "restore",
     "history",

@@ -1,5 +1,6 @@
 """Checkpoints: save a thread's state (JSON), load the newest or one by id, list the
-thread's history newest first. Each user's own: another user's read as not found."""
+thread's history newest first, delete a thread's checkpoints. Each user's own: another
+user's read as not found, and a deletion never reaches them."""
 
 from __future__ import annotations
 
@@ -36,6 +37,17 @@ class LoadedOut(BaseModel):
 
 class CheckpointsOut(BaseModel):
     checkpoints: list[CheckpointOut]
+
+
+class ThreadDeletedOut(BaseModel):
+    thread_id: str  # the thread, or with prefix the start of the threads' ids
+    prefix: bool
+    deleted: int  # how many checkpoints were deleted (0: there were none, nothing written)
+
+    def as_text(self) -> str:
+        threads = f"threads starting with {self.thread_id}" if self.prefix else self.thread_id
+        noun = "checkpoint" if self.deleted == 1 else "checkpoints"
+        return f"deleted {self.deleted} {noun} of {threads}"
 
 
 def register(server: MCPServer[Any], env: ToolEnv) -> None:
@@ -99,8 +111,30 @@ def register(server: MCPServer[Any], env: ToolEnv) -> None:
         )
         return CheckpointsOut(checkpoints=[CheckpointOut.of(c) for c in found])
 
+    async def delete_checkpoint_thread(
+        ctx: Context[Any, Any],
+        thread_id: ThreadId,
+        prefix: Annotated[
+            bool, Field(description="Delete every thread of yours whose id starts with it.")
+        ] = False,
+        namespace: Namespace = DEFAULT_NAMESPACE,
+    ) -> ThreadDeletedOut:
+        """Delete your checkpoints of the thread for good (with prefix: of every thread of
+        yours whose id starts with thread_id); returns how many were deleted (0 and nothing
+        written when there were none). Other users' checkpoints of the same thread stay. A
+        bad thread id is VALIDATION_ERROR."""
+        deleted = await env.services.checkpoints.delete_thread(
+            namespace, thread_id, prefix=prefix, caller=env.caller(ctx)
+        )
+        return ThreadDeletedOut(thread_id=thread_id, prefix=prefix, deleted=deleted)
+
     server.add_tool(
         save_checkpoint, annotations=WRITES.model_copy(update={"idempotent_hint": True})
     )
     server.add_tool(load_checkpoint, annotations=READ_ONLY)
     server.add_tool(list_checkpoints, annotations=READ_ONLY)
+    # Destructive (gone for good), and idempotent: deleting again deletes nothing more.
+    server.add_tool(
+        delete_checkpoint_thread,
+        annotations=WRITES.model_copy(update={"destructive_hint": True, "idempotent_hint": True}),
+    )
