@@ -1,6 +1,7 @@
 // Restores a batch of relationships of one type (import): MERGE between the nodes the
 // ids name, properties set only on creation, so a second import changes nothing.
 //@ link_belongs_to: source=Thought, type=BELONGS_TO, target=Topic
+//@ link_concerns_checkpoint: source=ChangeEvent, type=CONCERNS, target=Checkpoint
 //@ link_concerns_consent_request: source=ChangeEvent, type=CONCERNS, target=ConsentRequest
 //@ link_concerns_contradiction: source=ChangeEvent, type=CONCERNS, target=Contradiction
 //@ link_concerns_episode: source=ChangeEvent, type=CONCERNS, target=Episode

@@ -88,8 +88,9 @@ class Exporter:
     ) -> list[str]:
         ids: list[str] = []
         after = ""
+        limit = kind.batch(self._page_size)
         while True:
-            rows = await self._repo.page(kind.key, namespace, after, self._page_size)
+            rows = await self._repo.page(kind.key, namespace, after, limit)
             for row in rows:
                 props, vector = split_vector(dict(row["properties"]), kind.vector)
                 record: dict[str, Any] = {
@@ -105,7 +106,7 @@ class Exporter:
                 ids.append(str(row["id"]))
                 shown.advance()
             counts.nodes[kind.label] = counts.nodes.get(kind.label, 0) + len(rows)
-            if len(rows) < self._page_size:
+            if len(rows) < limit:
                 return ids
             after = str(rows[-1]["id"])
 

@@ -130,7 +130,7 @@ class Importer:
             self._topic_names[(namespace, row["id"])] = str(row["properties"].get("name") or "")
         buffer = self._nodes.setdefault((namespace, kind), [])
         buffer.append(row)
-        if len(buffer) >= self._batch_size:
+        if len(buffer) >= kind.batch(self._batch_size):
             await self._flush_nodes(namespace, kind)
 
     def _known_edge(self, record: Row) -> bool:

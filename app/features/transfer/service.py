@@ -31,6 +31,13 @@ class NodeKind:
     vector: str | None = None  # the property holding its embedding
     text: str | None = None  # what that embedding is made from, when it can be made again
     outgoing: bool = False  # relationships leave it (transfer.out_<key>)
+    # At most this many a page (export) and a batch (import), below the usual size: for
+    # nodes that carry large data.
+    max_batch: int | None = None
+
+    def batch(self, usual: int) -> int:
+        """How many of these nodes go in one page or batch of ``usual`` size."""
+        return min(usual, self.max_batch) if self.max_batch else usual
 
 
 NODE_KINDS = (
@@ -47,6 +54,11 @@ NODE_KINDS = (
     # change log, so their subjects go with it.
     NodeKind("MergeProposal", "proposals", outgoing=True),
     NodeKind("ConsentRequest", "consent_requests"),
+    # Agents' saved thread state (features.checkpoints), every property as stored (user,
+    # thread, parent, revision, data): a user's thread reads back with the same history,
+    # and its events keep their subject. Data reach 480 KB each (the default limit): 50
+    # a page or batch.
+    NodeKind("Checkpoint", "checkpoints", max_batch=50),
     NodeKind("ChangeEvent", "events", outgoing=True),
 )
 NODE_BY_LABEL = {kind.label: kind for kind in NODE_KINDS}
@@ -84,6 +96,7 @@ EDGE_KINDS = (
     EdgeKind("CONCERNS", "ChangeEvent", "ConsolidationRun", "concerns_run"),
     EdgeKind("CONCERNS", "ChangeEvent", "MergeProposal", "concerns_proposal"),
     EdgeKind("CONCERNS", "ChangeEvent", "ConsentRequest", "concerns_consent_request"),
+    EdgeKind("CONCERNS", "ChangeEvent", "Checkpoint", "concerns_checkpoint"),
 )
 EDGE_BY_ENDS = {(e.type, e.source, e.target): e for e in EDGE_KINDS}
 
