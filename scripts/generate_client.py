@@ -62,6 +62,7 @@ OPERATION_MODULES = {
         "requestInsights",
         "operationalEvents",
         "operationCounts",
+        "namespaces",
     ],
     "consolidation": [
         "consolidationRuns",

@@ -236,6 +236,9 @@ def test_the_explorer_shows_what_the_api_says_and_decides_through_it(
     loaded = {asset_name(url) for url in report["requests"] if f"{ASSETS_PATH}/" in url}
     assert loaded == {asset_name(url) for url in page_assets(page)}
 
+    # The namespace picker suggests what `namespaces` lists for the key: only its own.
+    assert report["namespaces"] == [ns]
+
     # Search: the API's hits, each with its content and its score explanation.
     by_id = {hit["id"]: hit for hit in before["search"]}
     shown = report["search"]

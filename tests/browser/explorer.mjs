@@ -1,15 +1,15 @@
 // Drives the memory explorer (/explore) in Debian's headless Chromium for
-// tests/api/test_explorer.py: picks the namespace, searches, opens a thought's page and
-// walks its lineage graph by clicking a node, resolves a contradiction, reads topics,
-// undoes a consolidation run's merge, reads the timeline and an assembled context, and
-// takes a screenshot of each view. Every request to another origin is aborted and
+// tests/api/test_explorer.py: reads the namespaces the picker suggests, picks the
+// namespace, searches, opens a thought's page and walks its lineage graph by clicking a
+// node, resolves a contradiction, reads topics, undoes a consolidation run's merge, reads
+// the timeline and an assembled context, and takes a screenshot of each view. Every request to another origin is aborted and
 // recorded. playwright-core never downloads a browser.
 //
 // stdin:  {"chromium", "pageUrl", "namespace", "apiKey", "screenshotDir", "timeoutMs",
 //          "search": {"query", "k"}, "thought": {"id", "walkTo"}, "resolve": {"id", "resolution"},
 //          "undo": {"mergedId"}, "timeline": {"since"}, "context": {"query", "budget"}}
-// stdout: {"search", "thought", "walked", "contradictions", "topics", "runs", "timeline",
-//          "context", "screenshots": {view: path}, "requests", "blocked", "failed",
+// stdout: {"namespaces", "search", "thought", "walked", "contradictions", "topics", "runs",
+//          "timeline", "context", "screenshots": {view: path}, "requests", "blocked", "failed",
 //          "errors", "timings"}
 // Exit status 0 when the steps ran (the caller judges the result), 1 with {"error", ...}
 // on stdout when a step failed; a screenshot of the failure is saved either way.
@@ -98,11 +98,16 @@ async function main(page) {
   await page.goto(config.pageUrl, { timeout });
   await ready(page, 'search');
   if (config.apiKey) {
+    // Before its key is typed the page's namespaces query is refused (401), as it should.
+    await page.locator('#namespaces[data-loaded="failed"]').waitFor({ state: 'attached', timeout });
+    network.errors = network.errors.filter((text) => !text.includes('status of 401'));
     await page.locator('#settings-open').click();
     await page.locator('#api-key').fill(config.apiKey);
     await page.locator('#settings-save').click();
     await ready(page, 'search');
   }
+  await page.locator('#namespaces[data-loaded="ok"]').waitFor({ state: 'attached', timeout });
+  const namespaces = await page.locator('#namespaces option').evaluateAll((options) => options.map((o) => o.value));
   const namespace = page.locator('#namespace');
   await namespace.fill(config.namespace);
   await namespace.press('Tab'); // leaving the field changes the namespace
@@ -189,6 +194,7 @@ async function main(page) {
   mark('context');
 
   return {
+    namespaces,
     search,
     thought,
     walked,

@@ -129,6 +129,7 @@ ROOT_WEIGHTS = {
     # Operational events: a listing, and a count over the namespace's kept events.
     "operationalEvents": 5,
     "operationCounts": 10,
+    "namespaces": 2,
 }
 # Root fields whose weight counts once per item of a list argument: (field, argument).
 BATCH_ROOTS = {

@@ -29,6 +29,10 @@ class OpsRepository:
         )
         return int(rows[0]["trimmed"]) if rows else 0
 
+    async def namespaces(self) -> list[str]:
+        """Every namespace written to, sorted."""
+        return await self._x.namespaces()
+
     async def recent(
         self,
         namespace: str,

@@ -151,6 +151,14 @@ class OpsService:
         check.require_int_range("bucket", bucket_ms, MIN_BUCKET_MS, MAX_BUCKET_MS)
         return await self._repository.counts(namespace, since_ms=since_ms, bucket_ms=bucket_ms)
 
+    async def readable_namespaces(self, *, caller: Principal | None = None) -> list[str]:
+        """The namespaces written to that ``caller`` may read, sorted: all of them for open
+        local mode and a key for every namespace (``*``), else those its key names."""
+        names = await self._repository.namespaces()
+        if caller is None:
+            return sorted(names)
+        return sorted(name for name in names if caller.may(Action.READ, name))
+
     async def close(self) -> None:
         await self.recorder.close()
 

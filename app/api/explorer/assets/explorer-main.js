@@ -1,7 +1,7 @@
 // Starts the explorer: the hash router (#/search?q=..., #/thought/<id>, #/contradictions,
-// #/topics, #/runs, #/timeline?since=N, #/context?q=...), the namespace picker and the
-// settings dialog. After each render the view element carries data-ready="<view>" (or
-// "error"), which the page's tests wait for.
+// #/topics, #/runs, #/timeline?since=N, #/context?q=...), the namespace picker (with the
+// namespaces the API lists as suggestions) and the settings dialog. After each render the
+// view element carries data-ready="<view>" (or "error"), which the page's tests wait for.
 (function () {
   'use strict';
   var TGX = window.TGX;
@@ -50,10 +50,36 @@
       });
   }
 
+  // The picker's suggestions: the namespaces used here lately, then those the API lists
+  // for the key (written to and readable). Typing any other name stays possible.
+  var NAMESPACES = 'query Namespaces { namespaces }';
+  var listed = [];
+  var listing = 0; // only the newest request's answer counts (the key may have changed)
+
   function fillNamespaces() {
     var list = document.getElementById('namespaces');
+    var recent = TGX.settings.recentNamespaces();
+    var names = recent.concat(listed.filter(function (name) { return recent.indexOf(name) < 0; }));
     list.textContent = '';
-    TGX.settings.recentNamespaces().forEach(function (name) { TGX.append(list, TGX.h('option', { value: name })); });
+    names.forEach(function (name) { TGX.append(list, TGX.h('option', { value: name })); });
+  }
+
+  // Asks the API for the namespaces; a refusal (no key yet, say) keeps the suggestions as
+  // they are. The list's data-loaded ("ok" or "failed") tells the page's tests it settled.
+  function loadNamespaces() {
+    var list = document.getElementById('namespaces');
+    var token = (listing += 1);
+    list.removeAttribute('data-loaded');
+    return TGX.gql(NAMESPACES)
+      .then(function (data) {
+        if (token !== listing) return;
+        listed = data.namespaces;
+        fillNamespaces();
+        list.setAttribute('data-loaded', 'ok');
+      })
+      .catch(function () {
+        if (token === listing) list.setAttribute('data-loaded', 'failed');
+      });
   }
 
   var namespace = document.getElementById('namespace');
@@ -66,6 +92,7 @@
     render();
   });
   fillNamespaces();
+  loadNamespaces();
 
   var dialog = document.getElementById('settings');
   var keyInput = document.getElementById('api-key');
@@ -76,6 +103,7 @@
   dialog.addEventListener('close', function () {
     if (dialog.returnValue === 'save') {
       TGX.settings.setApiKey(keyInput.value);
+      loadNamespaces(); // another key may read other namespaces
       render();
     }
   });

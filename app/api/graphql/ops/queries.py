@@ -1,4 +1,5 @@
-"""Reading operational events: the newest, and counts per time bucket."""
+"""Reading operational events (the newest, and counts per time bucket) and the namespaces
+the caller may read."""
 
 from __future__ import annotations
 
@@ -52,8 +53,17 @@ async def resolve_operation_counts(
     return [OperationCount.from_domain(count) for count in counts]
 
 
+async def resolve_namespaces(info: Info) -> list[str]:
+    return await info.context.services.ops.readable_namespaces(caller=info.context.principal)
+
+
 @strawberry.type
 class OpsQuery:
+    namespaces = strawberry.field(
+        resolver=resolve_namespaces,
+        description="The namespaces written to that the caller may read, sorted: every "
+        "one for an unrestricted key (or open local mode), else those the key names.",
+    )
     operational_events = strawberry.field(
         resolver=resolve_operational_events,
         description="The namespace's operational events, newest first, optionally of one "
