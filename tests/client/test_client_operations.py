@@ -173,6 +173,8 @@ def test_every_root_field_answers_through_its_method(client: Recording) -> None:
     newest = tg.checkpoint("thread-1")
     assert newest is not None and newest.id == child.id and newest.parent_id == saved.id
     assert [c.id for c in tg.checkpoints("thread-1")] == [child.id, saved.id]
+    assert tg.delete_checkpoint_thread("thread-1") == 2
+    assert tg.checkpoint("thread-1") is None and tg.delete_checkpoint_thread("thread-1") == 0
 
     assert tg.procedures(ThoughtKind.WORKFLOW) == [] and tg.procedure(MISSING) is None
     no_steps = RecordWorkflowInput(agent_id="a", agent_name="A", steps=[], trigger="releasing")
@@ -204,6 +206,7 @@ def test_every_root_field_answers_through_its_method(client: Recording) -> None:
 
     assert isinstance(tg.operational_events(first=5), list)
     assert isinstance(tg.operation_counts(), list)
+    assert tg.namespace in tg.namespaces()  # written to above; open local mode reads all
 
     assert tg.called == set(root_fields()), sorted(set(root_fields()) - tg.called)
 
