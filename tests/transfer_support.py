@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -176,6 +176,23 @@ def fresh_falkordb(loop: LoopThread, data_dir: Path, dimension: int) -> Iterator
         yield store
     finally:
         loop.run(stack.aclose())
+
+
+def into_the_other_engine(
+    source: str,
+    request: Any,
+    loop: LoopThread,
+    tmp_path: Path,
+    dimension: int,
+    check_target: Callable[[CypherGraphStore], None],
+) -> None:
+    """Runs ``check_target`` on the engine ``source`` is not: the session's Neo4j store, or
+    a fresh embedded engine of its own (``request`` is pytest's, for the Neo4j fixture)."""
+    if source == "neo4j":
+        with fresh_falkordb(loop, tmp_path / "fresh", dimension) as fresh:
+            check_target(fresh)
+    else:
+        check_target(request.getfixturevalue("neo4j_store"))
 
 
 def assert_same_records(found: list[dict[str, Any]], expected: list[dict[str, Any]]) -> None:

@@ -10,7 +10,7 @@ from tests.api.test_api_procedures import EXTRACT, files
 from tests.fakes.openai_server import FakeOpenAIServer, openai_server_fixture
 from tests.support import GraphQLClient, serve_in_thread
 from thoughtgraph.server import create_app
-from thoughtgraph.settings import EmbedderKind, Settings
+from thoughtgraph.settings import Settings
 
 # The contract suite's dimension: on Neo4j the session shares one database.
 openai_server = openai_server_fixture(dimension=384)
@@ -19,12 +19,7 @@ openai_server = openai_server_fixture(dimension=384)
 def test_an_extraction_embeds_its_patterns_in_one_request(
     openai_server: FakeOpenAIServer, engine_settings: Callable[..., Settings], ns: str
 ) -> None:
-    settings = engine_settings(
-        embedder=EmbedderKind.LITELLM,
-        embedding_model="openai/text-embedding-fake",
-        embedding_api_base=openai_server.base_url,
-        embedding_api_key="test-key",
-    )
+    settings = engine_settings(**openai_server.embedder_settings())
     with serve_in_thread(create_app(settings)) as base_url:
         api = GraphQLClient(base_url)
         openai_server.reset()

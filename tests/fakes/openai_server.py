@@ -140,6 +140,15 @@ class FakeOpenAIServer:
     def base_url(self) -> str:
         return f"http://127.0.0.1:{self.port}/v1"
 
+    def embedder_settings(self) -> dict[str, Any]:
+        """The settings of a service whose embedder is this server (through litellm)."""
+        return {
+            "embedder": "litellm",
+            "embedding_model": "openai/text-embedding-fake",
+            "embedding_api_base": self.base_url,
+            "embedding_api_key": "test-key",
+        }
+
     def requests_to(self, path_suffix: str) -> list[RecordedRequest]:
         with self._lock:
             return [r for r in self.requests if r.path.endswith(path_suffix)]

@@ -31,6 +31,7 @@ from tests.transfer_support import (
     export_records,
     fresh_falkordb,
     import_file,
+    into_the_other_engine,
     revision,
 )
 from thoughtgraph.domain.access import Principal, Role
@@ -210,11 +211,7 @@ def test_checkpoints_survive_a_move_into_the_other_engine(
         finally:
             loop.run(other.services.close())
 
-    if source == "neo4j":
-        with fresh_falkordb(loop, tmp_path / "fresh", CONTRACT_DIMENSION) as fresh:
-            check_target(fresh)
-    else:
-        check_target(request.getfixturevalue("neo4j_store"))
+    into_the_other_engine(source, request, loop, tmp_path, CONTRACT_DIMENSION, check_target)
 
 
 def test_a_file_without_checkpoints_still_imports(

@@ -25,6 +25,7 @@ from tests.transfer_support import (
     export_records,
     fresh_falkordb,
     import_file,
+    into_the_other_engine,
 )
 from thoughtgraph.domain.access import Principal, Role
 from thoughtgraph.domain.consent import ConsentStatus
@@ -220,11 +221,7 @@ def test_what_features_keep_survives_a_round_trip_into_the_other_engine(
         finally:
             loop.run(other.services.close())
 
-    if source == "neo4j":
-        with fresh_falkordb(loop, tmp_path / "fresh", CONTRACT_DIMENSION) as fresh:
-            check_target(fresh)
-    else:
-        check_target(request.getfixturevalue("neo4j_store"))
+    into_the_other_engine(source, request, loop, tmp_path, CONTRACT_DIMENSION, check_target)
 
 
 def test_an_import_that_re_embeds_keeps_the_structure(
