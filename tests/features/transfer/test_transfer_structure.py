@@ -105,6 +105,22 @@ def key(ns: str, name: str) -> Principal:
     )
 
 
+def structure_written_over(
+    loop: LoopThread,
+    store: CypherGraphStore,
+    embedder: TextEmbedder,
+    server: FakeOpenAIServer,
+    ns: str,
+    tmp_path: Path,
+) -> Written:
+    """``write_structure`` through a runtime of its own over ``store``, closed after."""
+    runtime = runtime_over(store, embedder, tmp_path / "source", server)
+    try:
+        return write_structure(loop, runtime, server, ns)
+    finally:
+        loop.run(runtime.services.close())
+
+
 def write_structure(
     loop: LoopThread, runtime: Runtime, server: FakeOpenAIServer, ns: str
 ) -> Written:
@@ -197,11 +213,7 @@ def test_what_features_keep_survives_a_round_trip_into_the_other_engine(
     source: str,
 ) -> None:
     store: CypherGraphStore = request.getfixturevalue(f"{source}_store")
-    runtime = runtime_over(store, local_embedder, tmp_path / "source", server)
-    try:
-        written = write_structure(loop, runtime, server, ns)
-    finally:
-        loop.run(runtime.services.close())
+    written = structure_written_over(loop, store, local_embedder, server, ns, tmp_path)
     exported = tmp_path / "export.jsonl"
     first = export_records(loop, store, local_embedder, ns, exported)
     stored = thought_properties(first)
@@ -232,11 +244,7 @@ def test_an_import_that_re_embeds_keeps_the_structure(
     ns: str,
     tmp_path: Path,
 ) -> None:
-    runtime = runtime_over(falkordb_store, local_embedder, tmp_path / "source", server)
-    try:
-        written = write_structure(loop, runtime, server, ns)
-    finally:
-        loop.run(runtime.services.close())
+    written = structure_written_over(loop, falkordb_store, local_embedder, server, ns, tmp_path)
     original = tmp_path / "original.jsonl"
     first = export_records(loop, falkordb_store, local_embedder, ns, original)
     # The same file as another (8-dimensional) embedder would have written it.
@@ -292,11 +300,7 @@ def test_a_file_written_before_these_fields_still_imports(
     """Without the procedure fields, sourceIds, proposals and consent requests, the
     thoughts come in as plain ones (readable, no procedure, no source named), and the
     events' relationships to what the file does not hold are skipped."""
-    runtime = runtime_over(falkordb_store, local_embedder, tmp_path / "source", server)
-    try:
-        written = write_structure(loop, runtime, server, ns)
-    finally:
-        loop.run(runtime.services.close())
+    written = structure_written_over(loop, falkordb_store, local_embedder, server, ns, tmp_path)
     exported = tmp_path / "export.jsonl"
     export_records(loop, falkordb_store, local_embedder, ns, exported)
     lines = exported.read_text(encoding="utf-8").splitlines()
