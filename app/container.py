@@ -31,6 +31,7 @@ from thoughtgraph.features.search.recall import RecallService
 from thoughtgraph.features.search.related import RelatedService
 from thoughtgraph.features.search.service import SearchService
 from thoughtgraph.features.services import Services
+from thoughtgraph.features.thoughts.after_write import AfterWrite
 from thoughtgraph.features.thoughts.browse import BrowseService
 from thoughtgraph.features.thoughts.service import ThoughtService
 from thoughtgraph.features.topics.service import TopicService
@@ -74,13 +75,13 @@ def build_services(
         settings.consent_expiry_days,
     )
     fields = FieldChanges(repos, embedder, field_policy, clock)
+    after_write = AfterWrite(queue, scan_on_write=settings.scan_on_write, events=events)
     thoughts = ThoughtService(
         repos,
         embedder,
         clock=clock,
         queue=queue,
-        scan_on_write=settings.scan_on_write,
-        events=events,
+        after_write=after_write,
         scopes=ScopePolicy.parse(settings.scope_defaults),
         fields=fields,
         # Multi-fact extraction needs a model; offline a contribution is written as it is.
@@ -122,7 +123,7 @@ def build_services(
             repos,
             embedder,
             scopes=thoughts.scopes,
-            after_write=thoughts.after_write,
+            after_write=after_write,
             clock=clock,
             llm=llm,
             llm_calls=settings.llm_max_calls_per_run,

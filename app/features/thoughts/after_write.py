@@ -9,8 +9,8 @@ from __future__ import annotations
 import structlog
 
 from thoughtgraph.domain.models import Thought, ThoughtType
-from thoughtgraph.domain.ops import OpsEvents, OpsStatus
-from thoughtgraph.ports.jobs import JobQueue
+from thoughtgraph.domain.ops import NO_OPS_EVENTS, OpsEvents, OpsStatus
+from thoughtgraph.ports.jobs import JobQueue, NoJobQueue
 
 log = structlog.get_logger(__name__)
 
@@ -23,10 +23,21 @@ OPS_FOR_TYPE = {
 
 
 class AfterWrite:
-    def __init__(self, queue: JobQueue, *, scan_on_write: bool, events: OpsEvents) -> None:
-        self._queue = queue
+    def __init__(
+        self,
+        queue: JobQueue | None = None,
+        *,
+        scan_on_write: bool = False,
+        events: OpsEvents = NO_OPS_EVENTS,
+    ) -> None:
+        self._queue = queue or NoJobQueue()
         self._scan_on_write = scan_on_write  # False: the scheduled sweep scans instead
-        self._events = events
+        self.events = events
+
+    @property
+    def scans(self) -> JobQueue | None:
+        """Where a batch of writes asks for its scans: None when the sweep scans instead."""
+        return self._queue if self._scan_on_write else None
 
     def written(
         self,
@@ -51,7 +62,7 @@ class AfterWrite:
             sources=len(thought.source_ids),
             revision=revision,
         )
-        self._events.record(
+        self.events.record(
             thought.namespace,
             OPS_FOR_TYPE[thought.type],
             OpsStatus.SKIPPED if stored_already else OpsStatus.OK,

@@ -25,7 +25,7 @@ from thoughtgraph.domain.models import (
     TimeView,
     new_thought_id,
 )
-from thoughtgraph.domain.ops import NO_OPS_EVENTS, OpsEvents, OpsNode, acting_as
+from thoughtgraph.domain.ops import OpsNode, acting_as
 from thoughtgraph.domain.rules import inherited_pheromone
 from thoughtgraph.domain.scopes import ScopePolicy, Viewer
 from thoughtgraph.features.access import (
@@ -66,8 +66,7 @@ class ThoughtService:
         *,
         clock: Clock | None = None,
         queue: JobQueue | None = None,
-        scan_on_write: bool = False,
-        events: OpsEvents = NO_OPS_EVENTS,
+        after_write: AfterWrite | None = None,
         scopes: ScopePolicy | None = None,
         fields: FieldChanges,
         extract_min_chars: int | None = None,
@@ -75,14 +74,12 @@ class ThoughtService:
         self._repos = repos
         self.scopes = scopes or ScopePolicy()  # each namespace's default scope
         self._embedder = embedder
-        self._events = events
         self._clock = clock or SystemClock()
         self._fields = fields  # the one gate of changes to person fields
         self._queue = queue or NoJobQueue()
-        self._scan_on_write = scan_on_write
         # What follows each single write; shared with the other features that write a
         # thought (procedures), so that they do the same after it.
-        self.after_write = AfterWrite(self._queue, scan_on_write=scan_on_write, events=events)
+        self.after_write = after_write or AfterWrite()
         self._extract_min_chars = extract_min_chars  # None: no model, no extraction
 
     async def contribute(
@@ -362,8 +359,9 @@ class ThoughtService:
             )
             for (v, tid), vector in zip(kept, vectors, strict=True)
         ]
-        scans = self._queue if self._scan_on_write else None
-        written = await write_batch(self._repos, records, events=self._events, queue=scans)
+        written = await write_batch(
+            self._repos, records, events=self.after_write.events, queue=self.after_write.scans
+        )
         by_id = {c.thought.id: c for c in written.contributions}
         contributions = [
             by_id[tid] if (request := held[tid]) is None else self._held(v, request)
