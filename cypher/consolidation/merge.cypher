@@ -1,6 +1,7 @@
 // Merges near-duplicates: a consolidation thought over the sources (CONSOLIDATES edges),
 // the sources retired into it (restorable with unmerge), and the event, in one write.
 // The merged thought's id comes from its sources: a retried run finds it (no row).
+// runId: the consolidation run that merged them (null for an accepted merge proposal).
 MATCH (s:Thought)
 WHERE s.id IN $sourceIds AND s.namespace = $namespace AND {{ current(s) }}
 WITH collect(s) AS sources
@@ -13,7 +14,8 @@ CREATE (t:Thought:Consolidation {
   agentId: $actorId, agentName: $actorName, tags: $tags, pheromoneWeight: $pheromoneWeight,
   createdAt: $at, sourceIds: $sourceIds, embedding: {{ vector($embedding) }},
   kind: $kind, salience: $salience, importance: $importance, pinned: $pinned,
-  accessCount: 0, state: 'active', mergeOf: $sourceIds, scope: $scope, ownerId: $ownerId
+  accessCount: 0, state: 'active', mergeOf: $sourceIds, scope: $scope, ownerId: $ownerId,
+  runId: $runId
 })
 {{ namespace_label(t) }}
 {{ thought_vector(t) }}

@@ -29,6 +29,7 @@ CREATE INDEX thought_namespace_state IF NOT EXISTS FOR (t:Thought) ON (t.namespa
 CREATE INDEX thought_namespace IF NOT EXISTS FOR (t:Thought) ON (t.namespace);
 CREATE INDEX thought_namespace_created IF NOT EXISTS FOR (t:Thought) ON (t.namespace, t.createdAt);
 CREATE INDEX thought_namespace_kind IF NOT EXISTS FOR (t:Thought) ON (t.namespace, t.kind);
+CREATE INDEX thought_namespace_run IF NOT EXISTS FOR (t:Thought) ON (t.namespace, t.runId);
 CREATE INDEX change_event_namespace_revision IF NOT EXISTS FOR (e:ChangeEvent) ON (e.namespace, e.revision);
 CREATE INDEX checkpoint_thread IF NOT EXISTS FOR (c:Checkpoint) ON (c.namespace, c.user, c.threadId, c.revision);
 CREATE INDEX ops_event_namespace_at IF NOT EXISTS FOR (e:OpsEvent) ON (e.namespace, e.at);

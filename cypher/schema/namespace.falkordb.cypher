@@ -35,6 +35,8 @@ CREATE INDEX FOR (c:Checkpoint) ON (c.id);
 CREATE INDEX FOR (c:Checkpoint) ON (c.threadId);
 // A person field's current values (consent.field_values).
 CREATE INDEX FOR (t:Thought) ON (t.about);
+// The merges of a consolidation run (consolidation.merged_by_runs).
+CREATE INDEX FOR (t:Thought) ON (t.runId);
 // A person's own private thoughts (insights.recent).
 CREATE INDEX FOR (t:Thought) ON (t.ownerId);
 CREATE INDEX FOR (c:Contradiction) ON (c.status);

@@ -73,6 +73,7 @@ RUNS = """query($ns: String!) {
   consolidationRuns(namespace: $ns, first: 20) {
     id status counts { candidates deduped assigned summarised superseded forgotten purged
                        contradictionsFound links pairsJudged }
+    merges { id state sourceIds }
   }
 }"""
 MERGED_INTO = """query($ns: String!, $id: ID!) {

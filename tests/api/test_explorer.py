@@ -220,6 +220,7 @@ def test_the_explorer_shows_what_the_api_says_and_decides_through_it(
             "duplicates": [api.data(THOUGHT, ns=ns, id=i)["thought"] for i in seeded.duplicates],
             "timeline": api.data(TIMELINE, ns=ns, since=seeded.since)["changesSince"]["events"],
             "context": api.data(CONTEXT, ns=ns, q=CONTEXT_QUERY, budget=CONTEXT_BUDGET),
+            "runs": api.data(RUNS, ns=ns)["consolidationRuns"],
         }
         page = httpx.get(f"{base_url}/explore").text
         api.client.close()
@@ -304,6 +305,14 @@ def test_the_explorer_shows_what_the_api_says_and_decides_through_it(
     ]
     (run,) = runs["before"]
     assert run["counts"]["deduped"] == 2
+    # The run lists the merge it wrote (the page reads it from there).
+    assert [(m["id"], m["state"]) for m in before["runs"][0]["merges"]] == [
+        (seeded.merged, "ACTIVE")
+    ]
+    assert set(before["runs"][0]["merges"][0]["sourceIds"]) == set(seeded.duplicates)
+    assert [(m["id"], m["state"]) for m in after["runs"][0]["merges"]] == [
+        (seeded.merged, "SOFT_DELETED")
+    ]
     assert {"id": seeded.merged, "undone": False} in run["merges"]
     assert {"id": seeded.merged, "undone": True} in runs["afterUndo"][0]["merges"]
     for duplicate in after["duplicates"]:

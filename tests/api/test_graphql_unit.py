@@ -599,7 +599,9 @@ def test_graphiql_is_enabled(graphql_app: ThoughtgraphGraphQL) -> None:
 def test_every_request_gets_a_new_context_and_new_loaders(
     graphql_app: ThoughtgraphGraphQL,
 ) -> None:
-    services: Any = SimpleNamespace(browse=Untouchable(), topics=Untouchable())
+    services: Any = SimpleNamespace(
+        browse=Untouchable(), topics=Untouchable(), consolidation=Untouchable()
+    )
     request = _request(services)
     first = asyncio.run(graphql_app.get_context(request, Response()))
     second = asyncio.run(graphql_app.get_context(request, Response()))

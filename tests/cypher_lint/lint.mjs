@@ -41,7 +41,7 @@ const PROPERTY_KEYS = [
   // Thought: knowledge maintenance
   'salience', 'importance', 'pinned', 'category', 'lastAccessedAt', 'accessCount', 'state',
   'purgeAt', 'validFrom', 'validTo', 'supersededAt', 'supersededBy', 'episodeId', 'topicId',
-  'forgottenAt', 'mergeOf', 'mergedInto',
+  'forgottenAt', 'mergeOf', 'mergedInto', 'runId',
   // Thought: whose memory it is, and the person a person field is about
   'scope', 'ownerId', 'about',
   // Thought: usage (cite, ignore)

@@ -76,6 +76,8 @@ PARAMS: dict[str, Any] = {
     "node": None,
     "op": None,
     "bucket": 60_000,
+    "runId": None,
+    "runIds": ["r"],
 }
 
 

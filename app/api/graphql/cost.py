@@ -156,6 +156,7 @@ LOADER_FIELDS = {
     "thoughtA",
     "thoughtB",
     "mergedThought",
+    "merges",
 }
 # (field, argument, default, maximum): a list whose size an argument chooses. By field
 # name wherever it appears: a topic's and an episode's `thoughts` take `first` (default 20)
@@ -166,6 +167,7 @@ SIZED_BY_ARGUMENT = {
     "contradictions": ("first", 20, MAX_PAGE_SIZE),
     "episodes": ("first", 20, MAX_PAGE_SIZE),
     "consolidationRuns": ("first", 20, MAX_PAGE_SIZE),
+    "merges": ("first", 20, MAX_PAGE_SIZE),  # a consolidation run's
     "related": ("first", 10, MAX_PAGE_SIZE),
     "search": ("k", 10, MAX_K),
     "searchChanges": ("k", 10, MAX_K),

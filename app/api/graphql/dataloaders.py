@@ -16,11 +16,13 @@ from strawberry.dataloader import DataLoader
 from thoughtgraph.domain.knowledge import Topic
 from thoughtgraph.domain.models import Thought
 from thoughtgraph.domain.scopes import Viewer
+from thoughtgraph.features.consolidation.service import ConsolidationService
 from thoughtgraph.features.thoughts.browse import BrowseService
 from thoughtgraph.features.topics.service import TopicService
 
 ThoughtKey = tuple[str, str]  # (namespace, thought id)
 TopicKey = tuple[str, str]  # (namespace, topic id)
+RunMergesKey = tuple[str, str, int | None]  # (namespace, run id, merges per run)
 
 #: Largest batch handed to one service call; bigger batches are split by the loader.
 MAX_BATCH = 500
@@ -66,14 +68,36 @@ async def load_topics(topics: TopicService, keys: Sequence[TopicKey]) -> list[To
     return [found.get(key) for key in keys]
 
 
+async def load_run_merges(
+    consolidation: ConsolidationService, keys: Sequence[RunMergesKey]
+) -> list[list[str]]:
+    """The merged thoughts' ids of each run: one call per namespace and size, so the runs
+    of a listing are read together."""
+    grouped: dict[tuple[str, int | None], list[str]] = defaultdict(list)
+    for namespace, run_id, limit in keys:
+        grouped[(namespace, limit)].append(run_id)
+    found: dict[RunMergesKey, list[str]] = {}
+    for (namespace, limit), run_ids in grouped.items():
+        for run_id, ids in (await consolidation.merges(namespace, run_ids, limit)).items():
+            found[(namespace, run_id, limit)] = ids
+    return [found.get(key, []) for key in keys]
+
+
 @dataclass(frozen=True)
 class Loaders:
     thoughts: DataLoader[ThoughtKey, Thought | None]
     refiners: DataLoader[ThoughtKey, list[str]]
     topics: DataLoader[TopicKey, Topic | None]
+    run_merges: DataLoader[RunMergesKey, list[str]]
 
     @classmethod
-    def build(cls, browse: BrowseService, topics_service: TopicService, viewer: Viewer) -> Loaders:
+    def build(
+        cls,
+        browse: BrowseService,
+        topics_service: TopicService,
+        consolidation: ConsolidationService,
+        viewer: Viewer,
+    ) -> Loaders:
         async def thoughts(keys: list[ThoughtKey]) -> list[Thought | None]:
             return await load_thoughts(browse, viewer, keys)
 
@@ -83,8 +107,12 @@ class Loaders:
         async def topics(keys: list[TopicKey]) -> list[Topic | None]:
             return await load_topics(topics_service, keys)
 
+        async def run_merges(keys: list[RunMergesKey]) -> list[list[str]]:
+            return await load_run_merges(consolidation, keys)
+
         return cls(
             thoughts=DataLoader(load_fn=thoughts, max_batch_size=MAX_BATCH),
             refiners=DataLoader(load_fn=refiners, max_batch_size=MAX_BATCH),
             topics=DataLoader(load_fn=topics, max_batch_size=MAX_BATCH),
+            run_merges=DataLoader(load_fn=run_merges, max_batch_size=MAX_BATCH),
         )

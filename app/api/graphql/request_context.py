@@ -38,7 +38,9 @@ class GraphQLContext:
         principal = principal or Principal.anyone()
         return cls(
             services=services,
-            loaders=Loaders.build(services.browse, services.topics, principal.viewer),
+            loaders=Loaders.build(
+                services.browse, services.topics, services.consolidation, principal.viewer
+            ),
             request=request,
             response=response,
             principal=principal,

@@ -68,7 +68,9 @@ async def run_consolidation(
     started = time.monotonic()
     log.info("consolidation.started", namespace=namespace, run=run_id, attempt=run.attempts)
     try:
-        counts = await Consolidation(runtime, namespace, usage, dry_run=run.dry_run).execute()
+        counts = await Consolidation(
+            runtime, namespace, run_id, usage, dry_run=run.dry_run
+        ).execute()
     except Exception as exc:
         log.exception("consolidation.failed", namespace=namespace, run=run_id)
         await runs.finish(
@@ -113,10 +115,17 @@ def _usage(meter: UsageMeter) -> RunUsage:
 
 class Consolidation:
     def __init__(
-        self, runtime: JobRuntime, namespace: str, usage: UsageMeter, *, dry_run: bool
+        self,
+        runtime: JobRuntime,
+        namespace: str,
+        run_id: str,
+        usage: UsageMeter,
+        *,
+        dry_run: bool,
     ) -> None:
         self._rt = runtime
         self._ns = namespace
+        self._run_id = run_id  # stamped on the thoughts its merges write
         self._usage = usage
         self._dry = dry_run
         self._counts: dict[str, int] = {}
@@ -199,7 +208,9 @@ class Consolidation:
             if self._dry:
                 self._add("deduped", len(members))
                 continue
-            merged = await services.merging.merge(self._ns, members, embeddings)
+            merged = await services.merging.merge(
+                self._ns, members, embeddings, run_id=self._run_id
+            )
             if merged is not None:
                 self._add("deduped", len(members))
                 if self._vectors is not None:

@@ -143,6 +143,7 @@ class MergeService:
         embeddings: Mapping[str, Sequence[float]] | None = None,
         *,
         into: Partition | None = None,
+        run_id: str | None = None,
     ) -> Merged | None:
         """The merged thought and its embedding (None when a member changed meanwhile).
         ``embeddings``:
@@ -193,6 +194,7 @@ class MergeService:
             reason=MERGE_REASON,
             reason_embedding=self._reason_embedding,
             actor=actor,
+            run_id=run_id,
         )
         return Merged(merged, embedding) if revision is not None else None
 

@@ -73,6 +73,7 @@ class MergeRepository:
         reason: str,
         reason_embedding: Sequence[float],
         actor: Actor,
+        run_id: str | None,
     ) -> int | None:
         """The merged thought's revision, or None when nothing was written (a source is
         gone or no longer current, or the merge exists: a retry)."""
@@ -92,6 +93,7 @@ class MergeRepository:
             "ownerId": merged.owner_id,
             "reason": reason,
             "reasonEmbedding": list(reason_embedding),
+            "runId": run_id,
             **change_params(
                 ChangeKind.MERGED,
                 SubjectKind.THOUGHT,
@@ -103,6 +105,17 @@ class MergeRepository:
         }
         rows = await self._x.write("consolidation.merge", params, namespace=namespace)
         return int(rows[0]["revision"]) if rows else None
+
+    async def merged_by_runs(
+        self, namespace: str, run_ids: Sequence[str], limit: int
+    ) -> dict[str, list[str]]:
+        """For each run that merged anything: its merged thoughts' ids, oldest first."""
+        rows = await self._x.read(
+            "consolidation.merged_by_runs",
+            {"namespace": namespace, "runIds": list(run_ids), "limit": limit},
+            namespace=namespace,
+        )
+        return {r["runId"]: list(r["ids"]) for r in rows}
 
     async def unmerge(
         self, namespace: str, merged_id: str, *, purge_at_ms: int, actor: Actor, at_ms: int

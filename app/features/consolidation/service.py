@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from thoughtgraph.domain import validation as check
 from thoughtgraph.domain.knowledge import ConsolidationRun, new_run_id
 from thoughtgraph.features.access import Action, Principal, check_access
@@ -40,6 +42,14 @@ class ConsolidationService:
         check.require_namespace(namespace)
         limit = check.page_size("first", limit, check.DEFAULT_PAGE_SIZE, check.MAX_PAGE_SIZE)
         return await self._repos.runs.recent(namespace, limit)
+
+    async def merges(
+        self, namespace: str, run_ids: Sequence[str], limit: int | None = None
+    ) -> dict[str, list[str]]:
+        """The ids of the thoughts each run's merges wrote, oldest first (``limit`` per run,
+        1 to 100). For runs already read by a caller who may read the namespace."""
+        limit = check.page_size("first", limit, check.DEFAULT_PAGE_SIZE, check.MAX_PAGE_SIZE)
+        return await self._repos.merges.merged_by_runs(namespace, run_ids, limit)
 
     async def run(
         self, namespace: str, run_id: str, *, caller: Principal | None = None

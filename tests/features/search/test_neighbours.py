@@ -65,6 +65,7 @@ def merge(
             reason="dupes",
             reason_embedding=embedding,
             actor=Actor.maintenance("t"),
+            run_id=None,
         )
     )
     assert revision is not None

@@ -83,41 +83,23 @@
     '    id status dryRun trigger requestedAt startedAt finishedAt durationMs attempts error\n' +
     '    counts { candidates deduped assigned summarised superseded forgotten purged contradictionsFound links pairsJudged }\n' +
     '    usage { llmCalls promptTokens completionTokens costUsd }\n' +
-    '  }\n}';
-  var CHANGES = 'query ExplorerChanges($ns: String!, $after: Int!, $limit: Int!) {\n' +
-    '  changes(namespace: $ns, afterRevision: $after, limit: $limit) {\n' +
-    '    revision events { id revision kind subjectKind subjectId thoughtId sourceIds actorName at }\n' +
+    '    merges(first: 100) { id state sourceIds }\n' +
     '  }\n}';
   var UNDO = 'mutation ExplorerUndo($id: ID!, $ns: String!) {\n' +
     '  undoConsolidation(thoughtId: $id, namespace: $ns) { id state }\n}';
   var COUNTS = ['candidates', 'deduped', 'assigned', 'summarised', 'superseded', 'forgotten', 'purged', 'contradictionsFound', 'links', 'pairsJudged'];
-  var PAGE = 500;
-  var MAX_PAGES = 20;
 
-  // The namespace's MERGED and UNMERGED events, oldest first (a run does not list the
-  // merges it made: they are matched to it by time).
-  function mergeEvents(ns) {
-    var found = [];
-    function page(after, left) {
-      return TGX.gql(CHANGES, { ns: ns, after: after, limit: PAGE }).then(function (data) {
-        var events = data.changes.events;
-        events.forEach(function (e) { if (e.kind === 'MERGED' || e.kind === 'UNMERGED') found.push(e); });
-        if (events.length === PAGE && left > 1) return page(events[events.length - 1].revision, left - 1);
-        return found;
-      });
-    }
-    return page(0, MAX_PAGES);
-  }
-
-  function runCard(run, merges, undone, reload) {
+  // A run's merges: the consolidation thoughts it wrote; an undone one is soft-deleted.
+  function runCard(run, reload) {
+    var merges = run.merges;
     var rows = COUNTS.map(function (name) { return h('td.num', { 'data-count': name, text: run.counts[name] }); });
     var mergeList = merges.length ? h('ul.merges', null, merges.map(function (e) {
-      var isUndone = undone[e.subjectId];
-      return h('li.merge', { 'data-id': e.subjectId },
-        TGX.thoughtLink(e.subjectId), ' merged ', e.sourceIds.map(function (id) { return [TGX.thoughtLink(id, id.slice(0, 8)), ' ']; }),
+      var isUndone = e.state === 'SOFT_DELETED';
+      return h('li.merge', { 'data-id': e.id },
+        TGX.thoughtLink(e.id), ' merged ', e.sourceIds.map(function (id) { return [TGX.thoughtLink(id, id.slice(0, 8)), ' ']; }),
         isUndone ? h('span.badge', { text: 'undone' }) : h('button.undo', { type: 'button', text: 'Undo merge', onclick: function () {
-          TGX.status('Undoing merge ' + e.subjectId + '…');
-          TGX.gql(UNDO, { id: e.subjectId, ns: TGX.settings.namespace() })
+          TGX.status('Undoing merge ' + e.id + '…');
+          TGX.gql(UNDO, { id: e.id, ns: TGX.settings.namespace() })
             .then(function (data) { TGX.status('Undone: ' + data.undoConsolidation.length + ' sources are current again.'); reload(); })
             .catch(TGX.fail);
         } }));
@@ -138,22 +120,11 @@
     TGX.append(root, [h('h1', { text: 'Consolidation runs' }), list]);
     var ns = TGX.settings.namespace();
     function load() {
-      return Promise.all([TGX.gql(RUNS, { ns: ns }), mergeEvents(ns)]).then(function (answers) {
-        var runs = answers[0].consolidationRuns;
-        var events = answers[1];
-        var undone = {};
-        events.forEach(function (e) { if (e.kind === 'UNMERGED') undone[e.subjectId] = true; });
+      return TGX.gql(RUNS, { ns: ns }).then(function (data) {
+        var runs = data.consolidationRuns;
         list.textContent = '';
         if (!runs.length) TGX.append(list, h('p.empty', { text: 'No runs yet.' }));
-        runs.forEach(function (run) {
-          var from = Date.parse(run.startedAt || run.requestedAt);
-          var to = run.finishedAt ? Date.parse(run.finishedAt) : Infinity;
-          var merges = events.filter(function (e) {
-            var at = Date.parse(e.at);
-            return e.kind === 'MERGED' && at >= from && at <= to;
-          });
-          TGX.append(list, runCard(run, merges, undone, load));
-        });
+        runs.forEach(function (run) { TGX.append(list, runCard(run, load)); });
         root.setAttribute('data-loaded', String(Date.now()));
       });
     }

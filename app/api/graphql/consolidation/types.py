@@ -7,8 +7,10 @@ from datetime import datetime
 import strawberry
 
 from thoughtgraph.api.graphql.enums import RunStatus
-from thoughtgraph.api.graphql.thoughts.types import optional_datetime
+from thoughtgraph.api.graphql.request_context import Info
+from thoughtgraph.api.graphql.thoughts.types import Thought, load_thoughts, optional_datetime
 from thoughtgraph.domain import knowledge, models
+from thoughtgraph.domain import validation as check
 
 
 @strawberry.type(description="What a run did (or, for a dry run, would have done).")
@@ -41,6 +43,13 @@ class RunUsage:
         return cls(**usage.model_dump())
 
 
+async def resolve_run_merges(
+    root: ConsolidationRun, info: Info, first: int | None = check.DEFAULT_PAGE_SIZE
+) -> list[Thought]:
+    ids = await info.context.loaders.run_merges.load((root.namespace, str(root.id), first))
+    return await load_thoughts(info, root.namespace, ids)
+
+
 @strawberry.type(description="One pass of maintenance over a namespace, queued to a worker.")
 class ConsolidationRun:
     id: strawberry.ID
@@ -56,6 +65,14 @@ class ConsolidationRun:
     counts: RunCounts
     usage: RunUsage
     error: str | None
+    merges: list[Thought] = strawberry.field(
+        resolver=resolve_run_merges,
+        description=(
+            "The consolidation thoughts this run's merges wrote, oldest first (`first` is 1 to"
+            " 100); each names its `sources`. An undone merge's thought is SOFT_DELETED."
+            " Runs before this field existed list none."
+        ),
+    )
 
     @classmethod
     def from_domain(cls, run: knowledge.ConsolidationRun) -> ConsolidationRun:
