@@ -24,6 +24,9 @@ MAX_LIST = 100
 MAX_LIST_BYTES = 2_000_000
 
 DEFAULT_LIST = 20
+# A thread's checkpoints are deleted this many per write: a long-running agent's thread
+# holds thousands, each up to DEFAULT_MAX_BYTES, too much for one transaction.
+DELETE_BATCH = 200
 
 
 def checkpoint_key(namespace: str, user: str, thread_id: str, checkpoint_id: str) -> str:

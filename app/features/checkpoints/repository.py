@@ -110,10 +110,19 @@ class CheckpointRepository:
         return [checkpoint_from_row(row) for row in rows]
 
     async def delete_thread(
-        self, namespace: str, user: str, thread_id: str, *, prefix: bool, actor: Actor, at_ms: int
+        self,
+        namespace: str,
+        user: str,
+        thread_id: str,
+        *,
+        prefix: bool,
+        limit: int,
+        actor: Actor,
+        at_ms: int,
     ) -> int:
-        """Deletes a user's checkpoints in a thread (``prefix``: in every thread whose id
-        starts with ``thread_id``) with one event; how many. None found: nothing written."""
+        """Deletes up to ``limit`` of a user's checkpoints in a thread (``prefix``: in every
+        thread whose id starts with ``thread_id``), oldest first, with one event; how many.
+        None found: nothing written."""
         subject = checkpoint_thread_key(namespace, user, thread_id, prefix=prefix)
         rows = await self._x.write(
             "checkpoints.delete_thread",
@@ -122,6 +131,7 @@ class CheckpointRepository:
                 "user": user,
                 "threadId": thread_id,
                 "prefix": prefix,
+                "limit": limit,
                 **change_params(
                     ChangeKind.CHECKPOINTS_DELETED,
                     SubjectKind.CHECKPOINT,

@@ -14,6 +14,7 @@ import uuid
 from thoughtgraph.domain import validation as check
 from thoughtgraph.domain.checkpoints import (
     DEFAULT_LIST,
+    DELETE_BATCH,
     MAX_LIST,
     MAX_METADATA_BYTES,
     NO_USER,
@@ -50,10 +51,18 @@ def json_object(field: str, text: str, max_bytes: int) -> int:
 
 
 class CheckpointService:
-    def __init__(self, repo: CheckpointRepository, clock: Clock, *, max_bytes: int) -> None:
+    def __init__(
+        self,
+        repo: CheckpointRepository,
+        clock: Clock,
+        *,
+        max_bytes: int,
+        delete_batch: int = DELETE_BATCH,
+    ) -> None:
         self._repo = repo
         self._clock = clock
         self.max_bytes = max_bytes
+        self._delete_batch = delete_batch
 
     async def save(
         self,
@@ -171,19 +180,25 @@ class CheckpointService:
         caller: Principal | None = None,
     ) -> int:
         """Delete the caller's checkpoints in the thread (with ``prefix``: in every thread
-        of theirs whose id starts with ``thread_id``), in one write with one
-        ``checkpoints_deleted`` event; how many were deleted. None there: 0, and nothing is
-        written. Another user's checkpoints of the same thread stay. A bad thread id is
-        VALIDATION_ERROR."""
+        of theirs whose id starts with ``thread_id``), oldest first, a batch per write, each
+        with one ``checkpoints_deleted`` event; how many were deleted. None there: 0, and
+        nothing is written. Another user's checkpoints of the same thread stay. A bad thread
+        id is VALIDATION_ERROR."""
         check_access(caller, Action.WRITE, namespace)
         check.require_namespace(namespace)
         thread = check.require_identifier("threadId", thread_id)
         actor = LOCAL_ACTOR if caller is None else actor_of(caller)
-        return await self._repo.delete_thread(
-            namespace,
-            user_of(caller),
-            thread,
-            prefix=prefix,
-            actor=actor,
-            at_ms=self._clock.now_ms(),
-        )
+        deleted = 0
+        while True:
+            batch = await self._repo.delete_thread(
+                namespace,
+                user_of(caller),
+                thread,
+                prefix=prefix,
+                limit=self._delete_batch,
+                actor=actor,
+                at_ms=self._clock.now_ms(),
+            )
+            deleted += batch
+            if batch < self._delete_batch:
+                return deleted

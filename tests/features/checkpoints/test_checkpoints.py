@@ -1,7 +1,8 @@
 """Checkpoints on both engines, through the service a request reaches: saved per user and
 thread with their history, the newest by default, a retried save writing nothing twice,
 bad input refused with nothing written, no user reading another's, and a user's thread (or
-threads, by prefix) deleted in one write with one event, no one else's touched."""
+threads, by prefix) deleted with one event per write (a long thread a batch per write,
+oldest first), no one else's touched."""
 
 from __future__ import annotations
 
@@ -17,6 +18,8 @@ from thoughtgraph.domain.access import Principal, Role
 from thoughtgraph.domain.changes import ChangeKind, SubjectKind
 from thoughtgraph.domain.checkpoints import NO_USER, Checkpoint
 from thoughtgraph.domain.errors import InvalidInputError, NotFoundError
+from thoughtgraph.features.access import actor_of
+from thoughtgraph.features.checkpoints.service import CheckpointService
 from thoughtgraph.llm.embedders import TextEmbedder
 from thoughtgraph.runtime import Runtime
 from thoughtgraph.store.cypher_store import CypherGraphStore
@@ -277,3 +280,47 @@ def test_deleting_a_bad_thread_id_is_refused_and_writes_nothing(
         loop.run(service.delete_thread(ns, thread, prefix=True, caller=ann))
     assert loop.run(runtime.services.history.revision(ns)) == revision
     assert [c.id for c in loop.run(service.history(ns, "t", caller=ann))] == ["a"]
+
+
+def test_a_long_thread_is_deleted_a_batch_per_write_oldest_first(
+    loop: LoopThread, runtime: Runtime, ns: str
+) -> None:
+    """Five checkpoints deleted two per write: three writes, three events, every one
+    gone; a deletion that stopped after its first batch leaves the thread loading its
+    latest checkpoint (the oldest go first)."""
+    ann = key(ns, "ann")
+    batched = CheckpointService(
+        runtime.services.repos.checkpoints,
+        runtime.clock,
+        max_bytes=runtime.services.checkpoints.max_bytes,
+        delete_batch=2,
+    )
+    parent = None
+    for step in range(5):
+        cid = f"cp-{step}"
+        loop.run(
+            batched.save(ns, "long", state(step), checkpoint_id=cid, parent_id=parent, caller=ann)
+        )
+        parent = cid
+    revision = loop.run(runtime.services.history.revision(ns))
+
+    # One batch only, as a deletion cut short after its first write would leave it.
+    first = loop.run(
+        runtime.services.repos.checkpoints.delete_thread(
+            ns, "ann", "long", prefix=False, limit=2, actor=actor_of(ann), at_ms=1
+        )
+    )
+    assert first == 2
+    latest = loop.run(batched.load(ns, "long", caller=ann))
+    assert latest is not None and latest.id == "cp-4"
+    assert [c.id for c in loop.run(batched.history(ns, "long", caller=ann))] == [
+        "cp-4",
+        "cp-3",
+        "cp-2",
+    ]
+
+    # The rest: two more writes (2 and 1), each with its event; nothing left.
+    assert loop.run(batched.delete_thread(ns, "long", caller=ann)) == 3
+    assert loop.run(batched.load(ns, "long", caller=ann)) is None
+    events = loop.run(runtime.services.history.changes(ns, revision))
+    assert [e.kind for e in events] == [ChangeKind.CHECKPOINTS_DELETED] * 3
