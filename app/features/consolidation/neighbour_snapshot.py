@@ -14,13 +14,14 @@ itself counted and then left out, equal scores in id order.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
 
 from thoughtgraph.domain.models import ScoredThought, Thought, TimeView
+from thoughtgraph.domain.scopes import Partition
 from thoughtgraph.features.search.neighbours_repository import NeighbourRepository
 from thoughtgraph.store.beam import MIN_CANDIDATES, OVERSAMPLE
 
@@ -42,6 +43,7 @@ class NeighbourSource(Protocol):
         k: int,
         min_similarity: float,
         view: TimeView,
+        partitions: Mapping[str, Partition] | None = None,
     ) -> dict[str, list[ScoredThought]]: ...
 
 
@@ -190,6 +192,7 @@ class VectorSnapshot:
         k: int,
         min_similarity: float,
         view: TimeView,
+        partitions: Mapping[str, Partition] | None = None,
     ) -> dict[str, list[ScoredThought]]:
         """What ``NeighbourRepository.nearest`` answers, from memory."""
         found: dict[str, list[ScoredThought]] = {sid: [] for sid, _ in subjects}
@@ -197,6 +200,15 @@ class VectorSnapshot:
             return found
         beam = max(k * OVERSAMPLE, MIN_CANDIDATES)
         candidates = self._candidates(subjects, beam, min_similarity)
+        if partitions is not None:  # the subject's own partition only, within the beam
+            candidates = {
+                sid: [
+                    (score, tid)
+                    for score, tid in hits
+                    if sid not in partitions or self._thoughts[tid].partition == partitions[sid]
+                ]
+                for sid, hits in candidates.items()
+            }
         shown = await self._visible(namespace, candidates, k, view)
         for sid, hits in candidates.items():
             near = [(score, tid) for score, tid in hits if tid in shown][:k]

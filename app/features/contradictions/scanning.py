@@ -84,21 +84,23 @@ class ContradictionScanner:
     ) -> dict[str, list[ScoredThought]]:
         """Each subject's most similar current thoughts (itself left out), all subjects
         at once: from ``source`` (a run's snapshot) or in one engine statement. Only
-        thoughts of the subject's own partition (scope and owner) count: what maintenance
-        derives from a pair (a contradiction, a link, a merge, a supersession) never
-        crosses from one user's private memory into another's, or into shared memory."""
+        thoughts of the subject's own partition (scope and owner) count, filtered before
+        the k nearest are cut (so another partition's thoughts never crowd them out): what
+        maintenance derives from a pair (a contradiction, a link, a merge, a supersession)
+        never crosses from one user's private memory into another's, or into shared
+        memory."""
         s = self._settings
         k = max(s.contradiction_candidates, s.related_top_k) + 1
         floor = min(s.contradiction_min_similarity, s.related_min_strength)
         view = TimeView(now_ms=self._clock.now_ms(), current_only=True, viewer=Viewer.everyone())
-        found = await (source or self._nearest).nearest(
-            namespace, [(t.id, e) for t, e in subjects], k, floor, view
+        return await (source or self._nearest).nearest(
+            namespace,
+            [(t.id, e) for t, e in subjects],
+            k,
+            floor,
+            view,
+            partitions={t.id: t.partition for t, _ in subjects},
         )
-        partitions = {t.id: t.partition for t, _ in subjects}
-        return {
-            tid: [hit for hit in hits if hit.thought.partition == partitions.get(tid)]
-            for tid, hits in found.items()
-        }
 
     async def scan(
         self,

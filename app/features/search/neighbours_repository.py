@@ -3,9 +3,10 @@ page's neighbours in one statement instead of one vector search per thought."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from thoughtgraph.domain.models import ScoredThought, Thought, TimeView
+from thoughtgraph.domain.scopes import Partition
 from thoughtgraph.store.executor import Executor, vector_list
 from thoughtgraph.store.params import view_params
 from thoughtgraph.store.rows import thought_from_row
@@ -27,11 +28,13 @@ class NeighbourRepository:
         k: int,
         min_similarity: float,
         view: TimeView,
+        partitions: Mapping[str, Partition] | None = None,
     ) -> dict[str, list[ScoredThought]]:
         """For each (id, embedding), what ``vector_search(embedding, k, min_similarity,
         view)`` finds, nearest first, without the subject itself. Every subject gets an
         entry (empty when nothing is near). The namespace must have been written to (its
-        vector index exists): the subjects are its thoughts."""
+        vector index exists): the subjects are its thoughts. ``partitions``: each subject's
+        own; its k nearest are then of that partition only, chosen within the same beam."""
         found: dict[str, list[ScoredThought]] = {sid: [] for sid, _ in subjects}
         if not subjects:
             return found
@@ -40,7 +43,7 @@ class NeighbourRepository:
             {
                 "namespace": namespace,
                 **view_params(view),
-                "subjects": [{"id": sid, "embedding": list(e)} for sid, e in subjects],
+                "subjects": [_subject(sid, e, (partitions or {}).get(sid)) for sid, e in subjects],
                 "candidates": max(k * self._oversample, self._min_candidates),
                 "k": k,
             },
@@ -81,3 +84,15 @@ class NeighbourRepository:
             namespace=namespace,
         )
         return {row["id"] for row in rows}
+
+
+def _subject(
+    subject_id: str, embedding: Sequence[float], partition: Partition | None
+) -> dict[str, object]:
+    scope, owner = partition if partition is not None else (None, None)
+    return {
+        "id": subject_id,
+        "embedding": list(embedding),
+        "scope": None if scope is None else scope.value,
+        "ownerId": owner,
+    }

@@ -8,9 +8,10 @@ from __future__ import annotations
 import pytest
 
 from tests.features.search.test_neighbours import _corpus, merge
-from tests.store.test_store_contract import make_thought, next_ms, write
-from tests.support import LoopThread
-from thoughtgraph.domain.models import ScoredThought, TimeView
+from tests.store.test_store_contract import D, make_thought, next_ms, write
+from tests.support import LoopThread, mix, unit_vector
+from thoughtgraph.domain.models import ScoredThought, Thought, TimeView
+from thoughtgraph.domain.scopes import Partition, Scope, Viewer
 from thoughtgraph.features.consolidation.neighbour_snapshot import VectorSnapshot
 from thoughtgraph.features.search.neighbours_repository import NeighbourRepository
 from thoughtgraph.store.beam import MIN_CANDIDATES, OVERSAMPLE
@@ -97,3 +98,38 @@ def test_a_snapshot_only_where_it_pays() -> None:
     assert not VectorSnapshot.worth_loading(50, 10_000, max_thoughts=200_000)
     assert not VectorSnapshot.worth_loading(300_000, 300_000, max_thoughts=200_000)
     assert not VectorSnapshot.worth_loading(0, 0, max_thoughts=10)
+
+
+def test_a_subjects_partition_is_kept_before_the_k_cut(
+    loop: LoopThread, store: CypherGraphStore, ns: str
+) -> None:
+    """Ann's private thought has six of Bob's private thoughts nearer than the one other
+    thought of Ann's. Asked for its 3 nearest (itself included) within Ann's partition,
+    the engine and the snapshot both find Ann's other thought (filtering after the cut
+    found none), and a shared subject sees only shared thoughts."""
+    centre = unit_vector(D, seed=77)
+    ann, bob = (Scope.PRIVATE, "ann"), (Scope.PRIVATE, "bob")
+
+    def owned(content: str, partition: Partition, vector: list[float]) -> Thought:
+        thought = make_thought(ns, content).model_copy(
+            update={"scope": partition[0], "owner_id": partition[1]}
+        )
+        write(loop, store, thought, vector)
+        return thought
+
+    subject = owned("ann's subject", ann, centre)
+    for n in range(6):
+        owned(f"bob's {n}", bob, mix(centre, unit_vector(D, seed=700 + n), 0.05))
+    anns_other = owned("ann's other", ann, mix(centre, unit_vector(D, seed=800), 0.3))
+    shared = owned("shared", (Scope.SHARED, None), mix(centre, unit_vector(D, seed=900), 0.4))
+    view = TimeView(now_ms=next_ms(), current_only=True, viewer=Viewer.everyone())
+    pairs = [(subject.id, centre), (shared.id, centre)]
+    partitions = {subject.id: ann, shared.id: (Scope.SHARED, None)}
+
+    unfiltered = loop.run(_repository(store).nearest(ns, pairs[:1], 3, -1.0, view))
+    assert [h.thought.owner_id for h in unfiltered[subject.id]] == ["bob", "bob"]
+    snapshot = _load(loop, store, ns)
+    for source in (_repository(store), snapshot):
+        found = loop.run(source.nearest(ns, pairs, 3, -1.0, view, partitions=partitions))
+        assert [h.thought.id for h in found[subject.id]] == [anns_other.id], source
+        assert found[shared.id] == [], source  # the only shared thought is the subject
