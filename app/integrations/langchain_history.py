@@ -17,9 +17,7 @@ Each message becomes a thought, so the conversation is memory the agent can sear
 
 from __future__ import annotations
 
-import hashlib
 import json
-import re
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -29,19 +27,23 @@ from langchain_core.messages import BaseMessage, message_to_dict, messages_from_
 
 from thoughtgraph.client.core import DEFAULT_URL
 from thoughtgraph.client.models import ContributeManyInput, Thought
-from thoughtgraph.integrations.plans import ClientPair, Plan, listing
+from thoughtgraph.integrations.plans import (
+    MAX_CONTENT,
+    ClientPair,
+    Plan,
+    contribute_all,
+    digest_tag,
+    listing,
+    service_session,
+)
 
 __all__ = ["ThoughtgraphChatMessageHistory", "session_tag"]
 
 MESSAGE_TAG = "lc:message"
-BATCH = 100  # the service's largest contributeMany
-MAX_CONTENT = 10_000
-_SESSION_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:@-]{0,127}")
 
 
 def session_tag(session_id: str) -> str:
-    digest = hashlib.sha256(session_id.encode("utf-8")).hexdigest()[:32]
-    return f"lc.session:{digest}"
+    return digest_tag("lc", session_id)
 
 
 class ThoughtgraphChatMessageHistory(BaseChatMessageHistory):
@@ -99,9 +101,7 @@ class ThoughtgraphChatMessageHistory(BaseChatMessageHistory):
     def _write(self, messages: Sequence[BaseMessage]) -> Plan:
         at = time.time_ns()  # one batch, one time: its order is kept by index
         inputs = [self._input(message, at, index) for index, message in enumerate(messages)]
-        for start in range(0, len(inputs), BATCH):
-            yield ("contribute_many", (inputs[start : start + BATCH],), {})
-        return None
+        return (yield from contribute_all(inputs))
 
     def _clear(self) -> Plan:
         thoughts = yield from listing(session_tag(self.session_id), current_only=False)
@@ -116,7 +116,7 @@ class ThoughtgraphChatMessageHistory(BaseChatMessageHistory):
             content=f"{message.type}: {text}"[:MAX_CONTENT],
             agent_id=f"langchain-{message.type}",
             agent_name=message.name or message.type,
-            session_id=self.session_id if _SESSION_ID.fullmatch(self.session_id) else None,
+            session_id=service_session(self.session_id),
             context=json.dumps(envelope, ensure_ascii=False),
             tags=[MESSAGE_TAG, session_tag(self.session_id)],
         )

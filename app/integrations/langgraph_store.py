@@ -54,13 +54,12 @@ from thoughtgraph.client.models import (
     Thought,
     ThoughtFilterInput,
 )
-from thoughtgraph.integrations.plans import Call, ClientPair, Plan, listing
+from thoughtgraph.integrations.plans import MAX_CONTENT, Call, ClientPair, Plan, listing
 
 __all__ = ["ThoughtgraphStore", "item_tag", "prefix_tag"]
 
 ITEM_TAG = "lg:item"
 MAX_HITS = 100  # the service's largest search
-MAX_CONTENT = 10_000
 
 
 def _digest(value: Any) -> str:

@@ -8,17 +8,48 @@ runs it on ThoughtgraphClient, ``adrive`` on AsyncThoughtgraphClient.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Generator
+import hashlib
+import re
+from collections.abc import Callable, Generator
 from typing import Any
 
 from thoughtgraph.client import AsyncThoughtgraphClient, ThoughtgraphClient
-from thoughtgraph.client.models import Thought, ThoughtFilterInput
+from thoughtgraph.client.models import ContributeManyInput, Thought, ThoughtFilterInput
 
-__all__ = ["Call", "ClientPair", "Plan", "listing"]
+__all__ = [
+    "Call",
+    "ClientPair",
+    "Plan",
+    "contribute_all",
+    "digest_tag",
+    "listing",
+    "service_session",
+]
 
 Call = tuple[str, tuple[Any, ...], dict[str, Any]]
 Plan = Generator[Call, Any, Any]
 PAGE = 100  # the service's largest page of thoughts
+BATCH = 100  # the service's largest contributeMany
+MAX_CONTENT = 10_000  # the service's longest thought
+_SESSION_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:@-]{0,127}")  # the service's session ids
+
+
+def service_session(session_id: str) -> str | None:
+    """A framework's session id as the service's ``sessionId``, when it is a valid one."""
+    return session_id if _SESSION_ID.fullmatch(session_id) else None
+
+
+def digest_tag(prefix: str, session_id: str) -> str:
+    """The tag of an adapter's session (``lc.session:<digest>``): any session id fits."""
+    digest = hashlib.sha256(session_id.encode("utf-8")).hexdigest()[:32]
+    return f"{prefix}.session:{digest}"
+
+
+def contribute_all(inputs: list[ContributeManyInput]) -> Plan:
+    """``inputs`` written in order, a batch per request."""
+    for start in range(0, len(inputs), BATCH):
+        yield ("contribute_many", (inputs[start : start + BATCH],), {})
+    return None
 
 
 class ClientPair:
@@ -61,8 +92,14 @@ class ClientPair:
             self._async = None
 
 
-def listing(tag: str, *, current_only: bool = True) -> Generator[Call, Any, list[Thought]]:
-    """Every thought with ``tag``, newest first; with ``current_only`` none superseded."""
+def listing(
+    tag: str,
+    *,
+    current_only: bool = True,
+    enough: Callable[[list[Thought]], bool] | None = None,
+) -> Generator[Call, Any, list[Thought]]:
+    """Every thought with ``tag``, newest first; with ``current_only`` none superseded.
+    ``enough``: asked after each page with what was found so far; True stops there."""
     found: list[Thought] = []
     after: str | None = None
     while True:
@@ -79,6 +116,6 @@ def listing(tag: str, *, current_only: bool = True) -> Generator[Call, Any, list
         # currentOnly leaves out thoughts superseded outright, not those a refinement
         # superseded (the service's listing; its search leaves both out): drop them here.
         found.extend(t for t in page.nodes if not (current_only and t.superseded))
-        if not page.page_info.has_next_page:
+        if not page.page_info.has_next_page or (enough is not None and enough(found)):
             return found
         after = page.page_info.end_cursor

@@ -86,8 +86,9 @@ class FakeOpenAIServer:
     requests: list[RecordedRequest] = field(default_factory=list)
     chat_queue: deque[QueuedChat] = field(default_factory=deque)
     # With nothing queued: the answer computed from the request's messages, if set (a test
-    # that plays a model answering several prompts it cannot order in advance).
-    chat_responder: Callable[[list[dict[str, Any]]], str] | None = None
+    # that plays a model answering several prompts it cannot order in advance); a dict is
+    # the whole assistant message (e.g. one with ``tool_calls``).
+    chat_responder: Callable[[list[dict[str, Any]]], str | dict[str, Any]] | None = None
 
     _httpd: ThreadingHTTPServer | None = field(default=None, init=False, repr=False)
     _thread: threading.Thread | None = field(default=None, init=False, repr=False)
@@ -219,12 +220,15 @@ class FakeOpenAIServer:
         messages = body.get("messages")
         if not isinstance(messages, list) or not messages:
             return 400, _error("'messages' must be a non-empty list", "invalid_request")
+        answer: str | dict[str, Any]
         if queued is not None:
-            content = queued.content
+            answer = queued.content
         elif self.chat_responder is not None:
-            content = self.chat_responder(messages)
+            answer = self.chat_responder(messages)
         else:
-            content = self.chat_content
+            answer = self.chat_content
+        message = answer if isinstance(answer, dict) else {"role": "assistant", "content": answer}
+        content = str(message.get("content") or "")
         prompt_tokens = sum(len(str(m.get("content", "")).split()) for m in messages)
         completion_tokens = len(content.split())
         return 200, {
@@ -235,8 +239,8 @@ class FakeOpenAIServer:
             "choices": [
                 {
                     "index": 0,
-                    "message": {"role": "assistant", "content": content},
-                    "finish_reason": "stop",
+                    "message": message,
+                    "finish_reason": "tool_calls" if message.get("tool_calls") else "stop",
                 }
             ],
             "usage": {
