@@ -8,8 +8,8 @@ its last word able to be a noun (lemminflect's lexicon, shipped in its wheel: "t
 only be a verb or an adverb ("recommend", "definitely"). Not kept either: a phrase of
 nothing but the speakers' names (in a conversation they greet and thank each other by
 name in most turns: "Hi Maria!", "Thanks, John"), a single adjective ("positive"), and a
-word the texts mostly use as a verb, alone or first ("make a difference", "that sounds
-great", "make progress"). The kept ones are ranked by the
+word the texts use as a verb ("make a difference", "that sounds great", "can't wait",
+"I'm working on it", "moments make life awesome"; word_use.py). The kept ones are ranked by the
 local embedder: a phrase weighs what the thoughts that say it weigh, each by its cosine to
 the topic's centroid, so the phrase of the topic's core beats one of an outlier.
 
@@ -26,6 +26,15 @@ from collections.abc import Collection, Sequence
 import numpy as np
 
 from thoughtgraph.domain.language import lexicon as lx
+from thoughtgraph.domain.language.word_use import (
+    head_is_a_verb,
+    in_noun_position,
+    mostly_a_verb,
+    participle,
+    single_word_not_a_name,
+    used_as_a_verb,
+    word_classes,
+)
 
 MAX_NAME_WORDS = 4
 MAX_NAME_CHARS = 60
@@ -40,14 +49,10 @@ _NAME_WORD = re.compile(r"[A-Za-z][\w'-]*")
 
 
 # Words a person would not name a topic with, though no stop-word list has them.
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
-
-
-_VAGUE = _words(
+_VAGUE = lx.words(
     "thing things stuff lot lots way ways kind sort bit bits time times day days today "
     "tonight tomorrow yesterday morning evening night week weekend month year moment "
-    "yeah yes wow haha lol omg hey hi hello thanks thank okay ok sure cool nice great "
+    "yeah yes wow haha lol omg hey hi hello bye goodbye thanks thank okay ok sure cool nice great "
     "awesome amazing glad happy fun really totally super pretty so monday tuesday "
     "wednesday thursday friday saturday sunday mondays tuesdays wednesdays thursdays "
     "fridays saturdays sundays "
@@ -55,11 +60,11 @@ _VAGUE = _words(
     "gonna wanna gotta kinda sorta lemme gimme dunno ya y'all ain't"
 )
 # Leading modifiers that judge rather than name ("good hiking boots" is "Hiking Boots").
-_WEAK_MODIFIERS = _words(
+_WEAK_MODIFIERS = lx.words(
     "good bad new old long short big small little great nice lovely real whole own other "
     "same next last first many few several favorite favourite huge tiny"
 )
-_ADJECTIVE_HEADS = _words("good bad best better worse worst first last lovely")
+_ADJECTIVE_HEADS = lx.words("good bad best better worse worst first last lovely")
 _ADJECTIVE_ENDS = ("ly", "ous", "ful", "able", "ible")
 # Inside a name (never first or last): "Bill of Materials", "Rock and Roll".
 _CONNECTORS = frozenset({"of", "and", "for", "in", "on", "&"})
@@ -73,32 +78,13 @@ def stop_words() -> frozenset[str]:
     return frozenset(shipped) | lx.FUNCTION_WORDS | lx.ADVERBS | lx.NEGATIONS | lx.AUXILIARIES
 
 
-def _lemmas(word: str) -> dict[str, tuple[str, ...]]:
-    """lemminflect's lemmas of ``word`` by word class ("VERB": ("make",), ...)."""
-    from lemminflect import getAllLemmas
-
-    found: dict[str, tuple[str, ...]] = getAllLemmas(word.lower())
-    return found
-
-
-def _tags(word: str) -> frozenset[str]:
-    return frozenset(_lemmas(word))
-
-
 def _is_name_like(word: str) -> bool:
     """Written as a name or a term: a capital or a digit ("Biscuit", "LGBTQ", "Python3")."""
     return any(c.isupper() or c.isdigit() for c in word)
 
 
-def _participle(word: str) -> bool:
-    """An -ing or -ed form of a verb ("camping", "glazed"; not "bring", "red")."""
-    lower = word.lower()
-    lemmas = _lemmas(lower).get("VERB", ())
-    return lower.endswith(("ing", "ed")) and any(lemma != lower for lemma in lemmas)
-
-
 def _can_head(word: str) -> bool:
-    tags = _tags(word)
+    tags = word_classes(word)
     lower = word.lower()
     if not tags:  # a name or a term the lexicon does not know ("LGBTQ", "Kubernetes")
         return len(word) >= 2 and not word.isdigit()
@@ -106,17 +92,17 @@ def _can_head(word: str) -> bool:
         return False  # "sounds lovely", "really good"
     if "NOUN" in tags or "PROPN" in tags:
         return True
-    return lower.endswith("ing") and _participle(word)  # a gerund: "camping"
+    return lower.endswith("ing") and participle(word)  # a gerund: "camping"
 
 
 def _can_modify(word: str) -> bool:
-    tags = _tags(word)
+    tags = word_classes(word)
     lower = word.lower()
     if "VERB" in tags and lower.endswith("s") and not lower.endswith("ss"):
         return False  # "pottery sounds relaxing": a verb after its subject
     if not tags or tags & {"NOUN", "PROPN", "ADJ"}:
         return True
-    return _participle(word)  # "running shoes", "used car"
+    return participle(word)  # "running shoes", "used car"
 
 
 def is_noun_phrase(phrase: str, *, connectors: bool = True) -> bool:
@@ -190,7 +176,7 @@ def candidates(texts: Sequence[str]) -> list[str]:
         lan="en", n=MAX_NAME_WORDS, top=CANDIDATES, dedup_lim=0.9, stopwords=set(stop_words())
     )
     found = [_trim(str(phrase)) for phrase, _ in extractor.extract_keywords(joined)]
-    lowered = joined.lower()
+    lowered = joined.lower().replace("\u2019", "'")  # a curly apostrophe as a straight one
     speakers = speaker_words(texts)
     kept: list[str] = []
     seen: set[str] = set()
@@ -200,13 +186,19 @@ def candidates(texts: Sequence[str]) -> list[str]:
             continue
         if all(_possessor(word) in speakers for word in key.split()):
             continue  # only who is talking
-        if len(phrase.split()) > 1 and _head_is_a_verb(key, lowered):
+        if len(phrase.split()) > 1 and head_is_a_verb(key, lowered):
             continue
         first = key.split()[0]
-        if " " not in key and _single_word_not_a_name(key, lowered):
+        if " " not in key and single_word_not_a_name(key, lowered):
             continue
-        if " " in key and "VERB" in _tags(first) and _mostly_a_verb(first, lowered):
+        if " " in key and "VERB" in word_classes(first) and mostly_a_verb(first, lowered):
             continue  # a verb and its object: "make progress"
+        if (
+            " " in key
+            and not in_noun_position(key, lowered)
+            and any(used_as_a_verb(word, lowered) for word in key.split())
+        ):
+            continue  # "moments make life": never "the make", nor "the moments make life"
         seen.add(key)
         kept.append(phrase)
     return kept
@@ -223,70 +215,6 @@ def _trim(phrase: str) -> str:
     while len(words) > 1 and words[0].lower() in _WEAK_MODIFIERS:
         words = words[1:]
     return " ".join(words)
-
-
-# Before a verb's base form ("to make", "we can dance", "let's paint").
-_VERB_LEAD = _words(
-    "to can could will would should must might may i you we they don't didn't let's "
-    "gonna wanna never always"
-)
-# Before a verb's third-person form ("that sounds", "it works"; "that" and "this" do not
-# determine a plural noun).
-_THIRD_PERSON_LEAD = _words("it he she that this everything something which who")
-
-
-def _single_word_not_a_name(word: str, text: str) -> bool:
-    """One word that is an adjective ("positive") or that the texts mostly use as a verb
-    ("make a difference", "to make"): it names no topic on its own."""
-    if "ADJ" in _tags(word):
-        return True
-    return "VERB" in _tags(word) and _mostly_a_verb(word, text)
-
-
-def _mostly_a_verb(word: str, text: str) -> bool:
-    """Most of the word's uses in ``text`` follow "to", a modal or a subject pronoun, or
-    take a determiner or a pronoun after them."""
-    third_person = word.endswith("s") and any(
-        lemma != word for lemma in _lemmas(word).get("VERB", ())
-    )
-    uses = verbs = 0
-    for match in re.finditer(r"(?<![\w'])" + re.escape(word) + r"(?![\w'])", text):
-        uses += 1
-        before = re.findall(r"[a-z][\w']*", text[max(0, match.start() - 20) : match.start()])
-        after = re.match(r"\s+([a-z][\w']*)", text[match.end() :])
-        following = after.group(1) if after else ""
-        lead = before[-1] if before else ""
-        if (
-            lead in _VERB_LEAD
-            or (third_person and lead in _THIRD_PERSON_LEAD)
-            or following in lx.DETERMINERS | lx.PRONOUNS
-        ):
-            verbs += 1
-    return uses > 0 and verbs * 2 > uses
-
-
-def _head_is_a_verb(phrase: str, text: str) -> bool:
-    """The last word is a verb of the words before it where the text goes on with an
-    object or a complement: "pottery class sounds relaxing", "the teacher fires the kiln"
-    (not "hiking boots and water")."""
-    head = phrase.rsplit(" ", 1)[-1]
-    if not head.endswith("s") or head.endswith("ss") or "VERB" not in _tags(head):
-        return False
-    for match in re.finditer(r"(?<!\w)" + re.escape(phrase) + r"(?!\w)", text):
-        following = re.match(r"\s+([a-z][\w'-]*)", text[match.end() :])
-        if following is None:
-            continue
-        word = following.group(1)
-        tags = _tags(word)
-        if (
-            word in lx.DETERMINERS
-            or word in lx.PRONOUNS
-            or word.endswith("ing")
-            or (tags and not tags & {"NOUN", "PROPN"})
-            or word in {"like", "so", "really", "very", "too", "great", "good", "nice"}
-        ):
-            return True
-    return False
 
 
 def topic_name(

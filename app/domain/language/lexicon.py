@@ -9,12 +9,13 @@ from __future__ import annotations
 import re
 
 
-def _words(text: str) -> frozenset[str]:
+def words(text: str) -> frozenset[str]:
+    """A word list written as one string."""
     return frozenset(text.split())
 
 
 # Words that carry no subject or value: compared texts ignore them.
-FUNCTION_WORDS = _words(
+FUNCTION_WORDS = words(
     """
     a an the of for to in on at by with from into onto through via per as than and or but
     so that which who whom whose this these those there here it its we our us they them
@@ -26,19 +27,19 @@ FUNCTION_WORDS = _words(
     """
 )
 
-DETERMINERS = _words("the a an our my your their its his her this that these those each every")
-PRONOUNS = _words("we they i you he she it")
-AUXILIARIES = _words(
+DETERMINERS = words("the a an our my your their its his her this that these those each every")
+PRONOUNS = words("we they i you he she it")
+AUXILIARIES = words(
     """
     is are was were be been am has have had do does did will would shall should can could
     may might must
     """
 )
-COPULAS = _words("is are was were be been am")
+COPULAS = words("is are was were be been am")
 # Skipped when looking for the word before a verb: "we now keep", "Alice also owns".
-ADVERBS = _words("now also still just only never not no longer always currently already too")
+ADVERBS = words("now also still just only never not no longer always currently already too")
 
-NEGATIONS = _words("not no never without cannot")
+NEGATIONS = words("not no never without cannot")
 CONTRACTED_NOT = {
     "can't": ("can", "not"),
     "won't": ("will", "not"),
@@ -47,7 +48,7 @@ CONTRACTED_NOT = {
 
 # Base forms; inflections are generated (see verb_forms). Enough to find where a short
 # statement's subject ends; a missed verb only blurs that boundary.
-VERBS = _words(
+VERBS = words(
     """
     accept access add adopt allocate allow answer apply approve archive ask assign attach
     average
@@ -69,7 +70,7 @@ VERBS = _words(
     turn update upload use validate verify wait want watch work write
     """
 )
-IRREGULAR_VERBS = _words(
+IRREGULAR_VERBS = words(
     """
     went gone goes took taken did done made became begun began ran sat sent kept held left
     led met paid said spoke spoken split set put wrote written rewritten built chose chosen
@@ -78,9 +79,9 @@ IRREGULAR_VERBS = _words(
 )
 
 # One holder at a time: "Alice owns X" / "Bob owns X" conflict, "Alice likes X" does not.
-EXCLUSIVE_VERBS = _words("own lead manage head chair maintain")
+EXCLUSIVE_VERBS = words("own lead manage head chair maintain")
 # Many values at once: "likes tea" and "likes coffee" are both true.
-MULTI_VALUED_VERBS = _words("like love enjoy know speak visit read watch play support")
+MULTI_VALUED_VERBS = words("like love enjoy know speak visit read watch play support")
 
 # Read in the newer text only, and only when the older one lacks them.
 CHANGE_CUES = (
@@ -215,7 +216,7 @@ STATE_WORDS = frozenset(ANTONYM_OF)
 # "on"/"off" right after a verb are a state ("turned off"), not a preposition.
 PARTICLES = frozenset({"on", "off"})
 # Words that end a "for ..." phrase: the next preposition or conjunction.
-PREPOSITIONS = _words("of in on at to with by from into via through and or")
+PREPOSITIONS = words("of in on at to with by from into via through and or")
 
 _CARDINALS = (
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
@@ -231,14 +232,14 @@ NUMBER_WORDS = {word: str(value) for value, word in enumerate(_CARDINALS.split("
 }
 ORDINAL_WORDS = {word: f"{value}th" for value, word in enumerate(_ORDINALS.split(" "), start=1)}
 # Measure words: part of the value they follow ("16 GB", "port 8080", "room Aurora").
-LABELS = _words(
+LABELS = words(
     """
     port version v release room floor building gb mb kb tb gib mib kib ms s sec second
     minute min hour h day week month year percent request rps rpm qps node core cpu replica
     instance
     """
 )
-TIME_WORDS = _words(
+TIME_WORDS = words(
     """
     monday tuesday wednesday thursday friday saturday sunday weekday weekend january
     february march april may june july august september october november december jan feb

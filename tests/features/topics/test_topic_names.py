@@ -202,6 +202,27 @@ def test_spoken_contractions_name_no_topic() -> None:
     assert topic_name(turns) == "Pottery Class"
 
 
+def test_verbs_after_negated_modals_and_in_the_progressive_name_no_topic() -> None:
+    # Written for this test: "can't wait", "won't quit" (curly apostrophes too) and "I'm
+    # working" are verbs; the gerund after another verb stays a noun ("love painting").
+    turns = (
+        "Ana: Can\u2019t wait to see the mural! I won\u2019t quit until it is finished.",
+        "Ben: I'm working on the mural every night, can't wait for the opening.",
+        "Ana: You won't quit, I know. I love painting murals with you.",
+        "Ben: We were working late; the painting of the mural wall is nearly done.",
+    )
+    found = {c.lower() for c in candidates(turns)}
+    assert {"wait", "quit", "working"}.isdisjoint(found), found
+    assert {"mural", "murals", "mural wall"} & found, found
+    # The same words as nouns stay candidates.
+    nouns = ["The wait at the clinic was long.", "The wait for results took a week."]
+    assert "wait" in {c.lower() for c in candidates(nouns)}
+    assert topic_name(("Ana: Bye!", "Ben: Bye, see you!", "Ana: Goodbye, Ben.")) == "Untitled"
+    # A verb after a plural subject: never after a determiner, so not a noun here.
+    plural = ["Family moments make life awesome.", "Good friends make everything easier."]
+    assert "make" not in {c.lower() for c in candidates(plural)}
+
+
 def test_a_name_another_topic_has_goes_to_the_next_best_phrase() -> None:
     turns = (
         "Nora: The pottery class at the community studio starts on Monday.",
