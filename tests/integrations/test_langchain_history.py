@@ -14,8 +14,8 @@ from langchain_core.prompts import ChatPromptTemplate, MessagesPlaceholder
 from langchain_core.runnables import RunnableLambda
 from langchain_core.runnables.history import RunnableWithMessageHistory
 
+from tests.integrations.memory_support import assert_found_by_search
 from tests.support import GraphQLClient
-from thoughtgraph.client import ThoughtgraphClient
 from thoughtgraph.integrations.langchain_history import ThoughtgraphChatMessageHistory
 
 PROMPT = ChatPromptTemplate.from_messages(
@@ -60,10 +60,10 @@ def test_runnable_with_message_history_keeps_the_conversation(api: GraphQLClient
         ("human", "And the queue?"),
         ("ai", "earlier you asked: ['Is the cache warm?']"),
     ]
-    with ThoughtgraphClient(api.base_url, namespace=ns) as tg:  # the conversation is memory
-        hits = tg.search("cache warm", k=1)
-        assert hits[0].thought.content == "human: Is the cache warm?"
-        assert hits[0].thought.session_id == "s-1"
+    # The conversation is memory.
+    assert_found_by_search(
+        api, ns, "cache warm", content="human: Is the cache warm?", session="s-1"
+    )
     history.clear()
     assert history.messages == []
     assert ThoughtgraphChatMessageHistory("other one", api.base_url, namespace=ns).messages

@@ -20,8 +20,8 @@ from agents.memory import Session
 from openai import AsyncOpenAI
 
 from tests.fakes.openai_server import FakeOpenAIServer, openai_server_fixture
+from tests.integrations.memory_support import assert_found_by_search
 from tests.support import GraphQLClient
-from thoughtgraph.client import ThoughtgraphClient
 from thoughtgraph.integrations.openai_agents_session import ThoughtgraphSession, session_tag
 
 openai_server = openai_server_fixture()
@@ -136,10 +136,8 @@ def test_runner_keeps_the_conversation(
         ("openai-agents-user", "s-1"),
         ("openai-agents-assistant", "s-1"),
     }
-    with ThoughtgraphClient(api.base_url, namespace=ns) as tg:  # the conversation is memory
-        hits = tg.search("cache warm", k=1)
-        assert hits[0].thought.content == "user: Is the cache warm?"
-        assert hits[0].thought.session_id == "s-1"
+    # The conversation is memory.
+    assert_found_by_search(api, ns, "cache warm", content="user: Is the cache warm?", session="s-1")
     session.close()
 
 

@@ -203,18 +203,32 @@ def test_bad_ids_and_unknown_parents(loop: LoopThread, runtime: Runtime, ns: str
     assert loop.run(service.history(ns, "t", caller=ann)) == []
 
 
+def save_chain(
+    loop: LoopThread,
+    service: CheckpointService,
+    ns: str,
+    thread: str,
+    steps: int,
+    caller: Principal,
+) -> None:
+    """``steps`` checkpoints cp-0, cp-1, ... in ``thread``, each the parent of the next."""
+    parent = None
+    for step in range(steps):
+        cid = f"cp-{step}"
+        loop.run(
+            service.save(
+                ns, thread, state(step), checkpoint_id=cid, parent_id=parent, caller=caller
+            )
+        )
+        parent = cid
+
+
 def test_deleting_a_thread_removes_its_history_and_nothing_else(
     loop: LoopThread, runtime: Runtime, ns: str
 ) -> None:
     service = runtime.services.checkpoints
     ann, bob = key(ns, "ann"), key(ns, "bob")
-    parent = None
-    for step in range(3):
-        cid = f"cp-{step}"
-        loop.run(
-            service.save(ns, "chat", state(step), checkpoint_id=cid, parent_id=parent, caller=ann)
-        )
-        parent = cid
+    save_chain(loop, service, ns, "chat", 3, ann)
     loop.run(service.save(ns, "chat@sub", state(1), checkpoint_id="s", caller=ann))
     loop.run(service.save(ns, "other", state(1), checkpoint_id="o", caller=ann))
     loop.run(service.save(ns, "chat", state(1), checkpoint_id="cp-0", caller=bob))
@@ -295,13 +309,7 @@ def test_a_long_thread_is_deleted_a_batch_per_write_oldest_first(
         max_bytes=runtime.services.checkpoints.max_bytes,
         delete_batch=2,
     )
-    parent = None
-    for step in range(5):
-        cid = f"cp-{step}"
-        loop.run(
-            batched.save(ns, "long", state(step), checkpoint_id=cid, parent_id=parent, caller=ann)
-        )
-        parent = cid
+    save_chain(loop, batched, ns, "long", 5, ann)
     revision = loop.run(runtime.services.history.revision(ns))
 
     # One batch only, as a deletion cut short after its first write would leave it.
