@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from thoughtgraph.domain.judgement import PairRelation, PairToJudge, UsageMeter
 from thoughtgraph.domain.language import lexicon
-from thoughtgraph.domain.language.rules_judge import RuleJudge, judge_texts
+from thoughtgraph.domain.language.rules_judge import RuleJudge, about_different_things, judge_texts
 from thoughtgraph.llm.embedders.base import TextEmbedder
 from thoughtgraph.tools.eval.updates import (
     MAX_COMPATIBLE_FLAGGED,
@@ -159,3 +159,21 @@ def test_pairs_below_the_similarity_floor_are_not_judged(local_embedder: TextEmb
     assert report.recall == 0.0 and report.updates_below_similarity == 1
     assert [r.pair.id for r in report.failures] == ["u"]
     assert "not judged" in render_table(report)
+
+
+@pytest.mark.parametrize(
+    ("older", "newer", "apart"),
+    [
+        # A number in the subject is the value that changed, not another subject.
+        (
+            "Employees get 25 days of annual leave.",
+            "Employees get 28 days of annual leave under the new policy.",
+            False,
+        ),
+        ("Our team has 4 engineers.", "Our team has 6 engineers since March.", False),
+        # Each names a subject of its own: two things.
+        ("The staging database runs Postgres 15.", "The billing service runs Postgres 16.", True),
+    ],
+)
+def test_numbers_are_values_not_subjects(older: str, newer: str, apart: bool) -> None:
+    assert about_different_things(older, newer) is apart

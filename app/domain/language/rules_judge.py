@@ -125,8 +125,8 @@ def _decide(old: Statement, new: Statement) -> Finding:
     holder = _new_holder(old, new, only_old, only_new)
     if holder is not None:
         return holder
-    subject_old = [t for t in only_old if t.in_subject and t.kind != VERB]
-    subject_new = [t for t in only_new if t.in_subject and t.kind != VERB]
+    subject_old = [t for t in only_old if t.names_the_subject]
+    subject_new = [t for t in only_new if t.names_the_subject]
     if subject_old or subject_new:
         # A change cue lets the newer name its subject more briefly ("sprint planning"
         # for "the sprint planning meeting"): one plain word less is not a new subject.

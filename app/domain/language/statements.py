@@ -43,6 +43,12 @@ class Token:
     capitalised: bool
     scope: bool = False  # in a "for ..." phrase after the verb: whom or what it applies to
 
+    @property
+    def names_the_subject(self) -> bool:
+        """A subject word that names what the statement is about: not a verb, not a number
+        or a time ("Employees get 25 days": '25' is the value that changes)."""
+        return self.in_subject and self.kind != VERB and self.value_type not in ("number", "time")
+
 
 @dataclass(frozen=True)
 class Statement:
