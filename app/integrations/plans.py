@@ -53,8 +53,12 @@ def contribute_all(inputs: list[ContributeManyInput]) -> Plan:
 
 
 class ClientPair:
-    """A sync client, and an async one per event loop (an httpx.AsyncClient belongs to the
-    loop it was made in), with the same settings."""
+    """A sync client and an async one, with the same settings. An httpx.AsyncClient
+    belongs to the event loop it was made in: the async client is kept for the first loop
+    that drives a plan; a plan driven in another loop (a framework running each sync call
+    in a loop of its own, as LlamaIndex does inside a running loop) gets a client of its
+    own, closed when the plan ends: at most one client (the first loop's) is ever left open
+    on a finished loop, however many loops come and go."""
 
     def __init__(self, base_url: str, **options: Any) -> None:
         self.base_url = base_url
@@ -72,9 +76,15 @@ class ClientPair:
 
     async def adrive(self, plan: Plan) -> Any:
         loop = asyncio.get_running_loop()
-        if self._async is None or self._async[0] is not loop:
+        if self._async is None:
             self._async = (loop, AsyncThoughtgraphClient(self.base_url, **self.options))
-        client = self._async[1]
+        if self._async[0] is loop:
+            return await self._run(self._async[1], plan)
+        async with AsyncThoughtgraphClient(self.base_url, **self.options) as client:
+            return await self._run(client, plan)
+
+    @staticmethod
+    async def _run(client: AsyncThoughtgraphClient, plan: Plan) -> Any:
         try:
             name, args, kwargs = next(plan)
             while True:
@@ -87,9 +97,10 @@ class ClientPair:
         self.sync.close()
 
     async def aclose(self) -> None:
-        if self._async:
+        """Closes the async client when called in its loop (another loop cannot close it)."""
+        if self._async and self._async[0] is asyncio.get_running_loop():
             await self._async[1].aclose()
-            self._async = None
+        self._async = None
 
 
 def listing(
