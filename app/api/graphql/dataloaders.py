@@ -16,6 +16,7 @@ from strawberry.dataloader import DataLoader
 from thoughtgraph.domain.knowledge import Topic
 from thoughtgraph.domain.models import Thought
 from thoughtgraph.domain.scopes import Viewer
+from thoughtgraph.features.access import Principal
 from thoughtgraph.features.consolidation.service import ConsolidationService
 from thoughtgraph.features.thoughts.browse import BrowseService
 from thoughtgraph.features.topics.service import TopicService
@@ -69,7 +70,7 @@ async def load_topics(topics: TopicService, keys: Sequence[TopicKey]) -> list[To
 
 
 async def load_run_merges(
-    consolidation: ConsolidationService, keys: Sequence[RunMergesKey]
+    consolidation: ConsolidationService, caller: Principal, keys: Sequence[RunMergesKey]
 ) -> list[list[str]]:
     """The merged thoughts' ids of each run: one call per namespace and size, so the runs
     of a listing are read together."""
@@ -78,7 +79,9 @@ async def load_run_merges(
         grouped[(namespace, limit)].append(run_id)
     found: dict[RunMergesKey, list[str]] = {}
     for (namespace, limit), run_ids in grouped.items():
-        for run_id, ids in (await consolidation.merges(namespace, run_ids, limit)).items():
+        for run_id, ids in (
+            await consolidation.merges(namespace, run_ids, limit, caller=caller)
+        ).items():
             found[(namespace, run_id, limit)] = ids
     return [found.get(key, []) for key in keys]
 
@@ -96,8 +99,10 @@ class Loaders:
         browse: BrowseService,
         topics_service: TopicService,
         consolidation: ConsolidationService,
-        viewer: Viewer,
+        caller: Principal,
     ) -> Loaders:
+        viewer = caller.viewer
+
         async def thoughts(keys: list[ThoughtKey]) -> list[Thought | None]:
             return await load_thoughts(browse, viewer, keys)
 
@@ -108,7 +113,7 @@ class Loaders:
             return await load_topics(topics_service, keys)
 
         async def run_merges(keys: list[RunMergesKey]) -> list[list[str]]:
-            return await load_run_merges(consolidation, keys)
+            return await load_run_merges(consolidation, caller, keys)
 
         return cls(
             thoughts=DataLoader(load_fn=thoughts, max_batch_size=MAX_BATCH),

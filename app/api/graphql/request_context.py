@@ -39,7 +39,7 @@ class GraphQLContext:
         return cls(
             services=services,
             loaders=Loaders.build(
-                services.browse, services.topics, services.consolidation, principal.viewer
+                services.browse, services.topics, services.consolidation, principal
             ),
             request=request,
             response=response,

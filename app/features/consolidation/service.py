@@ -44,10 +44,16 @@ class ConsolidationService:
         return await self._repos.runs.recent(namespace, limit)
 
     async def merges(
-        self, namespace: str, run_ids: Sequence[str], limit: int | None = None
+        self,
+        namespace: str,
+        run_ids: Sequence[str],
+        limit: int | None = None,
+        *,
+        caller: Principal | None = None,
     ) -> dict[str, list[str]]:
         """The ids of the thoughts each run's merges wrote, oldest first (``limit`` per run,
-        1 to 100). For runs already read by a caller who may read the namespace."""
+        1 to 100)."""
+        check_access(caller, Action.READ, namespace)
         limit = check.page_size("first", limit, check.DEFAULT_PAGE_SIZE, check.MAX_PAGE_SIZE)
         return await self._repos.merges.merged_by_runs(namespace, run_ids, limit)
 

@@ -4,9 +4,13 @@ summaries, forgetting and purging on a controlled clock, dry runs, and retries."
 
 from __future__ import annotations
 
+import pytest
+
 from tests.knowledge_support import advance_days, contribute
 from tests.support import LoopThread
+from thoughtgraph.domain.access import Principal, Role
 from thoughtgraph.domain.changes import Actor, ChangeKind
+from thoughtgraph.domain.errors import ForbiddenError
 from thoughtgraph.domain.knowledge import ContradictionStatus, Resolution, RunStatus
 from thoughtgraph.domain.models import ThoughtState, ThoughtType
 from thoughtgraph.features.consolidation.jobs import run_consolidation
@@ -218,3 +222,19 @@ def test_running_again_duplicates_nothing(loop: LoopThread, runtime: Runtime, ns
         ChangeKind.TOPIC_CREATED,
         ChangeKind.LINKED,
     }
+
+
+def test_a_run_lists_its_merges_to_readers_of_its_namespace_only(
+    loop: LoopThread, runtime: Runtime, ns: str
+) -> None:
+    contribute(loop, runtime, ns, "Backups are copied to the archive bucket every night.")
+    contribute(loop, runtime, ns, "Backups are copied to the archive bucket every night!")
+    run = _consolidate(loop, runtime, ns)
+    reader = Principal(key_id="k", agent_id="r", agent_name="r", role=Role.READER, namespaces=(ns,))
+    stranger = reader.model_copy(update={"namespaces": (ns + "-other",)})
+    merges = loop.run(runtime.services.consolidation.merges(ns, [run.id], caller=reader))
+    (merged_id,) = merges[run.id]
+    merged = loop.run(runtime.repos.thoughts.get_many(ns, [merged_id]))[merged_id]
+    assert merged.type is ThoughtType.CONSOLIDATION
+    with pytest.raises(ForbiddenError):
+        loop.run(runtime.services.consolidation.merges(ns, [run.id], caller=stranger))
