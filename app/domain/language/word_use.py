@@ -109,7 +109,7 @@ def mostly_a_verb(word: str, text: str) -> bool:
         after = re.match(r"\s+([a-z][\w']*)", text[match.end() :])
         following = after.group(1) if after else ""
         lead = before[-1] if before else ""
-        opens = text[: match.start()].rstrip()[-1:] in ("", ".", "!", "?")
+        opens = _opens_a_sentence(text, match.start())
         if (
             (third_person and opens and _complement(following))
             or lead in _VERB_LEAD
@@ -119,6 +119,14 @@ def mostly_a_verb(word: str, text: str) -> bool:
         ):
             verbs += 1
     return uses > 0 and verbs * 2 > uses
+
+
+def _opens_a_sentence(text: str, start: int) -> bool:
+    """Whether ``start`` begins a sentence: the text before it ends a sentence or is empty.
+    A few characters back suffice (topic texts are joined with one separator), so a
+    frequent word costs no copy of the whole text per use."""
+    before = text[max(0, start - 8) : start].rstrip()
+    return before[-1:] in (".", "!", "?") or (not before and start <= 8)
 
 
 def _complement(word: str) -> bool:
