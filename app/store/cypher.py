@@ -21,6 +21,11 @@ One exception, and only for schema commands, which accept no parameter for a lab
 slot ``__NAMESPACE_LABEL__`` in a ``schema.*`` statement is filled per namespace by
 ``fill_namespace_label`` with a label derived from a hash (``Ns_`` and 24 hex digits) and
 checked against that exact pattern, so no input text can reach a statement.
+
+Vector names exist once per vector slot (thoughtgraph.ports.vector_slots): a statement marks
+each vector property, label and index name it uses as ``{{ space(Name) }}``, and the
+library expands every statement once per slot (app/store/vector_macros.py). ``get`` answers
+the text of the slot the current request pinned.
 """
 
 from __future__ import annotations
@@ -31,9 +36,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from thoughtgraph.domain.errors import ConfigurationError
+from thoughtgraph.ports.vector_slots import SLOTS, current_slot
 from thoughtgraph.store.filter_macros import FILTER_MACROS
 from thoughtgraph.store.projection_macros import PROJECTION_MACROS
 from thoughtgraph.store.search_macros import SEARCH_MACROS
+from thoughtgraph.store.vector_macros import VECTOR_MACROS, expand_spaces
 
 ENGINES = ("neo4j", "falkordb")
 _MACRO = re.compile(r"\{\{\s*(\w+)\s*\(([^)]*)\)\s*\}\}")
@@ -49,90 +56,6 @@ def _args(raw: str) -> list[str]:
 
 
 # --- macros ----------------------------------------------------------------------------
-
-
-def _vector(engine: str, param: str) -> str:
-    """A vector value: FalkorDB stores vectors as vecf32, Neo4j as a float list."""
-    return f"vecf32({param})" if engine == "falkordb" else param
-
-
-def _vector_query_nodes(engine: str, index: str, label: str, prop: str, k: str, vector: str) -> str:
-    """YIELDs ``node, score``; the score's scale is the engine's own (see the adapters)."""
-    if engine == "falkordb":
-        return (
-            f"CALL db.idx.vector.queryNodes('{label}', '{prop}', {k}, vecf32({vector})) "
-            "YIELD node, score"
-        )
-    return f"CALL db.index.vector.queryNodes('{index}', {k}, {vector}) YIELD node, score"
-
-
-def _vector_query_relationships(
-    engine: str, index: str, rel_type: str, prop: str, k: str, vector: str
-) -> str:
-    """YIELDs ``relationship, score`` on the engine's own score scale."""
-    if engine == "falkordb":
-        return (
-            f"CALL db.idx.vector.queryRelationships('{rel_type}', '{prop}', {k}, "
-            f"vecf32({vector})) YIELD relationship, score"
-        )
-    return (
-        f"CALL db.index.vector.queryRelationships('{index}', {k}, {vector}) "
-        "YIELD relationship, score"
-    )
-
-
-def _vector_query_namespace_nodes(engine: str, label: str, prop: str, k: str, vector: str) -> str:
-    """YIELDs ``node, score`` from the namespace's own vector index, so a namespace's
-    search never depends on what other namespaces hold. FalkorDB keeps every namespace in
-    a graph of its own (its index covers only that namespace); Neo4j gives each namespace
-    a label and a vector index of its own, named by the ``$namespaceIndex`` parameter the
-    adapter supplies."""
-    if engine == "falkordb":
-        indexed = FALKORDB_VECTOR_NODES.get(label)
-        if indexed is not None:  # the vector lives on a node of its own: find the owner
-            return (
-                f"CALL db.idx.vector.queryNodes('{indexed}', '{prop}', {k}, vecf32({vector})) "
-                f"YIELD node AS indexedVector, score MATCH (node:{label} {{id: indexedVector.id}})"
-            )
-        return (
-            f"CALL db.idx.vector.queryNodes('{label}', '{prop}', {k}, vecf32({vector})) "
-            "YIELD node, score"
-        )
-    return f"CALL db.index.vector.queryNodes($namespaceIndex, {k}, {vector}) YIELD node, score"
-
-
-# FalkorDB's vector index re-inserts a node's vector whenever anything on the node is SET
-# (a label, a counter), and queries then spend their k slots on the stale copies: three
-# writes to a thought left a k=20 query with about 6 results. Thoughts change all the time
-# (access counts, topics, supersession), so on FalkorDB their vector is indexed on a node
-# of its own, created with the thought and never written again: (:ThoughtVector {id,
-# embedding}). The thought keeps its embedding for reads; Neo4j indexes it in place.
-FALKORDB_VECTOR_NODES = {"Thought": "ThoughtVector"}
-
-
-def _thought_vector(engine: str, var: str) -> str:
-    """After a thought's CREATE: its indexed vector node (FalkorDB; nothing on Neo4j)."""
-    if engine != "falkordb":
-        return ""
-    return f"CREATE (:ThoughtVector {{id: {var}.id, embedding: {var}.embedding}})"
-
-
-def _merge_thought_vector(engine: str, var: str) -> str:
-    """After a thought's MERGE (import): its indexed vector node, once (FalkorDB)."""
-    if engine != "falkordb":
-        return ""
-    return (
-        f"FOREACH (_ IN CASE WHEN {var}.embedding IS NULL THEN [] ELSE [1] END |\n"
-        f"  MERGE (indexedVector:ThoughtVector {{id: {var}.id}})\n"
-        f"  ON CREATE SET indexedVector.embedding = {var}.embedding)"
-    )
-
-
-def _drop_thought_vector(engine: str, var: str) -> str:
-    """Before a thought's DETACH DELETE: its indexed vector node goes too (FalkorDB)."""
-    if engine != "falkordb":
-        return ""
-    return f"OPTIONAL MATCH (indexedVector:ThoughtVector {{id: {var}.id}}) DELETE indexedVector"
 
 
 def _namespace_label(engine: str, var: str) -> str:
@@ -156,11 +79,6 @@ def _call_with(engine: str, *variables: str) -> str:
     if engine == "falkordb":
         return f"CALL {{ WITH {names}"
     return f"CALL ({names}) {{"
-
-
-def _nearest_first(engine: str, score: str) -> str:
-    """ORDER BY term putting the closest vectors first: FalkorDB's score is a distance."""
-    return f"{score} ASC" if engine == "falkordb" else f"{score} DESC"
 
 
 def _append_event(engine: str) -> str:
@@ -191,24 +109,23 @@ def _append_change(engine: str, subject: str) -> str:
 MACROS: dict[str, Callable[..., str]] = {
     "append_change": _append_change,
     "append_event": _append_event,
-    "vector": _vector,
-    "vector_query_nodes": _vector_query_nodes,
-    "vector_query_relationships": _vector_query_relationships,
-    "vector_query_namespace_nodes": _vector_query_namespace_nodes,
     "namespace_label": _namespace_label,
-    "thought_vector": _thought_vector,
-    "merge_thought_vector": _merge_thought_vector,
-    "drop_thought_vector": _drop_thought_vector,
     "fulltext_query_nodes": _fulltext_query_nodes,
     "call_with": _call_with,
-    "nearest_first": _nearest_first,
+    **VECTOR_MACROS,
     **PROJECTION_MACROS,
     **FILTER_MACROS,
     **SEARCH_MACROS,
 }
 
 
-def expand(text: str, engine: str) -> str:
+def expand(text: str, engine: str, slot: int = 0) -> str:
+    """``text`` as ``engine`` runs it in vector ``slot``: the statement's own ``space``
+    marks first (they may sit inside another macro's arguments), then every other macro,
+    then the ``space`` marks those macros wrote (see app/store/vector_macros.py)."""
+    if slot not in SLOTS:
+        raise ConfigurationError(f"no vector slot {slot!r}")
+
     def replace(match: re.Match[str]) -> str:
         name, raw_args = match.group(1), match.group(2)
         macro = MACROS.get(name)
@@ -216,7 +133,7 @@ def expand(text: str, engine: str) -> str:
             raise ConfigurationError(f"unknown Cypher macro {name!r}")
         return macro(engine, *_args(raw_args))
 
-    expanded = _MACRO.sub(replace, text)
+    expanded = expand_spaces(_MACRO.sub(replace, expand_spaces(text, slot)), slot)
     if "{{" in expanded:
         raise ConfigurationError("malformed Cypher macro left after expansion:\n" + text)
     return expanded
@@ -244,6 +161,7 @@ class Statement:
     engine: str
     text: str
     source: Path
+    slot: int = 0
 
 
 def _split_statements(text: str) -> list[str]:
@@ -303,11 +221,19 @@ def _discover(root: Path) -> Iterator[tuple[str, str | None, Path]]:
 
 
 class StatementLibrary:
-    """All statements for one engine, expanded at load and looked up by name."""
+    """All statements for one engine, expanded at load once per vector slot and looked up
+    by name in the slot the current request pinned (``vector_slots.current_slot``)."""
 
     def __init__(self, engine: str, statements: dict[str, list[Statement]]) -> None:
+        """``statements``: by name, each slot's texts in order (a statement's ``slot``
+        says which; a slot a name has no statement for answers nothing for it)."""
         self.engine = engine
-        self._statements = statements
+        self._spaces: dict[int, dict[str, list[Statement]]] = {slot: {} for slot in SLOTS}
+        for name, found in statements.items():
+            for statement in found:
+                if statement.slot not in self._spaces:
+                    raise ConfigurationError(f"{name}: no vector slot {statement.slot!r}")
+                self._spaces[statement.slot].setdefault(name, []).append(statement)
 
     @classmethod
     def load(cls, root: Path, engine: str) -> StatementLibrary:
@@ -328,34 +254,52 @@ class StatementLibrary:
                 group = name.rsplit(".", 1)[0]
                 for instance, values in instances.items():
                     full = f"{group}.{instance}"
-                    body = expand(_fill(text, values, full), engine)
-                    statements[full] = [Statement(full, engine, body, path)]
+                    body = _fill(text, values, full)
+                    statements[full] = [
+                        Statement(full, engine, expand(body, engine, slot), path, slot)
+                        for slot in SLOTS
+                    ]
                 continue
             bodies = _split_statements(text) if name.startswith("schema.") else [text]
             statements[name] = [
-                Statement(name=name, engine=engine, text=expand(body, engine), source=path)
+                Statement(name, engine, expand(body, engine, slot), path, slot)
+                for slot in SLOTS
                 for body in bodies
             ]
         return cls(engine, statements)
 
-    def get(self, name: str) -> str:
-        found = self._statements.get(name)
-        if not found or len(found) != 1:
-            raise ConfigurationError(f"no single Cypher statement named {name!r} for {self.engine}")
+    def _found(self, name: str, slot: int | None) -> tuple[int, list[Statement]]:
+        chosen = current_slot() if slot is None else slot
+        if chosen not in self._spaces:
+            raise ConfigurationError(f"no vector slot {chosen!r}")
+        return chosen, self._spaces[chosen].get(name, [])
+
+    def get(self, name: str, *, slot: int | None = None) -> str:
+        """The statement's text in ``slot``, by default the current request's."""
+        chosen, found = self._found(name, slot)
+        if len(found) != 1:
+            raise ConfigurationError(
+                f"no single Cypher statement named {name!r} for {self.engine} in slot {chosen}"
+            )
         return found[0].text
 
-    def get_all(self, name: str) -> list[str]:
-        found = self._statements.get(name)
+    def get_all(self, name: str, *, slot: int | None = None) -> list[str]:
+        """A multi-statement file's texts in ``slot``, by default the current request's."""
+        chosen, found = self._found(name, slot)
         if not found:
-            raise ConfigurationError(f"no Cypher statements named {name!r} for {self.engine}")
+            raise ConfigurationError(
+                f"no Cypher statements named {name!r} for {self.engine} in slot {chosen}"
+            )
         return [statement.text for statement in found]
 
-    def by_name(self) -> dict[str, list[Statement]]:
-        """Every statement, by name (a copy: a caller may extend it into a new library)."""
-        return {name: list(found) for name, found in self._statements.items()}
+    def by_name(self, *, slot: int = 0) -> dict[str, list[Statement]]:
+        """Every statement of ``slot``, by name (a copy: a caller may extend it into a new
+        library, which then answers in that slot only)."""
+        return {name: list(found) for name, found in self._spaces[slot].items()}
 
-    def names(self) -> list[str]:
-        return sorted(self._statements)
+    def names(self, *, slot: int = 0) -> list[str]:
+        return sorted(self._spaces[slot])
 
-    def statements(self) -> list[Statement]:
-        return [s for name in self.names() for s in self._statements[name]]
+    def statements(self, *, slot: int = 0) -> list[Statement]:
+        space = self._spaces[slot]
+        return [s for name in sorted(space) for s in space[name]]

@@ -12,7 +12,7 @@ WHERE existing IS NULL
 CREATE (t:Thought:Consolidation {
   id: $id, namespace: $namespace, type: 'consolidation', content: $content,
   agentId: $actorId, agentName: $actorName, tags: $tags, pheromoneWeight: $pheromoneWeight,
-  createdAt: $at, sourceIds: $sourceIds, embedding: {{ vector($embedding) }},
+  createdAt: $at, sourceIds: $sourceIds, {{ space(embedding) }}: {{ vector($embedding) }},
   kind: $kind, salience: $salience, importance: $importance, pinned: $pinned,
   accessCount: 0, state: 'active', mergeOf: $sourceIds, scope: $scope, ownerId: $ownerId,
   runId: $runId
@@ -21,7 +21,7 @@ CREATE (t:Thought:Consolidation {
 {{ thought_vector(t) }}
 FOREACH (s IN sources |
   CREATE (t)-[:CONSOLIDATES {namespace: $namespace, reason: $reason,
-                             reasonEmbedding: {{ vector($reasonEmbedding) }}, createdAt: $at}]->(s)
+                             {{ space(reasonEmbedding) }}: {{ vector($reasonEmbedding) }}, createdAt: $at}]->(s)
   SET s.supersededAt = $at, s.supersededBy = $id, s.mergedInto = $id
 )
 WITH t, sources

@@ -17,7 +17,7 @@ SET c.status = 'resolved', c.resolution = $resolution, c.note = $note,
     c.resolvedBy = $resolvedBy, c.resolvedAt = $at, c.mergedThoughtId = $mergedThoughtId
 FOREACH (loser IN CASE WHEN winner IS NULL THEN [] ELSE losers END |
   CREATE (winner)-[:SUPERSEDES {namespace: $namespace, reason: $reason,
-                                reasonEmbedding: {{ vector($reasonEmbedding) }},
+                                {{ space(reasonEmbedding) }}: {{ vector($reasonEmbedding) }},
                                 detector: $resolvedBy, confidence: 1.0, createdAt: $at}]->(loser)
   SET loser.supersededAt = coalesce(loser.supersededAt, $at),
       loser.supersededBy = coalesce(loser.supersededBy, winner.id)

@@ -9,7 +9,7 @@ CREATE (ep:Episode {
   compressed: $compressed, indexLabel: $indexLabel, artifactKinds: $artifactKinds,
   artifactRefs: $artifactRefs, thoughtIds: $thoughtIds, createdAt: $at,
   extractor: $extractor, scope: $scope, ownerId: $ownerId,
-  embedding: {{ vector($embedding) }}
+  {{ space(embedding) }}: {{ vector($embedding) }}
 })
 WITH ep
 {{ append_change(ep) }}

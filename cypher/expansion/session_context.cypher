@@ -11,4 +11,4 @@ WITH a, t
 ORDER BY abs(t.createdAt - a.at), t.id
 WITH a, collect(t)[0..$perAnchor] AS near
 UNWIND near AS t
-RETURN a.id AS anchorId, {{ thought_fields(t) }}, t.embedding AS embedding
+RETURN a.id AS anchorId, {{ thought_fields(t) }}, t.{{ space(embedding) }} AS embedding

@@ -7,8 +7,8 @@
 // on the index scale, (1 + cos) / 2.
 MATCH (a:Thought)-[r:REFINES|CONSOLIDATES|SUPERSEDES]->(b:Thought)
 USING INDEX a:Thought(namespace)
-WHERE a.namespace = $namespace AND r.reasonEmbedding IS NOT NULL
-WITH a, r, b, vector.similarity.cosine(r.reasonEmbedding, $embedding) AS rawScore
+WHERE a.namespace = $namespace AND r.{{ space(reasonEmbedding) }} IS NOT NULL
+WITH a, r, b, vector.similarity.cosine(r.{{ space(reasonEmbedding) }}, $embedding) AS rawScore
 ORDER BY rawScore DESC
 LIMIT $candidates
 RETURN a.id AS fromId, b.id AS toId, type(r) AS relation, r.reason AS reason,

@@ -7,7 +7,7 @@
 // on the engine's own scale. A subject with a scope keeps only thoughts of its partition
 // (the same scope, and for private the same owner) before the k cut.
 UNWIND $subjects AS subject
-{{ vector_query_namespace_nodes(Thought, embedding, $candidates, subject.embedding) }}
+{{ vector_query_namespace_nodes(Thought, {{ space(embedding) }}, $candidates, subject.embedding) }}
 WITH subject, subject.id AS subjectId, node AS t, score
 WHERE t.namespace = $namespace AND {{ visible(t) }}
   AND (subject.scope IS NULL OR (coalesce(t.scope, 'shared') = subject.scope

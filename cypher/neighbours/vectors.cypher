@@ -5,4 +5,4 @@ WHERE t.namespace = $namespace AND {{ current(t) }} AND t.id > $after
 WITH t
 ORDER BY t.id
 LIMIT $limit
-RETURN {{ thought_fields(t) }}, t.embedding AS embedding
+RETURN {{ thought_fields(t) }}, t.{{ space(embedding) }} AS embedding

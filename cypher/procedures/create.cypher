@@ -14,7 +14,7 @@ CREATE (t:Thought {
   id: $id, namespace: $namespace, type: $type, content: $content,
   agentId: $agentId, agentName: $agentName, context: $context, sessionId: $sessionId,
   tags: $tags, pheromoneWeight: $pheromoneWeight, createdAt: $createdAt,
-  sourceIds: $sourceIds, embedding: {{ vector($embedding) }},
+  sourceIds: $sourceIds, {{ space(embedding) }}: {{ vector($embedding) }},
   kind: $kind, salience: $salience, importance: $importance, pinned: $pinned,
   category: $category, accessCount: 0, state: 'active', validFrom: $validFrom,
   validTo: $validTo, scope: $scope, ownerId: $ownerId, about: $about,
@@ -28,7 +28,7 @@ FOREACH (_ IN CASE WHEN $type = 'original' THEN [1] ELSE [] END | SET t:Original
 FOREACH (_ IN CASE WHEN $type = 'refinement' THEN [1] ELSE [] END | SET t:Refinement)
 FOREACH (s IN CASE WHEN $type = 'refinement' THEN sources ELSE [] END |
   CREATE (t)-[:REFINES {namespace: $namespace, reason: $reason,
-                        reasonEmbedding: {{ vector($reasonEmbedding) }}, createdAt: $createdAt}]->(s)
+                        {{ space(reasonEmbedding) }}: {{ vector($reasonEmbedding) }}, createdAt: $createdAt}]->(s)
 )
 WITH t, sources
 {{ append_change(t) }}

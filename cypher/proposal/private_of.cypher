@@ -3,6 +3,6 @@
 MATCH (t:Thought)
 WHERE t.namespace = $namespace AND t.scope = 'private' AND t.ownerId = $ownerId
   AND {{ current(t) }}
-RETURN {{ thought_fields(t) }}, t.embedding AS embedding
+RETURN {{ thought_fields(t) }}, t.{{ space(embedding) }} AS embedding
 ORDER BY createdAt DESC, id DESC
 LIMIT $limit

@@ -9,7 +9,7 @@ LIMIT $limit
 WITH collect(t.id) AS ids, collect(t) AS doomed
 WHERE size(ids) > 0
 UNWIND doomed AS t
-{{ drop_thought_vector(t) }}
+{{ drop_thought_vectors(t) }}
 DETACH DELETE t
 WITH ids, count(*) AS deleted
 MERGE (log:ChangeLog {namespace: $namespace})

@@ -33,24 +33,24 @@ CREATE INDEX thought_namespace_run IF NOT EXISTS FOR (t:Thought) ON (t.namespace
 CREATE INDEX change_event_namespace_revision IF NOT EXISTS FOR (e:ChangeEvent) ON (e.namespace, e.revision);
 CREATE INDEX checkpoint_thread IF NOT EXISTS FOR (c:Checkpoint) ON (c.namespace, c.user, c.threadId, c.revision);
 CREATE INDEX ops_event_namespace_at IF NOT EXISTS FOR (e:OpsEvent) ON (e.namespace, e.at);
-CREATE VECTOR INDEX refines_reason_embedding IF NOT EXISTS
-FOR ()-[r:REFINES]-() ON (r.reasonEmbedding)
+CREATE VECTOR INDEX {{ space(refines_reason_embedding) }} IF NOT EXISTS
+FOR ()-[r:REFINES]-() ON (r.{{ space(reasonEmbedding) }})
 OPTIONS {indexConfig: {`vector.dimensions`: $dimension, `vector.similarity_function`: 'cosine',
                        `vector.quantization.enabled`: false}};
-CREATE VECTOR INDEX consolidates_reason_embedding IF NOT EXISTS
-FOR ()-[r:CONSOLIDATES]-() ON (r.reasonEmbedding)
+CREATE VECTOR INDEX {{ space(consolidates_reason_embedding) }} IF NOT EXISTS
+FOR ()-[r:CONSOLIDATES]-() ON (r.{{ space(reasonEmbedding) }})
 OPTIONS {indexConfig: {`vector.dimensions`: $dimension, `vector.similarity_function`: 'cosine',
                        `vector.quantization.enabled`: false}};
-CREATE VECTOR INDEX supersedes_reason_embedding IF NOT EXISTS
-FOR ()-[r:SUPERSEDES]-() ON (r.reasonEmbedding)
+CREATE VECTOR INDEX {{ space(supersedes_reason_embedding) }} IF NOT EXISTS
+FOR ()-[r:SUPERSEDES]-() ON (r.{{ space(reasonEmbedding) }})
 OPTIONS {indexConfig: {`vector.dimensions`: $dimension, `vector.similarity_function`: 'cosine',
                        `vector.quantization.enabled`: false}};
-CREATE VECTOR INDEX topic_embedding IF NOT EXISTS
-FOR (tp:Topic) ON (tp.embedding)
+CREATE VECTOR INDEX {{ space(topic_embedding) }} IF NOT EXISTS
+FOR (tp:Topic) ON (tp.{{ space(embedding) }})
 OPTIONS {indexConfig: {`vector.dimensions`: $dimension, `vector.similarity_function`: 'cosine',
                        `vector.quantization.enabled`: false}};
-CREATE VECTOR INDEX episode_embedding IF NOT EXISTS
-FOR (ep:Episode) ON (ep.embedding)
+CREATE VECTOR INDEX {{ space(episode_embedding) }} IF NOT EXISTS
+FOR (ep:Episode) ON (ep.{{ space(embedding) }})
 OPTIONS {indexConfig: {`vector.dimensions`: $dimension, `vector.similarity_function`: 'cosine',
                        `vector.quantization.enabled`: false}};
 CREATE FULLTEXT INDEX thought_content IF NOT EXISTS FOR (t:Thought) ON EACH [t.content];

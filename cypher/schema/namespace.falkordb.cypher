@@ -16,13 +16,13 @@ CREATE INDEX FOR (e:ChangeEvent) ON (e.subjectId);
 CREATE INDEX FOR (e:ChangeEvent) ON (e.revision);
 CREATE INDEX FOR (l:ChangeLog) ON (l.namespace);
 // A thought's vector is indexed on a node of its own (see FALKORDB_VECTOR_NODES in
-// app/store/cypher.py: SETs on an indexed node leave stale copies in the index).
-CREATE VECTOR INDEX FOR (v:ThoughtVector) ON (v.embedding)
+// app/store/vector_macros.py: SETs on an indexed node leave stale copies in the index).
+CREATE VECTOR INDEX FOR (v:{{ space(ThoughtVector) }}) ON (v.{{ space(embedding) }})
 OPTIONS {dimension: $dimension, similarityFunction: 'cosine'};
-CREATE INDEX FOR (v:ThoughtVector) ON (v.id);
-CREATE VECTOR INDEX FOR ()-[r:REFINES]-() ON (r.reasonEmbedding)
+CREATE INDEX FOR (v:{{ space(ThoughtVector) }}) ON (v.id);
+CREATE VECTOR INDEX FOR ()-[r:REFINES]-() ON (r.{{ space(reasonEmbedding) }})
 OPTIONS {dimension: $dimension, similarityFunction: 'cosine'};
-CREATE VECTOR INDEX FOR ()-[r:CONSOLIDATES]-() ON (r.reasonEmbedding)
+CREATE VECTOR INDEX FOR ()-[r:CONSOLIDATES]-() ON (r.{{ space(reasonEmbedding) }})
 OPTIONS {dimension: $dimension, similarityFunction: 'cosine'};
 CREATE INDEX FOR (t:Thought) ON (t.state);
 CREATE INDEX FOR (tp:Topic) ON (tp.id);
@@ -45,9 +45,9 @@ CREATE INDEX FOR (run:ConsolidationRun) ON (run.id);
 CREATE INDEX FOR (p:PairCheck) ON (p.id);
 CREATE INDEX FOR (e:OpsEvent) ON (e.id);
 CREATE INDEX FOR (e:OpsEvent) ON (e.at);
-CREATE VECTOR INDEX FOR ()-[r:SUPERSEDES]-() ON (r.reasonEmbedding)
+CREATE VECTOR INDEX FOR ()-[r:SUPERSEDES]-() ON (r.{{ space(reasonEmbedding) }})
 OPTIONS {dimension: $dimension, similarityFunction: 'cosine'};
-CREATE VECTOR INDEX FOR (ep:Episode) ON (ep.embedding)
+CREATE VECTOR INDEX FOR (ep:Episode) ON (ep.{{ space(embedding) }})
 OPTIONS {dimension: $dimension, similarityFunction: 'cosine'};
 // Last, so that once it exists every index above does (schema.namespace_searchable).
 CREATE FULLTEXT INDEX FOR (t:Thought) ON (t.content);

@@ -5,7 +5,7 @@
 // slot below with the checked label (app.store.cypher.fill_namespace_label).
 // Quantization is off: it made scores inexact (an opposite vector scored 0.5, not 0).
 CREATE VECTOR INDEX $indexName IF NOT EXISTS
-FOR (t:__NAMESPACE_LABEL__) ON (t.embedding)
+FOR (t:__NAMESPACE_LABEL__) ON (t.{{ space(embedding) }})
 OPTIONS {indexConfig: {`vector.dimensions`: $dimension, `vector.similarity_function`: 'cosine',
                        `vector.quantization.enabled`: false}};
 CALL db.awaitIndex($indexName, $timeoutSeconds);

@@ -5,6 +5,6 @@
 // once it is there every index of the namespace is.
 CALL db.indexes() YIELD label, types, status
 WHERE status = 'OPERATIONAL'
-  AND ((label = 'ThoughtVector' AND 'VECTOR' IN types.embedding)
+  AND ((label = '{{ space(ThoughtVector) }}' AND 'VECTOR' IN types.{{ space(embedding) }})
        OR (label = 'Thought' AND 'FULLTEXT' IN types.content))
 RETURN count(label) AS ready

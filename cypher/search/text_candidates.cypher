@@ -16,4 +16,4 @@ WITH t, score, seen
 ORDER BY score DESC, t.id
 LIMIT $k
 RETURN {{ thought_fields(t) }}, score AS textScore, seen,
-       {{ cosine(t.embedding, $embedding) }} AS similarity, {{ retention(t) }} AS retention
+       {{ cosine(t.{{ space(embedding) }}, $embedding) }} AS similarity, {{ retention(t) }} AS retention

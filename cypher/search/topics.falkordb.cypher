@@ -4,8 +4,8 @@
 // SET (counts, centroid) each time thoughts join it. A namespace holds few topics (5,000
 // scan in about 20 ms).
 MATCH (tp:Topic)
-WHERE tp.namespace = $namespace AND tp.summary IS NOT NULL AND tp.embedding IS NOT NULL
-WITH tp, vec.cosineDistance(tp.embedding, vecf32($embedding)) AS score
+WHERE tp.namespace = $namespace AND tp.summary IS NOT NULL AND tp.{{ space(embedding) }} IS NOT NULL
+WITH tp, vec.cosineDistance(tp.{{ space(embedding) }}, vecf32($embedding)) AS score
 ORDER BY score, tp.id
 LIMIT $k
 RETURN {{ topic_fields(tp) }}, score AS rawScore

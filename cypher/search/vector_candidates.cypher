@@ -3,7 +3,7 @@
 // $candidates nearest before any filter can apply, so the service asks for more than it
 // needs and widens when the filters left too few while the index was saturated: `seen`
 // says how many the index answered (app/features/search/repository.py).
-{{ vector_query_namespace_nodes(Thought, embedding, $candidates, $embedding) }}
+{{ vector_query_namespace_nodes(Thought, {{ space(embedding) }}, $candidates, $embedding) }}
 WITH collect({node: node, score: score}) AS found
 UNWIND found AS f
 WITH f.node AS t, f.score AS score, size(found) AS seen

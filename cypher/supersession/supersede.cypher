@@ -7,7 +7,7 @@ MATCH (older:Thought {id: $olderId})
 WHERE newer.namespace = $namespace AND older.namespace = $namespace AND newer.id <> older.id
   AND NOT (newer)-[:SUPERSEDES]-(older)
 CREATE (newer)-[:SUPERSEDES {namespace: $namespace, reason: $reason,
-                             reasonEmbedding: {{ vector($reasonEmbedding) }},
+                             {{ space(reasonEmbedding) }}: {{ vector($reasonEmbedding) }},
                              detector: $detector, confidence: $confidence, createdAt: $at}]->(older)
 SET older.supersededAt = coalesce(older.supersededAt, $at),
     older.supersededBy = coalesce(older.supersededBy, newer.id)

@@ -21,7 +21,7 @@ CREATE (t:Thought:Original {
   tags: row.tags, pheromoneWeight: 1.0, createdAt: row.createdAt, sourceIds: [],
   revision: base + i + 1, kind: 'fact', salience: 0.5, importance: 3, pinned: false,
   accessCount: 0, state: 'active',
-  embedding: {{ vector(row.embedding) }}
+  {{ space(embedding) }}: {{ vector(row.embedding) }}
 })
 {{ namespace_label(t) }}
 {{ thought_vector(t) }}

@@ -16,7 +16,7 @@ CREATE (t:Thought {
   id: $id, namespace: $namespace, type: $type, content: $content,
   agentId: $agentId, agentName: $agentName, context: $context, sessionId: $sessionId,
   tags: $tags, pheromoneWeight: $pheromoneWeight, createdAt: $createdAt,
-  sourceIds: $sourceIds, embedding: {{ vector($embedding) }},
+  sourceIds: $sourceIds, {{ space(embedding) }}: {{ vector($embedding) }},
   kind: $kind, salience: $salience, importance: $importance, pinned: $pinned,
   category: $category, accessCount: 0, state: 'active', validFrom: $validFrom,
   validTo: $validTo, episodeId: $episodeId, scope: $scope, ownerId: $ownerId,
@@ -31,11 +31,11 @@ FOREACH (_ IN CASE WHEN $type = 'refinement' THEN [1] ELSE [] END | SET t:Refine
 FOREACH (_ IN CASE WHEN $type = 'consolidation' THEN [1] ELSE [] END | SET t:Consolidation)
 FOREACH (s IN CASE WHEN $type = 'refinement' THEN sources ELSE [] END |
   CREATE (t)-[:REFINES {namespace: $namespace, reason: $reason,
-                        reasonEmbedding: {{ vector($reasonEmbedding) }}, createdAt: $createdAt}]->(s)
+                        {{ space(reasonEmbedding) }}: {{ vector($reasonEmbedding) }}, createdAt: $createdAt}]->(s)
 )
 FOREACH (s IN CASE WHEN $type = 'consolidation' THEN sources ELSE [] END |
   CREATE (t)-[:CONSOLIDATES {namespace: $namespace, reason: $reason,
-                             reasonEmbedding: {{ vector($reasonEmbedding) }}, createdAt: $createdAt}]->(s)
+                             {{ space(reasonEmbedding) }}: {{ vector($reasonEmbedding) }}, createdAt: $createdAt}]->(s)
 )
 FOREACH (e IN CASE WHEN ep IS NULL THEN [] ELSE [ep] END | CREATE (t)-[:PART_OF]->(e))
 WITH t, sources

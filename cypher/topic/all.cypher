@@ -2,4 +2,4 @@
 // with each (a namespace has few topics; the per-namespace vector index serves retrieval).
 MATCH (tp:Topic)
 WHERE tp.namespace = $namespace
-RETURN tp.id AS id, tp.name AS name, tp.embedding AS embedding, tp.thoughtCount AS thoughtCount
+RETURN tp.id AS id, tp.name AS name, tp.{{ space(embedding) }} AS embedding, tp.thoughtCount AS thoughtCount

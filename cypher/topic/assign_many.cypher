@@ -21,9 +21,9 @@ WITH position, $topics[position] AS item, tp, joined
 // value when a stored vector is overwritten directly (only the first SET takes).
 SET tp.thoughtCount = tp.thoughtCount + size(joined),
     tp.unsummarisedCount = tp.unsummarisedCount + size(joined),
-    tp.updatedAt = $at, tp.embedding = null
+    tp.updatedAt = $at, tp.{{ space(embedding) }} = null
 WITH position, item, tp, joined
-SET tp.embedding = {{ vector(item.centroid) }}
+SET tp.{{ space(embedding) }} = {{ vector(item.centroid) }}
 WITH position, item, tp.id AS topicId, joined
 ORDER BY position
 WITH collect({topicId: topicId, joined: joined, eventId: item.eventId}) AS changed
@@ -43,6 +43,6 @@ CREATE (ev:ChangeEvent {
   actorId: $actorId, actorName: $actorName, actorKeyId: $actorKeyId, at: $at
 })
 CREATE (ev)-[:CONCERNS]->(tp)
-RETURN tp.id AS id, tp.name AS name, tp.embedding AS embedding,
+RETURN tp.id AS id, tp.name AS name, tp.{{ space(embedding) }} AS embedding,
        tp.thoughtCount AS thoughtCount, size(change.joined) AS assigned,
        ev.revision AS revision

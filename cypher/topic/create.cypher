@@ -4,7 +4,7 @@ OPTIONAL MATCH (existing:Topic {id: $id})
 WITH existing
 WHERE existing IS NULL
 CREATE (tp:Topic {
-  id: $id, namespace: $namespace, name: $name, embedding: {{ vector($embedding) }},
+  id: $id, namespace: $namespace, name: $name, {{ space(embedding) }}: {{ vector($embedding) }},
   thoughtCount: 0, unsummarisedCount: 0, createdAt: $at, updatedAt: $at
 })
 WITH tp

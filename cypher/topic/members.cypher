@@ -6,6 +6,6 @@ MATCH (tp:Topic {id: $topicId})<-[:BELONGS_TO]-(t:Thought)
 WITH tp, t
 WHERE tp.namespace = $namespace AND {{ current(t) }}
 RETURN {{ thought_fields(t) }},
-       CASE WHEN $withEmbeddings THEN t.embedding ELSE null END AS embedding
+       CASE WHEN $withEmbeddings THEN t.{{ space(embedding) }} ELSE null END AS embedding
 ORDER BY createdAt DESC, id DESC
 LIMIT $limit

@@ -12,4 +12,4 @@ ORDER BY t.createdAt DESC, t.id DESC
 WITH topicId, collect(t)[0..$limit] AS members
 UNWIND members AS t
 RETURN topicId AS memberOf, {{ thought_fields(t) }},
-       CASE WHEN $withEmbeddings THEN t.embedding ELSE null END AS embedding
+       CASE WHEN $withEmbeddings THEN t.{{ space(embedding) }} ELSE null END AS embedding

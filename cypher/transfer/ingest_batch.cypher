@@ -22,7 +22,7 @@ CREATE (t:Thought:Original {
   salience: row.salience, importance: row.importance, pinned: row.pinned,
   category: row.category, accessCount: 0, state: 'active', validFrom: row.validFrom,
   validTo: row.validTo, scope: row.scope, ownerId: row.ownerId, about: row.about,
-  embedding: {{ vector(row.embedding) }}
+  {{ space(embedding) }}: {{ vector(row.embedding) }}
 })
 {{ namespace_label(t) }}
 {{ thought_vector(t) }}

@@ -9,6 +9,6 @@ MATCH (a:Thought {id: row.fromId})
 MATCH (b:Thought {id: row.toId})
 MERGE (a)-[r:{{ type }}]->(b)
 ON CREATE SET r += row.properties
-FOREACH (_ IN CASE WHEN r.reasonEmbedding IS NULL AND row.vector IS NOT NULL THEN [1] ELSE [] END |
-  SET r.reasonEmbedding = {{ vector(row.vector) }})
+FOREACH (_ IN CASE WHEN r.{{ space(reasonEmbedding) }} IS NULL AND row.vector IS NOT NULL THEN [1] ELSE [] END |
+  SET r.{{ space(reasonEmbedding) }} = {{ vector(row.vector) }})
 RETURN count(r) AS linked

@@ -7,6 +7,6 @@
 UNWIND $rows AS row
 MERGE (n:{{ label }} {id: row.id})
 ON CREATE SET n += row.properties
-FOREACH (_ IN CASE WHEN n.embedding IS NULL AND row.vector IS NOT NULL THEN [1] ELSE [] END |
-  SET n.embedding = {{ vector(row.vector) }})
+FOREACH (_ IN CASE WHEN n.{{ space(embedding) }} IS NULL AND row.vector IS NOT NULL THEN [1] ELSE [] END |
+  SET n.{{ space(embedding) }} = {{ vector(row.vector) }})
 RETURN count(n) AS merged

@@ -5,8 +5,8 @@
 UNWIND $rows AS row
 MERGE (n:Thought {id: row.id})
 ON CREATE SET n += row.properties
-FOREACH (_ IN CASE WHEN n.embedding IS NULL AND row.vector IS NOT NULL THEN [1] ELSE [] END |
-  SET n.embedding = {{ vector(row.vector) }})
+FOREACH (_ IN CASE WHEN n.{{ space(embedding) }} IS NULL AND row.vector IS NOT NULL THEN [1] ELSE [] END |
+  SET n.{{ space(embedding) }} = {{ vector(row.vector) }})
 {{ merge_thought_vector(n) }}
 {{ namespace_label(n) }}
 // The label per type, as thought/create sets it (a label cannot be a parameter on FalkorDB).

@@ -35,6 +35,9 @@ const PROPERTY_KEYS = [
   'tags', 'pheromoneWeight', 'createdAt', 'sourceIds', 'embedding',
   // REFINES / CONSOLIDATES
   'reason', 'reasonEmbedding',
+  // The vector properties of vector slot 1 (app/ports/vector_slots.py), on the same nodes
+  // and relationships as slot 0's
+  'embedding_1', 'reasonEmbedding_1',
   // ChangeEvent
   'revision', 'kind', 'thoughtId', 'actorId', 'actorName', 'actorKeyId', 'at',
   'subjectKind', 'subjectId',
@@ -86,6 +89,11 @@ const PROPERTY_KEYS = [
   'lock', 'scannedRevision',
   // SchemaMeta
   'key', 'embeddingDimension', 'embedder', 'schemaVersion',
+  // SchemaMeta: the active vector slot and a re-embedding into the other (cypher/reembedding)
+  'activeSlot', 'activeSettings', 'nextSlot', 'nextEmbedder', 'nextDimension', 'nextSettings',
+  'retiredSlot', 'reembedStartedAt', 'switchedAt',
+  // Re-embedding rows (parameter maps: cypher/reembedding)
+  'sourceId', 'targetId',
 ];
 const GRAPH_SCHEMA = [
   { from: 'Thought', to: 'Thought', relType: 'REFINES' },

@@ -21,6 +21,7 @@ import pytest
 
 from tests.store_backends import NEO4J_TEST_STATEMENTS
 from tests.support import run_node
+from thoughtgraph.ports.vector_slots import SLOTS
 from thoughtgraph.store.cypher import StatementLibrary
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -39,21 +40,25 @@ def parameters_of(text: str) -> list[str]:
 
 
 def neo4j_statements() -> list[dict[str, Any]]:
-    """Every statement the Neo4j adapter can run, a multi-statement file's each on its own,
-    and the test-only statements of tests/store_backends.py."""
+    """Every statement the Neo4j adapter can run, in each vector slot (slot 1's named
+    ``<name>@slot1``), a multi-statement file's each on its own, and the test-only
+    statements of tests/store_backends.py."""
     library = StatementLibrary.load(CYPHER_DIR, "neo4j")
     collected: list[dict[str, Any]] = []
-    for name in library.names():
-        texts = library.get_all(name)
-        for index, text in enumerate(texts):
-            label = f"{name}[{index}]" if len(texts) > 1 else name
-            collected.append(
-                {
-                    "name": label,
-                    "text": text,
-                    "parameters": dict.fromkeys(parameters_of(text)),
-                }
-            )
+    for slot in SLOTS:
+        for name in library.names(slot=slot):
+            texts = library.get_all(name, slot=slot)
+            for index, text in enumerate(texts):
+                label = f"{name}[{index}]" if len(texts) > 1 else name
+                if slot != 0:
+                    label = f"{label}@slot{slot}"
+                collected.append(
+                    {
+                        "name": label,
+                        "text": text,
+                        "parameters": dict.fromkeys(parameters_of(text)),
+                    }
+                )
     for name, text in sorted(NEO4J_TEST_STATEMENTS.items()):
         collected.append(
             {"name": name, "text": text, "parameters": dict.fromkeys(parameters_of(text))}
@@ -150,6 +155,7 @@ def test_every_neo4j_statement_is_clean() -> None:
     statements = neo4j_statements()
     names = {s["name"].split("[")[0] for s in statements}
     assert {"schema.bootstrap", "schema.await_indexes", "thought.create", "tests.wipe"} <= names
+    assert {"thought.create@slot1", "lineage.search_reasons@slot1"} <= names
     report = run_linter(statements)
     assert len(report["results"]) == len(statements) * len(report["cypherVersions"])
     problems = failures(report)
