@@ -15,6 +15,7 @@ from thoughtgraph.container import build_services
 from thoughtgraph.features.repositories import Repositories
 from thoughtgraph.features.services import Services
 from thoughtgraph.llm.embedders import TextEmbedder, build_embedder
+from thoughtgraph.llm.embedders.spaces import EmbedderBuilder, SpaceEmbedder, settings_with
 from thoughtgraph.observability.embedder import MeasuredEmbedder
 from thoughtgraph.observability.telemetry import Telemetry
 from thoughtgraph.ports.clock import Clock, build_clock
@@ -56,7 +57,7 @@ async def open_runtime(
     """Open the store (``attach``: to the engine another process owns, as workers do),
     bootstrap its schema, and build the services over it. ``telemetry``: the caller's
     (a worker keeps one across runtimes); else the runtime builds and closes its own."""
-    chosen = embedder or await build_embedder(settings)
+    configured = embedder or await build_embedder(settings)
     jobs = queue or NoJobQueue()
     clock = build_clock(settings.clock_file)
     measured = telemetry or Telemetry.from_settings(settings)
@@ -64,18 +65,22 @@ async def open_runtime(
     try:
         async with open_store(settings, attach=attach) as store:
             store.observer = measured
+            builder = EmbedderBuilder(settings, configured)
+            chosen, effective = await _active_embedder(store, builder, settings)
             await store.bootstrap(embedding_dimension=chosen.dimension, embedder=chosen.name)
+            active = (await store.spaces(fresh=True)).active
             services = build_services(
                 store,
-                MeasuredEmbedder(chosen, measured.metrics),
-                settings=settings,
+                MeasuredEmbedder(SpaceEmbedder(store, builder, active, chosen), measured.metrics),
+                settings=effective,
                 clock=clock,
                 queue=jobs,
                 telemetry=measured,
+                embedders=builder,
             )
             try:
                 yield Runtime(
-                    settings=settings,
+                    settings=effective,
                     store=store,
                     embedder=chosen,
                     clock=clock,
@@ -88,3 +93,21 @@ async def open_runtime(
         jobs.close()
         if telemetry is None:
             measured.close()
+
+
+async def _active_embedder(
+    store: CypherGraphStore, builder: EmbedderBuilder, settings: Settings
+) -> tuple[TextEmbedder, Settings]:
+    """The embedder of the store's active vector space and the settings naming it: the
+    configured one, unless a re-embed switched the store to another (docs/reembedding.md)."""
+    configured = await builder({})
+    space = (await store.spaces(fresh=True)).active
+    if space.settings is None or space.embedder == configured.name:
+        return configured, settings
+    log.warning(
+        "store.reembedded",
+        configured=configured.name,
+        serving_with=space.embedder,
+        hint="set TG_EMBEDDER (and its model and dimension) to the store's embedder",
+    )
+    return await builder.for_space(space), settings_with(settings, space.settings)

@@ -15,13 +15,11 @@ class MeasuredEmbedder:
 
     def __init__(self, inner: Embeddings, metrics: Metrics) -> None:
         self.inner = inner
-        self.name = inner.name
-        self._latency = {
-            kind: metrics.embed_latency.labels(inner.name, kind) for kind in ("query", "documents")
-        }
-        self._batch = {
-            kind: metrics.embed_batch.labels(inner.name, kind) for kind in ("query", "documents")
-        }
+        self._metrics = metrics
+
+    @property
+    def name(self) -> str:
+        return self.inner.name
 
     @property
     def dimension(self) -> int:
@@ -42,5 +40,7 @@ class MeasuredEmbedder:
             self._observe("documents", len(texts), started)
 
     def _observe(self, kind: str, size: int, started: float) -> None:
-        self._latency[kind].observe(time.perf_counter() - started)
-        self._batch[kind].observe(size)
+        # Labelled per call: after a re-embed's switch the embedder is another one.
+        name = self.inner.name
+        self._metrics.embed_latency.labels(name, kind).observe(time.perf_counter() - started)
+        self._metrics.embed_batch.labels(name, kind).observe(size)

@@ -9,7 +9,10 @@ from thoughtgraph.domain.judgement import PairToJudge, UsageMeter, Verdict
 
 
 class Embeddings(Protocol):
-    name: str
+    @property
+    def name(self) -> str:
+        """The embedder of the current request's vector space."""
+        ...
 
     @property
     def dimension(self) -> int: ...

@@ -23,11 +23,16 @@ from thoughtgraph.domain.models import (
     StoreHealth,
     now_ms,
 )
-from thoughtgraph.domain.vector_space import is_text_only
+from thoughtgraph.domain.vector_space import VectorSpace, VectorSpaces, is_text_only, settings_text
 from thoughtgraph.observability.statements import UNOBSERVED, StatementObserver
+from thoughtgraph.ports.vector_slots import current_slot, pin, pinned, pinned_slot
 from thoughtgraph.store.cypher import StatementLibrary
 
 Row = dict[str, Any]
+
+# How old a process's copy of the vector-space record may be when a request pins its
+# slot: a switch reaches every process within this time.
+SPACES_FRESH_S = 1.0
 
 # 2: vector indexes per namespace (1 had one index for every namespace).
 # 3: on FalkorDB, thoughts' vectors indexed on nodes of their own (upgraded in place).
@@ -44,8 +49,11 @@ class CypherGraphStore(abc.ABC):
         self._statements = statements
         self.observer: StatementObserver = UNOBSERVED  # the runtime's telemetry, once open
         self._schema: SchemaState | None = None
-        self._prepared_namespaces: set[str] = set()
+        self._prepared_namespaces: set[tuple[str, int]] = set()
         self._namespace_locks: dict[str, asyncio.Lock] = {}
+        self._spaces: VectorSpaces | None = None
+        self._spaces_read_at = float("-inf")
+        self._prepared_spaces: set[int] = set()  # slots whose store-wide indexes exist
 
     # --- what an adapter supplies ------------------------------------------------------
     @abc.abstractmethod
@@ -67,10 +75,12 @@ class CypherGraphStore(abc.ABC):
 
     # --- the executor repositories run on (app/store/repositories) ------------------------
     async def read(self, name: str, params: Mapping[str, Any], *, namespace: str) -> list[Row]:
+        await self.pin_space()
         return await self._read(name, params, namespace=namespace)
 
     async def write(self, name: str, params: Mapping[str, Any], *, namespace: str) -> list[Row]:
         """A write statement in a namespace, its schema created first if needed."""
+        await self.pin_space()
         await self._prepare_namespace(namespace)
         return await self._write(name, params, namespace=namespace)
 
@@ -78,17 +88,25 @@ class CypherGraphStore(abc.ABC):
         return self._similarity(raw_score)
 
     async def searchable(self, namespace: str) -> bool:
+        await self.pin_space()
         return await self._namespace_searchable(namespace)
 
     async def _prepare_namespace(self, namespace: str) -> None:
-        """Before every write to a namespace: its schema, created once per process."""
-        if namespace in self._prepared_namespaces:
+        """Before every write to a namespace: its schema in the request's vector space,
+        created once per process."""
+        key = (namespace, current_slot())
+        if key in self._prepared_namespaces:
             return
+        if self._spaces is not None and self._spaces.space(key[1]) is None:
+            return  # a retired space's indexes are being dropped: never created again
         lock = self._namespace_locks.setdefault(namespace, asyncio.Lock())
         async with lock:
-            if namespace not in self._prepared_namespaces:
+            if key not in self._prepared_namespaces:
+                if key[1] not in self._prepared_spaces:  # a space new to this process
+                    await self._create_schema(self.embedding_dimension)
+                    self._prepared_spaces.add(key[1])
                 await self._create_namespace_schema(namespace)
-                self._prepared_namespaces.add(namespace)
+                self._prepared_namespaces.add(key)
 
     async def _namespace_searchable(self, namespace: str) -> bool:
         """False when the namespace has no vector index yet (it was never written to)."""
@@ -119,9 +137,76 @@ class CypherGraphStore(abc.ABC):
 
     @property
     def embedding_dimension(self) -> int:
+        """The dimension of the vectors of the request's space."""
         if self._schema is None:
             raise StoreError("the store is not bootstrapped yet")
+        space = self._spaces.space(current_slot()) if self._spaces is not None else None
+        if space is not None and space.dimension:
+            return space.dimension
         return self._schema.embedding_dimension
+
+    # --- vector spaces (app/ports/vector_slots.py, docs/reembedding.md) ---------------
+    async def spaces(self, *, fresh: bool = False) -> VectorSpaces:
+        loop = asyncio.get_running_loop()
+        if fresh or self._spaces is None or loop.time() - self._spaces_read_at > SPACES_FRESH_S:
+            rows = await self._read("reembedding.spaces", {}, namespace=None)
+            self._spaces = VectorSpaces.from_row(rows[0] if rows else {})
+            self._spaces_read_at = loop.time()
+        return self._spaces
+
+    async def pin_space(self) -> int:
+        slot = pinned_slot()
+        if slot is None:
+            slot = (await self.spaces()).active.slot
+            pin(slot)
+        return slot
+
+    async def begin_space(self, space: VectorSpace) -> bool:
+        rows = await self._write(
+            "reembedding.begin",
+            {
+                "slot": space.slot,
+                "embedder": space.embedder,
+                "dimension": space.dimension,
+                "settings": settings_text(space.settings or {}),
+                "now": now_ms(),
+            },
+            namespace=None,
+        )
+        await self.spaces(fresh=True)
+        return bool(rows)
+
+    async def prepare_space(self, namespace: str, slot: int, dimension: int) -> None:
+        with pinned(slot):
+            if (namespace, slot) in self._prepared_namespaces:
+                return
+            if slot not in self._prepared_spaces:
+                await self._create_schema(dimension)
+                self._prepared_spaces.add(slot)
+            await self._create_namespace_schema(namespace)
+            self._prepared_namespaces.add((namespace, slot))
+
+    async def switch_space(self, slot: int) -> bool:
+        rows = await self._write(
+            "reembedding.switch", {"slot": slot, "now": now_ms()}, namespace=None
+        )
+        await self.spaces(fresh=True)
+        return bool(rows)
+
+    async def drop_space(self, namespace: str, slot: int) -> None:
+        with pinned(slot):
+            await self._drop_space_schema(namespace)
+            self._prepared_namespaces.discard((namespace, slot))
+            self._prepared_spaces.discard(slot)
+
+    async def forget_retired(self, slot: int) -> None:
+        await self._write("reembedding.retired", {"slot": slot}, namespace=None)
+        await self.spaces(fresh=True)
+
+    @abc.abstractmethod
+    async def _drop_space_schema(self, namespace: str) -> None:
+        """Drop the pinned slot's vector indexes of ``namespace`` and the store-wide ones
+        (idempotent: a resumed drop meets indexes already gone)."""
 
     @abc.abstractmethod
     async def namespaces(self) -> list[str]:
@@ -138,6 +223,13 @@ class CypherGraphStore(abc.ABC):
 
     # --- schema ------------------------------------------------------------------------
     async def bootstrap(self, *, embedding_dimension: int, embedder: str) -> SchemaState:
+        """Check the store was built for ``embedder`` (its active space's) and create what
+        its schema lacks, in the active space."""
+        active = (await self.spaces(fresh=True)).active.slot
+        with pinned(active):
+            return await self._bootstrap(embedding_dimension, embedder)
+
+    async def _bootstrap(self, embedding_dimension: int, embedder: str) -> SchemaState:
         rows = await self._read("schema.meta_read", {}, namespace=None)
         existing = rows[0] if rows else {}
         built_with = existing.get("embeddingDimension")
@@ -155,9 +247,9 @@ class CypherGraphStore(abc.ABC):
         if is_text_only(stored_embedder) and not is_text_only(embedder):
             raise SchemaMismatchError(
                 f"this store was built without an embedder ({stored_embedder}): its vectors "
-                f"are placeholders, which {embedder} cannot search; keep TG_EMBEDDER=none, or "
-                "export it and import it into a new data dir/database with the embedder "
-                "(an import embeds every text again)",
+                f"are placeholders, which {embedder} cannot search; keep TG_EMBEDDER=none and "
+                "give it vectors with `thoughtgraph reembed` (the service keeps serving), or "
+                "export it and import it into a new data dir/database with the embedder",
                 stored_embedder=stored_embedder,
                 embedder=embedder,
             )
@@ -170,6 +262,7 @@ class CypherGraphStore(abc.ABC):
                 embedder_dimension=embedding_dimension,
             )
         await self._create_schema(embedding_dimension)
+        self._prepared_spaces.add(current_slot())
         row = (
             await self._write(
                 "schema.meta_write",
@@ -193,6 +286,7 @@ class CypherGraphStore(abc.ABC):
             await self._write(
                 "schema.meta_version", {"schemaVersion": SCHEMA_VERSION}, namespace=None
             )
+        await self.spaces(fresh=True)  # the record exists now
         return self._schema
 
     async def health(self) -> StoreHealth:

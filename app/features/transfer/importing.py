@@ -21,6 +21,7 @@ from thoughtgraph.domain import validation as check
 from thoughtgraph.domain.errors import InvalidInputError
 from thoughtgraph.domain.models import ThoughtKind
 from thoughtgraph.domain.scopes import Scope
+from thoughtgraph.domain.vector_space import mean_direction
 from thoughtgraph.features.consent.gate import FieldChanges
 from thoughtgraph.features.repositories import Repositories
 from thoughtgraph.features.thoughts.inputs import ThoughtInput, ValidatedInput, validate_input
@@ -256,7 +257,7 @@ class Importer:
                 if tid in self._thought_vectors
             ]
             if members:
-                vector = _mean_direction(members)
+                vector = mean_direction(members)
             else:
                 vector = await self._embedder.async_embed_query(name or topic_id)
             by_namespace.setdefault(namespace, []).append(
@@ -266,12 +267,6 @@ class Importer:
             for start in range(0, len(rows), self._batch_size):
                 chunk = rows[start : start + self._batch_size]
                 await self._repo.merge_nodes("topics", namespace, chunk)
-
-
-def _mean_direction(vectors: list[np.ndarray]) -> list[float]:
-    units = [v / (np.linalg.norm(v) or 1.0) for v in vectors]
-    total = np.sum(units, axis=0)
-    return [float(x) for x in total / (np.linalg.norm(total) or 1.0)]
 
 
 def _parse(line: str, number: int) -> Row:

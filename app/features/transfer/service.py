@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from thoughtgraph.domain.errors import InvalidInputError
+from thoughtgraph.ports.vector_slots import SLOTS, current_slot, spaced
 
 FORMAT = "thoughtgraph-export"
 VERSION = 1
@@ -155,11 +156,13 @@ def dumps(record: dict[str, Any]) -> str:
 
 
 def split_vector(properties: dict[str, Any], name: str | None) -> tuple[dict[str, Any], Any]:
-    """The properties without the vector one, and that vector (or None) at float32
-    precision: FalkorDB keeps vectors as float32 and Neo4j as float64 (a merge's mean
-    vector has float64 digits), so an export reads the same from either engine."""
-    props = {k: _portable(v) for k, v in properties.items() if k != name}
-    raw = properties.get(name) if name else None
+    """The properties without the vector ones (of either vector slot), and the vector of
+    the request's slot (or None) at float32 precision: FalkorDB keeps vectors as float32
+    and Neo4j as float64 (a merge's mean vector has float64 digits), so an export reads
+    the same from either engine."""
+    names = {spaced(name, slot) for slot in SLOTS} if name else set()
+    props = {k: _portable(v) for k, v in properties.items() if k not in names}
+    raw = properties.get(spaced(name, current_slot())) if name else None
     if raw is None:
         return props, None
     return props, np.asarray([float(x) for x in raw], dtype=np.float32).tolist()

@@ -25,6 +25,7 @@ from redis import exceptions as redis_errors
 from redis.asyncio import BlockingConnectionPool, UnixDomainSocketConnection
 
 from thoughtgraph.domain.errors import StoreError, StoreFullError, StoreTimeoutError
+from thoughtgraph.ports.vector_slots import current_slot
 from thoughtgraph.store.cypher import StatementLibrary
 from thoughtgraph.store.cypher_store import CypherGraphStore, Row
 from thoughtgraph.store.falkordb.engine import EmbeddedFalkorDB
@@ -97,7 +98,8 @@ class FalkorDBGraphStore(CypherGraphStore):
         self._client = FalkorDB(connection_pool=self._pool)
         self._catalog = self._client.select_graph(graph_name)
         self._graphs: dict[str, AsyncGraph] = {}
-        self._searchable: set[str] = set()  # namespaces seen with every index built
+        # (namespace, slot) seen with every index built
+        self._searchable: set[tuple[str, int]] = set()
         self._supervisor = (
             EngineSupervisor(
                 embedded,
@@ -239,13 +241,24 @@ class FalkorDBGraphStore(CypherGraphStore):
     async def _namespace_searchable(self, namespace: str) -> bool:
         """Whether the namespace's indexes are all there: prepared here, or by another
         process (the worker, another API) that may still be creating them."""
-        if namespace in self._prepared_namespaces or namespace in self._searchable:
+        key = (namespace, current_slot())
+        if key in self._prepared_namespaces or key in self._searchable:
             return True
         rows = await self._read("schema.namespace_searchable", {}, namespace=namespace)
         if not rows or int(rows[0]["ready"]) < 2:
             return False  # never written to, or its indexes are being created right now
-        self._searchable.add(namespace)
+        self._searchable.add(key)
         return True
+
+    async def _drop_space_schema(self, namespace: str) -> None:
+        graph = self._graph(namespace)
+        for text in self._statements.get_all("schema.drop_namespace_space"):
+            try:
+                await graph.query(text)
+            except redis_errors.ResponseError as exc:
+                if "no such index" not in str(exc):
+                    raise StoreError(f"FalkorDB could not drop a retired index: {exc}") from exc
+        self._searchable.discard((namespace, current_slot()))
 
     # --- supervision ------------------------------------------------------------------
     async def _reconnect(self) -> None:

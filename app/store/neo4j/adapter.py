@@ -36,6 +36,7 @@ from neo4j.exceptions import (
 )
 
 from thoughtgraph.domain.errors import ConfigurationError, StoreError, StoreTimeoutError
+from thoughtgraph.ports.vector_slots import current_slot, spaced
 from thoughtgraph.store.cypher import NAMESPACE_LABEL_SLOT, StatementLibrary, fill_namespace_label
 from thoughtgraph.store.cypher_store import CypherGraphStore, Row
 from thoughtgraph.store.neo4j_names import namespace_index, namespace_label
@@ -157,7 +158,7 @@ class Neo4jGraphStore(CypherGraphStore):
         scoped = dict(params)
         if namespace is not None:
             scoped["namespaceLabel"] = namespace_label(namespace)
-            scoped["namespaceIndex"] = namespace_index(namespace)
+            scoped["namespaceIndex"] = spaced(namespace_index(namespace), current_slot())
         return scoped
 
     async def _run(self, name: str, params: Mapping[str, Any], *, write: bool) -> list[Row]:
@@ -176,7 +177,8 @@ class Neo4jGraphStore(CypherGraphStore):
 
     # --- namespaces --------------------------------------------------------------------
     async def _create_namespace_schema(self, namespace: str) -> None:
-        label, index = namespace_label(namespace), namespace_index(namespace)
+        label = namespace_label(namespace)
+        index = spaced(namespace_index(namespace), current_slot())
         params = {
             "indexName": index,
             "dimension": self.embedding_dimension,
@@ -196,12 +198,27 @@ class Neo4jGraphStore(CypherGraphStore):
                 ) from exc
 
     async def _namespace_searchable(self, namespace: str) -> bool:
-        if namespace in self._prepared_namespaces:
+        key = (namespace, current_slot())
+        if key in self._prepared_namespaces:
             return True
-        if await self._index_exists(namespace_index(namespace)):
-            self._prepared_namespaces.add(namespace)
+        if await self._index_exists(spaced(namespace_index(namespace), current_slot())):
+            self._prepared_namespaces.add(key)
             return True
         return False  # never written to: nothing to find, and no index to ask
+
+    async def _drop_space_schema(self, namespace: str) -> None:
+        index = spaced(namespace_index(namespace), current_slot())
+        texts = [
+            *self._statements.get_all("schema.drop_namespace_space"),
+            *self._statements.get_all("schema.drop_space"),
+        ]
+        for text in texts:
+            try:
+                await self._execute(
+                    text, {"indexName": index}, write=True, timeout_s=SCHEMA_TIMEOUT_S
+                )
+            except (DriverError, Neo4jError) as exc:
+                raise StoreError(f"Neo4j could not drop a retired vector index: {exc}") from exc
 
     async def _indexes_not_ready(self) -> list[str]:
         rows = await self._execute(self._statements.get("schema.indexes_pending"), {}, write=False)
