@@ -3,6 +3,7 @@ builds them for the API, the workers and MCP. Each service gets the repositories
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Protocol
 
 from thoughtgraph.domain.allowlist import load_allowlist
@@ -25,6 +26,7 @@ from thoughtgraph.features.insights.service import InsightService
 from thoughtgraph.features.lineage.service import LineageService
 from thoughtgraph.features.ops.service import OpsService
 from thoughtgraph.features.procedures.service import ProcedureService
+from thoughtgraph.features.reembedding.service import EmbedderFactory, ReembeddingService
 from thoughtgraph.features.repositories import Repositories
 from thoughtgraph.features.retention.service import AccessRecorder, RetentionService
 from thoughtgraph.features.search.recall import RecallService
@@ -41,12 +43,14 @@ from thoughtgraph.ports.clock import Clock, SystemClock
 from thoughtgraph.ports.jobs import JobQueue, NoJobQueue
 from thoughtgraph.ports.services import Embeddings
 from thoughtgraph.ports.store_status import StoreStatus
+from thoughtgraph.ports.vector_slots import SpaceSchema
 from thoughtgraph.settings import Settings
 from thoughtgraph.store.executor import Executor
 
 
-class Store(Executor, StoreStatus, Protocol):
-    """What the services are built over: an executor that also reports its status."""
+class Store(Executor, StoreStatus, SpaceSchema, Protocol):
+    """What the services are built over: an executor that also reports its status and
+    keeps the record of its vector spaces."""
 
 
 def build_services(
@@ -57,9 +61,13 @@ def build_services(
     clock: Clock | None = None,
     queue: JobQueue | None = None,
     telemetry: Telemetry | None = None,
+    embedders: EmbedderFactory | None = None,
 ) -> Services:
+    """``embedders``: builds an embedder from settings overrides (re-embedding); by
+    default a new one each time over ``settings``."""
     from thoughtgraph.features.contradictions.judge import build_judge
     from thoughtgraph.llm.client import build_llm_client
+    from thoughtgraph.llm.embedders.spaces import build_for
 
     settings = settings or Settings()
     clock = clock or SystemClock()
@@ -149,4 +157,11 @@ def build_services(
         ),
         telemetry=telemetry,
         ops=ops,
+        reembedding=ReembeddingService(
+            repos.reembedding,
+            store,
+            embedders or partial(build_for, settings),
+            queue,
+            grace_s=settings.reembed_grace_s,
+        ),
     )

@@ -184,6 +184,9 @@ class Settings(BaseSettings):
     # Escaped again inside a request's JSON it may double: the default stays within
     # max_request_bytes.
     checkpoint_max_bytes: int = Field(default=480_000, ge=1)
+    # Re-embedding (docs/reembedding.md): seconds between the switch and dropping the old
+    # vectors, for requests that began in the old space to finish (over a minute: a pin).
+    reembed_grace_s: float = Field(default=65.0, ge=0)
     # Multi-fact extraction (contribute with extract: true, an LLM configured): only a
     # contribution this long is split; each user (or agent) gets this many calls a day.
     extraction_min_chars: int = Field(default=120, ge=1)

@@ -63,6 +63,8 @@ OPERATION_MODULES = {
         "operationalEvents",
         "operationCounts",
         "namespaces",
+        "vectorSpaces",
+        "reembed",
     ],
     "consolidation": [
         "consolidationRuns",
@@ -129,6 +131,8 @@ MODEL_MODULES = {
         "Checkpoint",
         "OperationalEvent",
         "OperationCount",
+        "VectorSpace",
+        "VectorSpaces",
     ],
 }
 FALLBACK = "more"

@@ -54,9 +54,15 @@ WHERE NOT n:SchemaMeta OR $includeSchemaMeta
 CALL (n) {
   DETACH DELETE n
 } IN TRANSACTIONS OF 10000 ROWS"""
+# Every vector index, and one dropped: a database re-embedded by a test starts again with
+# no vector index of either slot (tests/features/reembedding).
+VECTOR_INDEXES_STATEMENT = "SHOW VECTOR INDEXES YIELD name RETURN name"
+DROP_INDEX_STATEMENT = "DROP INDEX $name IF EXISTS"
 NEO4J_TEST_STATEMENTS = {
     "tests.schema_owner": SCHEMA_OWNER_STATEMENT,
     "tests.wipe": WIPE_STATEMENT,
+    "tests.vector_indexes": VECTOR_INDEXES_STATEMENT,
+    "tests.drop_index": DROP_INDEX_STATEMENT,
 }
 
 
@@ -171,6 +177,22 @@ async def open_neo4j_store(
         statements=statements or StatementLibrary.load(CYPHER_DIR, "neo4j"),
         statement_timeout_s=statement_timeout_s,
     )
+
+
+async def reset_neo4j_database(target: Neo4jTestTarget) -> None:
+    """Every node, the schema record and every vector index gone: as new for a test that
+    re-embeds (its vector indexes have the dimensions of the test's embedders). Only for a
+    server the test started itself: there is no guard here."""
+    driver = AsyncGraphDatabase.driver(target.uri, auth=(target.user, target.password))
+    try:
+        async with driver.session(database=target.database) as session:
+            wiped = await session.run(WIPE_STATEMENT, {"includeSchemaMeta": True})
+            await wiped.consume()
+            names = [r["name"] async for r in await session.run(VECTOR_INDEXES_STATEMENT)]
+            for name in names:
+                await (await session.run(DROP_INDEX_STATEMENT, {"name": name})).consume()
+    finally:
+        await driver.close()
 
 
 async def wipe_neo4j_database(

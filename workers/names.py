@@ -16,6 +16,8 @@ FORGET_AND_PURGE = "thoughtgraph.forget_and_purge"
 EXPIRE_CONSENT = "thoughtgraph.expire_consent"
 EXTRACT_FACTS = "thoughtgraph.extract_facts"
 WRITE_INSIGHTS = "thoughtgraph.write_insights"
+# Store-wide, one at a time (REEMBED_LOCK): every vector made again by another embedder.
+REEMBED = "thoughtgraph.reembed"
 SCHEDULED_CONSOLIDATION = "thoughtgraph.scheduled_consolidation"
 SCHEDULED_CONTRADICTION_SCAN = "thoughtgraph.scheduled_contradiction_scan"
 SCHEDULED_DECAY = "thoughtgraph.scheduled_decay"
@@ -43,7 +45,7 @@ SCHEDULED = (
     SCHEDULED_CONSENT_EXPIRY,
     SCHEDULED_INSIGHTS,
 )
-ALL = (PING, *PER_NAMESPACE, *SCHEDULED)
+ALL = (PING, REEMBED, *PER_NAMESPACE, *SCHEDULED)
 
 
 def short(task_name: str) -> str:
@@ -61,3 +63,9 @@ LOCK_TIMEOUT_S = 30.0
 # Scans of new thoughts hold a lock of their own (not the run lock: a scan never waits
 # for an hour-long consolidation), leased the same way.
 SCAN_LOCK = "scan"
+# The store-wide lock of re-embedding, held under the key of this pseudo-namespace.
+REEMBED_LOCK = "reembed"
+STORE_WIDE = "*"
+# A re-embed is bounded by the store's size, not by a namespace's: hours for millions of
+# vectors. A run stopped by the limit resumes where it stopped when it runs again.
+REEMBED_SOFT_LIMIT_S = 12 * 3600.0

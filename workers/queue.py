@@ -19,7 +19,7 @@ import contextlib
 import queue
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import structlog
@@ -90,6 +90,10 @@ class CeleryJobQueue:
 
     async def enqueue_extraction(self, namespace: str, thought_id: str) -> bool:
         await asyncio.to_thread(self._send, names.EXTRACT_FACTS, namespace, thought_id)
+        return True
+
+    async def enqueue_reembed(self, overrides: Mapping[str, Any]) -> bool:
+        await asyncio.to_thread(self._send, names.REEMBED, dict(overrides))
         return True
 
     def depths(self) -> dict[str, int]:

@@ -36,9 +36,12 @@ from thoughtgraph.workers.broker import redis_client
 from thoughtgraph.workers.locks import NamespaceBusyError, single_flight
 from thoughtgraph.workers.names import (
     LOCK_TIMEOUT_S,
+    REEMBED_LOCK,
+    REEMBED_SOFT_LIMIT_S,
     RUN_HARD_LIMIT_S,
     RUN_SOFT_LIMIT_S,
     SCAN_LOCK,
+    STORE_WIDE,
 )
 from thoughtgraph.workers.runtime_host import RuntimeHost
 
@@ -252,6 +255,23 @@ def expire_consent(task: Any, namespace: str) -> Any:
     from thoughtgraph.features.consent.jobs import expire_requests as job
 
     return call(task, lambda rt: job(rt, namespace), timeout_s=SCAN_TIMEOUT_S, namespace=namespace)
+
+
+@task(name=names.REEMBED, **COMMON, **limits(REEMBED_SOFT_LIMIT_S))
+def reembed(task: Any, overrides: dict[str, Any]) -> Any:
+    """Store-wide and one at a time: a second request while one runs is dropped (the
+    running one covers it; a request for another embedder is refused by the service)."""
+    from thoughtgraph.features.reembedding.jobs import reembed as job
+
+    client = redis_client(str(task.app.conf.broker_url))
+    try:
+        with single_flight(client, STORE_WIDE, timeout_s=LOCK_TIMEOUT_S, purpose=REEMBED_LOCK):
+            return call(task, lambda rt: job(rt, overrides), timeout_s=REEMBED_SOFT_LIMIT_S)
+    except NamespaceBusyError:
+        log.info("reembed.left_to_the_running_one", task_id=task.request.id)
+        return {"skipped": True}
+    finally:
+        client.close()
 
 
 @task(name=names.WRITE_INSIGHTS, **RUN)

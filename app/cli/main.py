@@ -12,6 +12,7 @@ from types import FrameType
 from typing import Any
 
 from thoughtgraph.cli import keys as cli_keys
+from thoughtgraph.cli import reembed as cli_reembed
 from thoughtgraph.cli import transfer as cli_transfer
 from thoughtgraph.domain.errors import ThoughtgraphError
 from thoughtgraph.logging import configure_logging
@@ -143,6 +144,7 @@ def _bench(settings: Settings, args: argparse.Namespace) -> int:
         embedder_sentences=args.sentences,
         maintenance=maintenance,
         ingest=args.ingest,
+        reembed=args.reembed,
         restart=args.restart,
     )
 
@@ -205,6 +207,9 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--sentences", type=int, default=512, help="sentences for the embedder")
     bench.add_argument("--ingest", type=int, default=1000, help="thoughts per batch ingest row")
     bench.add_argument(
+        "--reembed", type=int, default=2000, help="thoughts for the re-embedding row (0: skip)"
+    )
+    bench.add_argument(
         "--restart",
         action=argparse.BooleanOptionalAction,
         default=True,
@@ -214,6 +219,7 @@ def build_parser() -> argparse.ArgumentParser:
     cli_keys.add_parser(commands)
     cli_eval.add_parser(commands)
     cli_transfer.add_parsers(commands)
+    cli_reembed.add_parser(commands)
     load = commands.add_parser(
         "loadtest", help="open-loop mixed load against a real service; prints a table"
     )
@@ -339,6 +345,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cli_eval.run(settings, args)
         if args.command in ("export", "import"):
             return cli_transfer.run(settings, args)
+        if args.command == "reembed":
+            return cli_reembed.run(settings, args)
         if args.command == "loadtest":
             from thoughtgraph.tools.loadtest import run_loadtest, run_soak
 

@@ -24,24 +24,13 @@ from thoughtgraph.api.mcp.access import Callers, KeyGate, UnauthenticatedError
 from thoughtgraph.api.mcp.server import ThoughtgraphMCP, build_server
 from thoughtgraph.api.mcp.settings import McpSettings
 from thoughtgraph.api.mcp.tools.env import RuntimeServices
-from thoughtgraph.domain.errors import DataDirLockedError
+from thoughtgraph.cli.attach import attaches
 from thoughtgraph.ports.jobs import JobQueue
 from thoughtgraph.runtime import Runtime, open_runtime
-from thoughtgraph.store.factory import check_store_available
 
 log = structlog.get_logger(__name__)
 
 PROBE_PATHS = ("/healthz", "/readyz")
-
-
-def attaches(settings: McpSettings) -> bool:
-    """Whether to attach to an engine another process owns: on the embedded engine, when
-    the data dir is held (Neo4j is a server every process connects to alike: never)."""
-    try:
-        check_store_available(settings)
-    except DataDirLockedError:
-        return True
-    return False
 
 
 def job_queue(settings: McpSettings, attached: bool) -> JobQueue:

@@ -24,6 +24,7 @@ from thoughtgraph.features.insights.repository import InsightRepository
 from thoughtgraph.features.lineage.repository import LineageRepository
 from thoughtgraph.features.ops.repository import OpsRepository
 from thoughtgraph.features.procedures.repository import ProcedureRepository
+from thoughtgraph.features.reembedding.repository import ReembeddingRepository
 from thoughtgraph.features.retention.repository import RetentionRepository
 from thoughtgraph.features.search.expansion_repository import ExpansionRepository
 from thoughtgraph.features.search.neighbours_repository import NeighbourRepository
@@ -55,6 +56,7 @@ class Repositories:
     proposals: ProposalRepository
     consent: ConsentRepository
     checkpoints: CheckpointRepository
+    reembedding: ReembeddingRepository
     extraction: ExtractionRepository
     retention: RetentionRepository
     episodes: EpisodeRepository
@@ -84,6 +86,7 @@ class Repositories:
             proposals=ProposalRepository(executor),
             consent=ConsentRepository(executor),
             checkpoints=CheckpointRepository(executor),
+            reembedding=ReembeddingRepository(executor),
             extraction=ExtractionRepository(executor),
             retention=RetentionRepository(executor),
             episodes=EpisodeRepository(executor),

@@ -23,6 +23,7 @@ from thoughtgraph.features.insights.service import InsightService
 from thoughtgraph.features.lineage.service import LineageService
 from thoughtgraph.features.ops.service import OpsService
 from thoughtgraph.features.procedures.service import ProcedureService
+from thoughtgraph.features.reembedding.service import ReembeddingService
 from thoughtgraph.features.repositories import Repositories
 from thoughtgraph.features.retention.service import AccessRecorder, RetentionService
 from thoughtgraph.features.search.recall import RecallService
@@ -56,6 +57,7 @@ class Services:
     proposals: ProposalService
     consent: ConsentService
     checkpoints: CheckpointService  # a client's saved state of a thread, per user
+    reembedding: ReembeddingService  # another embedder's vectors, switched to live
     procedures: ProcedureService  # workflows and code patterns (procedural memory)
     topics: TopicService
     consolidation: ConsolidationService

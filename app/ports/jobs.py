@@ -7,8 +7,8 @@ is already acknowledged, and a lost scan is redone by the scheduled one.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Protocol
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
 
 
 class JobQueue(Protocol):
@@ -33,6 +33,11 @@ class JobQueue(Protocol):
         """Queue the fact extraction of a contribution: True once queued."""
         ...
 
+    async def enqueue_reembed(self, overrides: Mapping[str, Any]) -> bool:
+        """Re-embed the store with the embedder ``overrides`` name (features.reembedding);
+        False when no worker will run it."""
+        ...
+
     def close(self) -> None: ...
 
 
@@ -55,6 +60,10 @@ class NoJobQueue:
 
     async def enqueue_extraction(self, namespace: str, thought_id: str) -> bool:
         del namespace, thought_id
+        return False  # nothing runs it
+
+    async def enqueue_reembed(self, overrides: Mapping[str, Any]) -> bool:
+        del overrides
         return False  # nothing runs it
 
     def close(self) -> None:

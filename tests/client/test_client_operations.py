@@ -207,6 +207,9 @@ def test_every_root_field_answers_through_its_method(client: Recording) -> None:
     assert isinstance(tg.operational_events(first=5), list)
     assert isinstance(tg.operation_counts(), list)
     assert tg.namespace in tg.namespaces()  # written to above; open local mode reads all
+    spaces = tg.vector_spaces()
+    assert spaces.active.dimension == 384 and spaces.next is None
+    assert refused(tg.reembed, "hash", dimension=24) == "INVALID_STATE"  # no worker here
 
     assert tg.called == set(root_fields()), sorted(set(root_fields()) - tg.called)
 

@@ -82,6 +82,9 @@ class FakeOpenAIServer:
     embedding_dimension: int = DEFAULT_EMBEDDING_DIMENSION
     chat_content: str = DEFAULT_CHAT_CONTENT
     fail_status: int | None = None
+    # Seconds each embeddings request takes before it is answered: a slow hosted model,
+    # so a test can stop a client between two of its requests.
+    embedding_delay_s: float = 0.0
     models: list[str] = field(default_factory=lambda: ["text-embedding-fake", "chat-fake"])
     requests: list[RecordedRequest] = field(default_factory=list)
     chat_queue: deque[QueuedChat] = field(default_factory=deque)
@@ -312,6 +315,7 @@ def _make_handler(server: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
                 return
             path = self._path()
             if path == "/v1/embeddings":
+                time.sleep(server.embedding_delay_s)
                 self._send(*server.embeddings_response(body))
             elif path == "/v1/chat/completions":
                 queued = server._next_chat()

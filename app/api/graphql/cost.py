@@ -101,6 +101,9 @@ ROOT_WEIGHTS = {
     "consentRequests": 5,
     # Checkpoints: one indexed write or read each; a listing is sized by `first`, and each
     # checkpoint's `data` (up to TG_CHECKPOINT_MAX_BYTES) weighs as a large read.
+    # Reads the store's record; publishes one task (the re-embed runs on a worker).
+    "vectorSpaces": 1,
+    "reembed": 20,
     "saveCheckpoint": 5,
     "deleteCheckpointThread": 5,
     "checkpoint": 1,

@@ -32,6 +32,8 @@ from thoughtgraph.api.graphql.ops.queries import OpsQuery
 from thoughtgraph.api.graphql.parsing import CachedParser
 from thoughtgraph.api.graphql.procedures.mutations import ProcedureMutation
 from thoughtgraph.api.graphql.procedures.queries import ProcedureQuery
+from thoughtgraph.api.graphql.reembedding.mutations import ReembeddingMutation
+from thoughtgraph.api.graphql.reembedding.queries import ReembeddingQuery
 from thoughtgraph.api.graphql.retention.mutations import ThoughtLifecycleMutation
 from thoughtgraph.api.graphql.search.queries import SearchQuery
 from thoughtgraph.api.graphql.search.recall_queries import RecallQuery
@@ -60,6 +62,7 @@ class Query(
     ContextQuery,
     SearchQuery,
     OpsQuery,
+    ReembeddingQuery,
 ):
     pass
 
@@ -77,6 +80,7 @@ class Mutation(
     EpisodeMutation,
     InsightMutation,
     UsageMutation,
+    ReembeddingMutation,
 ):
     pass
 

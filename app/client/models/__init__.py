@@ -78,6 +78,8 @@ from thoughtgraph.client.models.records import (
     ProposalPart,
     RunCounts,
     RunUsage,
+    VectorSpace,
+    VectorSpaces,
 )
 from thoughtgraph.client.models.search import (
     RecallAnswer,
@@ -177,6 +179,8 @@ __all__ = [
     "Topic",
     "TopicHit",
     "TurnInput",
+    "VectorSpace",
+    "VectorSpaces",
     "WorkflowStep",
     "WorkflowStepInput",
 ]

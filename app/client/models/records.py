@@ -193,3 +193,29 @@ class OperationCount(Model):
     op: str
     status: OpsStatus
     count: int
+
+
+class VectorSpace(Model):
+    """One set of vectors: the embedder that made them, in a slot."""
+
+    slot: int
+    """0 or 1: which set of properties and indexes."""
+    embedder: str
+    """The embedder, e.g. local:all-MiniLM-L6-v2."""
+    dimension: int
+
+
+class VectorSpaces(Model):
+    """The store's vector spaces: the active one every request uses, the one a re-embed is filling,
+    and one a switch retired until it is dropped.
+    """
+
+    active: VectorSpace
+    next: VectorSpace | None = None
+    """Being filled by a re-embed."""
+    retired_slot: int | None = None
+    """Switched away from; its vectors and indexes are being dropped."""
+    started_at: dt.datetime | None = None
+    """When the re-embed began."""
+    switched_at: dt.datetime | None = None
+    """When the last switch was."""

@@ -168,5 +168,10 @@ FRAGMENTS: dict[str, str] = {
         "fragment TopicHitFields on TopicHit { topic { ...TopicFields } similarity "
         "label summary detailLevel }"
     ),
+    "VectorSpaceFields": ("fragment VectorSpaceFields on VectorSpace { slot embedder dimension }"),
+    "VectorSpacesFields": (
+        "fragment VectorSpacesFields on VectorSpaces { active { ...VectorSpaceFields } "
+        "next { ...VectorSpaceFields } retiredSlot startedAt switchedAt }"
+    ),
     "WorkflowStepFields": ("fragment WorkflowStepFields on WorkflowStep { text detail }"),
 }

@@ -23,6 +23,7 @@ def run_bench(
     maintenance: Maintenance | None = None,
     ingest: int = 0,
     restart: bool = True,
+    reembed: int = 0,
 ) -> int:
     """Run the benchmark and print its report.
 
@@ -56,6 +57,7 @@ def run_bench(
         maintenance=plan,
         ingest=ingest,
         restart=restart,
+        reembed=reembed,
     )
     try:
         bench.run()

@@ -27,6 +27,7 @@ from thoughtgraph.tools.bench.ingest import IngestBench
 from thoughtgraph.tools.bench.isolation import ISOLATION_K, SMALL_SIZE, IsolationProbe
 from thoughtgraph.tools.bench.maintenance import Maintenance, MaintenanceSections
 from thoughtgraph.tools.bench.mcp_start import measure_mcp_start
+from thoughtgraph.tools.bench.reembed import ReembedBench
 from thoughtgraph.tools.bench.report import (
     Row,
     SizeResults,
@@ -62,11 +63,13 @@ class Bench:
         maintenance: Maintenance | None = None,
         ingest: int = 0,
         restart: bool = True,
+        reembed: int = 0,
     ) -> None:
         self.settings = settings
         self.restart = restart  # stop and start the service after each size, timed
         self.restarts: list[Restart] = []
         self.ingest = ingest  # thoughts for the batch ingest rows (0: skipped)
+        self.reembed = reembed  # thoughts for the re-embedding row (0: skipped)
         self.ingest_targets: list[Target] = []
         self.sizes = sorted(set(sizes))
         self.queries = queries
@@ -105,6 +108,8 @@ class Bench:
             section = IngestBench(self.settings, self.ingest)
             self.rows += section.run()
             self.ingest_targets = section.targets()
+        if self.reembed > 0:
+            self.rows += ReembedBench(self.settings, self.reembed).run()
         self.maintenance.run()
 
     def _print_header(self, data_dir: Path | None) -> None:

@@ -55,3 +55,39 @@ def test_export_and_import_give_a_text_only_store_real_vectors(tmp_path: Path) -
     assert restored.returncode == 0, restored.stderr
     hits = asyncio.run(vector_search(embedded, NOTES[1]))
     assert hits[0][0] == NOTES[1] and hits[0][1] > 0.999
+
+
+def test_reembed_gives_a_text_only_store_real_vectors_in_place(tmp_path: Path) -> None:
+    """The same without a second store: `thoughtgraph reembed` run with the service's own
+    settings (TG_EMBEDDER=none) adds the hash embedder's vectors and switches to them; the
+    store then serves vector search, to a service configured either way."""
+    source, store = tmp_path / "notes.txt", tmp_path / "store"
+    source.write_text("\n".join(NOTES) + "\n", encoding="utf-8")
+    none = {"TG_EMBEDDER": "none", "TG_EMBEDDING_DIMENSION": "16"}
+    loaded = run_cli(store, "import", "--text", str(source), "--namespace", "notes", **none)
+    assert loaded.returncode == 0, loaded.stderr
+
+    done = run_cli(store, "reembed", "--embedder=hash", "--dimension=32", "--grace=0", **none)
+    assert done.returncode == 0, done.stderr
+    assert "re-embedded 2 thoughts, 0 reasons, 0 topics, 0 episodes with hash:32" in done.stderr
+    status = run_cli(store, "reembed", "--status", **none)
+    assert status.returncode == 0, status.stderr
+    spaces = json.loads(status.stdout)
+    assert spaces["active"]["embedder"] == "hash:32" and spaces["next"] is None
+
+    hits = asyncio.run(vector_search(store, NOTES[1]))  # configured with the hash embedder
+    assert hits[0][0] == NOTES[1] and hits[0][1] > 0.999
+
+    async def as_configured_before() -> tuple[str, bool, list[str]]:
+        settings = Settings(data_dir=store, embedder=EmbedderKind.NONE, embedding_dimension=16)
+        async with open_runtime(settings) as runtime:
+            found = await runtime.services.search.search(
+                "notes", NOTES[0], k=1, options=RetrievalOptions(hybrid=False)
+            )
+            return (
+                runtime.services.embedder.name,
+                runtime.services.search.full_text_only,
+                [hit.thought.content for hit in found],
+            )
+
+    assert asyncio.run(as_configured_before()) == ("hash:32", False, [NOTES[0]])

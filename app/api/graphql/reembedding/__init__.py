@@ -1,0 +1,1 @@
+"""Vector spaces and re-embedding (features.reembedding): its status and the admin request."""
