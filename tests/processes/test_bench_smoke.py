@@ -74,7 +74,7 @@ def test_bench_prints_every_measurement(tmp_path: Path) -> None:
     out = _run_bench(
         tmp_path,
         *("--sizes", "200", "--queries", "5", "--sentences", "16", "--ingest", "30"),
-        *("--consolidation", "none", "--no-scan-cost"),
+        *("--consolidation", "none", "--no-scan-cost", "--reembed", "40"),
     )
 
     assert re.search(r"^machine: \d+ CPUs", out, re.M), out
@@ -122,6 +122,12 @@ def test_bench_prints_every_measurement(tmp_path: Path) -> None:
     ratio = re.search(ratio_row, out, re.M)
     assert ratio and float(ratio[1]) > 0, out
 
+    reembedded = re.search(
+        r"re-embed 40 thoughts, hash to local:\S+ \(ReembeddingService\)\s+([\d,.]+) thoughts/s"
+        r" = ([\d.]+)x the model's batch throughput",
+        out,
+    )
+    assert reembedded and float(reembedded[1].replace(",", "")) > 0, out
     embed = re.search(r"embed_documents, batch \d+\s+([\d,]+\.\d) sentences/s \(16 ", out)
     assert embed and float(embed[1].replace(",", "")) > 0, out
     query = re.search(r"embed_query \(one text\)" + _LATENCY, out)
@@ -170,7 +176,8 @@ def test_bench_maintenance_sections_print_their_tables(tmp_path: Path) -> None:
     (a real worker process): the tables print, and the runs did the work they report."""
     out = _run_bench(
         tmp_path,
-        *("--sizes", "none", "--sentences", "0", "--ingest", "0", "--consolidation", "100"),
+        *("--sizes", "none", "--sentences", "0", "--ingest", "0", "--reembed", "0"),
+        *("--consolidation", "100"),
         *("--contributes", "20", "--scan-preload", "100"),
         *("--vector-cache", str(tmp_path / "vectors")),
     )
