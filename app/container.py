@@ -163,5 +163,6 @@ def build_services(
             embedders or partial(build_for, settings),
             queue,
             grace_s=settings.reembed_grace_s,
+            api_base=settings.embedding_api_base,
         ),
     )

@@ -95,9 +95,9 @@ REEMBED = Operation[VectorSpaces](
     "reembed",
     VectorSpaces,
     document(
-        "mutation Reembed($embedder: String!, $model: String, $dimension: Int, "
-        "$apiBase: String) { reembed(embedder: $embedder, model: $model, dimension: "
-        "$dimension, apiBase: $apiBase) { ...VectorSpacesFields } }"
+        "mutation Reembed($embedder: String!, $model: String, $dimension: Int) { "
+        "reembed(embedder: $embedder, model: $model, dimension: $dimension) { "
+        "...VectorSpacesFields } }"
     ),
 )
 
@@ -198,24 +198,16 @@ class EpisodesOperations(SyncRunner):
         return self._run(VECTOR_SPACES, {})
 
     def reembed(
-        self,
-        embedder: str,
-        *,
-        model: str | None = None,
-        dimension: int | None = None,
-        api_base: str | None = None,
+        self, embedder: str, *, model: str | None = None, dimension: int | None = None
     ) -> VectorSpaces:
         """Admin (every namespace): queue a re-embed of every thought, reason, topic and episode
-        with another embedder (`embedder`: local, litellm, hash or none; `model`, `dimension`,
-        `apiBase` as TG_EMBEDDING_*). A worker fills new vector indexes while searches use the
-        current ones, then switches; follow it with `vectorSpaces`. INVALID_STATE while another
-        embedder's re-embed runs or when no worker runs here; VALIDATION_ERROR for settings that
-        cannot work.
+        with another embedder (`embedder`: local, litellm, hash or none; `model`, `dimension` as
+        TG_EMBEDDING_*; a hosted model is asked at the service's TG_EMBEDDING_API_BASE). A
+        worker fills new vector indexes while searches use the current ones, then switches;
+        follow it with `vectorSpaces`. INVALID_STATE while another embedder's re-embed runs or
+        when no worker runs here; VALIDATION_ERROR for settings that cannot work.
         """
-        return self._run(
-            REEMBED,
-            {"embedder": embedder, "model": model, "dimension": dimension, "apiBase": api_base},
-        )
+        return self._run(REEMBED, {"embedder": embedder, "model": model, "dimension": dimension})
 
 
 class AsyncEpisodesOperations(AsyncRunner):
@@ -316,21 +308,15 @@ class AsyncEpisodesOperations(AsyncRunner):
         return await self._run(VECTOR_SPACES, {})
 
     async def reembed(
-        self,
-        embedder: str,
-        *,
-        model: str | None = None,
-        dimension: int | None = None,
-        api_base: str | None = None,
+        self, embedder: str, *, model: str | None = None, dimension: int | None = None
     ) -> VectorSpaces:
         """Admin (every namespace): queue a re-embed of every thought, reason, topic and episode
-        with another embedder (`embedder`: local, litellm, hash or none; `model`, `dimension`,
-        `apiBase` as TG_EMBEDDING_*). A worker fills new vector indexes while searches use the
-        current ones, then switches; follow it with `vectorSpaces`. INVALID_STATE while another
-        embedder's re-embed runs or when no worker runs here; VALIDATION_ERROR for settings that
-        cannot work.
+        with another embedder (`embedder`: local, litellm, hash or none; `model`, `dimension` as
+        TG_EMBEDDING_*; a hosted model is asked at the service's TG_EMBEDDING_API_BASE). A
+        worker fills new vector indexes while searches use the current ones, then switches;
+        follow it with `vectorSpaces`. INVALID_STATE while another embedder's re-embed runs or
+        when no worker runs here; VALIDATION_ERROR for settings that cannot work.
         """
         return await self._run(
-            REEMBED,
-            {"embedder": embedder, "model": model, "dimension": dimension, "apiBase": api_base},
+            REEMBED, {"embedder": embedder, "model": model, "dimension": dimension}
         )

@@ -25,7 +25,12 @@ import structlog
 
 from thoughtgraph.domain.access import ALL_NAMESPACES, Action, Principal
 from thoughtgraph.domain.errors import InvalidStateError
-from thoughtgraph.domain.vector_space import VectorSpace, VectorSpaces, mean_direction
+from thoughtgraph.domain.vector_space import (
+    VectorSpace,
+    VectorSpaces,
+    embedder_overrides,
+    mean_direction,
+)
 from thoughtgraph.features.access import check_access
 from thoughtgraph.features.reembedding.repository import KINDS, Missing, ReembeddingRepository
 from thoughtgraph.ports.jobs import JobQueue
@@ -71,6 +76,7 @@ class ReembeddingService:
         *,
         batch: int = BATCH,
         grace_s: float,
+        api_base: str | None = None,
     ) -> None:
         self._repo = repo
         self._schema = schema
@@ -81,6 +87,7 @@ class ReembeddingService:
         # last pass and the drop (TG_REEMBED_GRACE_S; a request runs well under a pin's
         # PIN_SECONDS).
         self._grace_s = grace_s
+        self._api_base = api_base  # the configured one: where a requested model is asked
 
     async def status(self, *, caller: Principal | None = None) -> VectorSpaces:
         """The store's vector spaces: any caller that may read something may see them."""
@@ -88,12 +95,21 @@ class ReembeddingService:
         return await self._schema.spaces(fresh=True)
 
     async def request(
-        self, overrides: Mapping[str, Any], *, caller: Principal | None = None
+        self,
+        kind: str,
+        *,
+        model: str | None = None,
+        dimension: int | None = None,
+        caller: Principal | None = None,
     ) -> VectorSpaces:
         """Queue a re-embed for a worker (the admin mutation): for admins of every
         namespace only; refused while another embedder's re-embed is under way, or when
-        no worker runs here."""
+        no worker runs here. A hosted model is asked at the service's own API base
+        (TG_EMBEDDING_API_BASE): a caller never chooses where the service's key is sent."""
         check_access(caller, Action.ADMIN, ALL_NAMESPACES)
+        overrides = embedder_overrides(
+            kind, model=model, dimension=dimension, api_base=self._api_base
+        )
         spaces = await self.status()
         running = spaces.next
         if running is not None and running.settings != dict(overrides):

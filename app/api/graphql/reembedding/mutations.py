@@ -6,7 +6,6 @@ import strawberry
 
 from thoughtgraph.api.graphql.reembedding.types import VectorSpaces
 from thoughtgraph.api.graphql.request_context import Info
-from thoughtgraph.domain.vector_space import embedder_overrides
 
 
 async def resolve_reembed(
@@ -14,11 +13,9 @@ async def resolve_reembed(
     embedder: str,
     model: str | None = None,
     dimension: int | None = None,
-    api_base: str | None = None,
 ) -> VectorSpaces:
-    overrides = embedder_overrides(embedder, model=model, dimension=dimension, api_base=api_base)
     spaces = await info.context.services.reembedding.request(
-        overrides, caller=info.context.principal
+        embedder, model=model, dimension=dimension, caller=info.context.principal
     )
     return VectorSpaces.from_domain(spaces)
 
@@ -30,7 +27,8 @@ class ReembeddingMutation:
         description=(
             "Admin (every namespace): queue a re-embed of every thought, reason, topic and"
             " episode with another embedder (`embedder`: local, litellm, hash or none;"
-            " `model`, `dimension`, `apiBase` as TG_EMBEDDING_*). A worker fills new vector"
+            " `model`, `dimension` as TG_EMBEDDING_*; a hosted model is asked at the"
+            " service's TG_EMBEDDING_API_BASE). A worker fills new vector"
             " indexes while searches use the current ones, then switches; follow it with"
             " `vectorSpaces`. INVALID_STATE while another embedder's re-embed runs or when"
             " no worker runs here; VALIDATION_ERROR for settings that cannot work."
