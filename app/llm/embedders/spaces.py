@@ -59,6 +59,11 @@ class EmbedderBuilder:
         if known is not None:
             return known
         embedder = await self(space.settings or {})
+        if space.settings is None:
+            # The space the store was built in: its embedder is the configured one, which
+            # the store's bootstrap accepted (same dimension; the name may differ).
+            self._spaces[(space.slot, space.embedder)] = embedder
+            return embedder
         if embedder.name != space.embedder or embedder.dimension != space.dimension:
             raise ConfigurationError(
                 f"the vectors in slot {space.slot} were made by {space.embedder} "
