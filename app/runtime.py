@@ -68,7 +68,7 @@ async def open_runtime(
             builder = EmbedderBuilder(settings, configured)
             chosen, effective = await _active_embedder(store, builder, settings)
             await store.bootstrap(embedding_dimension=chosen.dimension, embedder=chosen.name)
-            active = (await store.spaces(fresh=True)).active
+            active = (await store.spaces()).active  # bootstrap read it last
             services = build_services(
                 store,
                 MeasuredEmbedder(SpaceEmbedder(store, builder, active, chosen), measured.metrics),

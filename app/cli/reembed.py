@@ -11,7 +11,7 @@ from contextlib import ExitStack
 from dataclasses import asdict
 from pathlib import Path
 
-from thoughtgraph.domain.vector_space import EMBEDDER_KINDS, VectorSpaces, embedder_overrides
+from thoughtgraph.domain.vector_space import EMBEDDER_KINDS, embedder_overrides
 from thoughtgraph.features.reembedding.repository import KINDS
 from thoughtgraph.progress import Progress, progress
 from thoughtgraph.settings import Settings
@@ -63,7 +63,7 @@ async def _status(settings: Settings) -> int:
 
     async with open_runtime(settings, attach=attaches(settings)) as runtime:
         spaces = await runtime.services.reembedding.status()
-    print(json.dumps(_plain(spaces), indent=2, sort_keys=True))
+    print(json.dumps(asdict(spaces), indent=2, sort_keys=True))
     return 0
 
 
@@ -111,7 +111,3 @@ class NamespaceProgress:
             self._shown = self._stack.enter_context(progress(f"reembed {namespace}", None))
             self._namespace = namespace
         self._shown.advance(count)
-
-
-def _plain(spaces: VectorSpaces) -> dict[str, object]:
-    return asdict(spaces)

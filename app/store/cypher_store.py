@@ -225,7 +225,7 @@ class CypherGraphStore(abc.ABC):
     async def bootstrap(self, *, embedding_dimension: int, embedder: str) -> SchemaState:
         """Check the store was built for ``embedder`` (its active space's) and create what
         its schema lacks, in the active space."""
-        active = (await self.spaces(fresh=True)).active.slot
+        active = (await self.spaces()).active.slot  # read at most a second ago, or now
         with pinned(active):
             return await self._bootstrap(embedding_dimension, embedder)
 
