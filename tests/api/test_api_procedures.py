@@ -51,7 +51,7 @@ def files() -> list[dict[str, str]]:
     return [
         {"path": str(path.relative_to(CODEBASE)), "content": path.read_text()}
         for path in sorted(CODEBASE.rglob("*"))
-        if path.suffix in {".py", ".js"}
+        if path.suffix in {".py", ".js", ".ts", ".tsx"}
     ]
 
 
@@ -95,15 +95,20 @@ def test_workflows_round_trip_with_lineage(api: GraphQLClient, ns: str) -> None:
 
 def test_extracted_patterns_are_hints_for_a_coding_agent_only(api: GraphQLClient, ns: str) -> None:
     found = api.data(EXTRACT, ns=ns, files=files())["extractPatterns"]
-    assert (found["created"], found["files"]) == (2, 6)
+    assert (found["created"], found["files"]) == (3, 9)
     hints = {p["hint"]: p for p in found["patterns"]}
     assert set(hints) == {
         "endpoint: post→load→try/except→jsonify",
         "endpoint: post→validate→try/catch→json",
+        "endpoint: put→parse→try/catch→json",
     }
     assert hints["endpoint: post→validate→try/catch→json"]["files"] == [
         "routes/orders.js",
         "routes/users.js",
+    ]
+    assert hints["endpoint: put→parse→try/catch→json"]["files"] == [
+        "server/invoices.ts",
+        "server/payments.ts",
     ]
     ids = {p["id"] for p in found["patterns"]}
     api.data(RECORD_WORKFLOW, input=workflow_input(ns))

@@ -28,7 +28,7 @@ def test_an_extraction_embeds_its_patterns_in_one_request(
         openai_server.reset()
         again = api.data(EXTRACT, ns=ns, files=files())["extractPatterns"]
         api.close()
-    assert found["created"] == 2
+    assert found["created"] == 3
     contents = [p["thought"]["content"] for p in found["patterns"]]
     assert len(batched) == 1 and sorted(batched[0]) == sorted(contents)
     assert again["created"] == 0 and openai_server.embedding_requests == []

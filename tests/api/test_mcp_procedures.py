@@ -32,6 +32,7 @@ STEPS = [
 PATTERN_HINTS = {
     "endpoint: post→load→try/except→jsonify",
     "endpoint: post→validate→try/catch→json",
+    "endpoint: put→parse→try/catch→json",
 }
 
 
@@ -45,11 +46,12 @@ def mcp_settings(
 
 
 def codebase() -> list[dict[str, str]]:
-    """The shipped code base's Python and JavaScript files, as the tool takes them."""
+    """The shipped code base's Python, JavaScript and TypeScript files, as the tool takes
+    them."""
     return [
         {"path": path.relative_to(CODEBASE).as_posix(), "content": path.read_text()}
         for path in sorted(CODEBASE.rglob("*"))
-        if path.suffix in {".py", ".js"}
+        if path.suffix in {".py", ".js", ".ts", ".tsx"}
     ]
 
 
@@ -178,10 +180,10 @@ async def _patterns_from_the_codebase(
     text, found = await answer(
         session, tools, "extract_patterns", files=files, namespace=ns, **AGENT
     )
-    assert found["files"] == len(files) == 6 and found["created"] == 2
+    assert found["files"] == len(files) == 9 and found["created"] == 3
     assert {p["hint"] for p in found["patterns"]} == PATTERN_HINTS
     header, *lines = text.splitlines()
-    assert header == f"patterns from 6 files, {found['functions']} functions, 2 new (2):"
+    assert header == f"patterns from 9 files, {found['functions']} functions, 3 new (3):"
     for line, pattern in zip(lines, found["patterns"], strict=True):
         date = pattern["thought"]["valid_from"][:10]
         assert line == f"{pattern['id']} code_pattern {date} {pattern['hint']}"

@@ -134,11 +134,12 @@ class ProceduresOperations(SyncRunner):
         *,
         namespace: str | None = None,
     ) -> PatternExtraction:
-        """Find the function shapes repeated across the files (Python and JavaScript, read by their
-        syntax trees: route, validation, error handling, response) and store each seen in two
-        places or more as a code pattern; one already stored is returned as it is. At most 50
-        files of 200,000 characters, 1,000,000 together (INPUT_TOO_LARGE); a file that does not
-        parse is UNPARSEABLE_CODE, another language UNSUPPORTED_LANGUAGE: nothing is written.
+        """Find the function shapes repeated across the files (Python, JavaScript and TypeScript,
+        read by their syntax trees: route, validation, error handling, response) and store each
+        seen in two places or more as a code pattern; one already stored is returned as it is.
+        At most 50 files of 200,000 characters, 1,000,000 together (INPUT_TOO_LARGE); a file
+        that does not parse is UNPARSEABLE_CODE, another language UNSUPPORTED_LANGUAGE: nothing
+        is written.
         """
         return self._run(
             EXTRACT_PATTERNS,
@@ -207,11 +208,12 @@ class AsyncProceduresOperations(AsyncRunner):
         *,
         namespace: str | None = None,
     ) -> PatternExtraction:
-        """Find the function shapes repeated across the files (Python and JavaScript, read by their
-        syntax trees: route, validation, error handling, response) and store each seen in two
-        places or more as a code pattern; one already stored is returned as it is. At most 50
-        files of 200,000 characters, 1,000,000 together (INPUT_TOO_LARGE); a file that does not
-        parse is UNPARSEABLE_CODE, another language UNSUPPORTED_LANGUAGE: nothing is written.
+        """Find the function shapes repeated across the files (Python, JavaScript and TypeScript,
+        read by their syntax trees: route, validation, error handling, response) and store each
+        seen in two places or more as a code pattern; one already stored is returned as it is.
+        At most 50 files of 200,000 characters, 1,000,000 together (INPUT_TOO_LARGE); a file
+        that does not parse is UNPARSEABLE_CODE, another language UNSUPPORTED_LANGUAGE: nothing
+        is written.
         """
         return await self._run(
             EXTRACT_PATTERNS,

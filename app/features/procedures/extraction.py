@@ -15,7 +15,11 @@ from thoughtgraph.domain.procedures import (
     InputTooLargeError,
     UnsupportedLanguageError,
 )
-from thoughtgraph.features.procedures.javascript_shapes import javascript_shapes
+from thoughtgraph.features.procedures.ecmascript_shapes import (
+    javascript_shapes,
+    tsx_shapes,
+    typescript_shapes,
+)
 from thoughtgraph.features.procedures.python_shapes import python_shapes
 
 MAX_EXTRACT_FILES = 50
@@ -29,6 +33,10 @@ PARSERS: dict[str, Parser] = {
     ".mjs": javascript_shapes,
     ".cjs": javascript_shapes,
     ".jsx": javascript_shapes,
+    ".ts": typescript_shapes,
+    ".mts": typescript_shapes,
+    ".cts": typescript_shapes,
+    ".tsx": tsx_shapes,
 }
 
 
@@ -58,7 +66,8 @@ def check_files(files: Sequence[SourceFile]) -> list[SourceFile]:
         seen.add(path)
         if PurePosixPath(path).suffix.lower() not in PARSERS:
             raise UnsupportedLanguageError(
-                f"{path}: only Python (.py) and JavaScript (.js, .mjs, .cjs, .jsx) are read",
+                f"{path}: only Python (.py), JavaScript (.js, .mjs, .cjs, .jsx) and"
+                " TypeScript (.ts, .mts, .cts, .tsx) are read",
                 field=f"files[{n}].path",
             )
         if len(file.content) > MAX_FILE_CHARS:

@@ -80,7 +80,7 @@ def test_a_recorded_procedure_is_scanned_like_a_contributed_thought(
         procedures.record_pattern(author(ns), "new endpoint", [TemplateSlot("route", "post")])
     )
     extracted = loop.run(procedures.extract_patterns(author(ns), codebase()))
-    assert extracted.created == 2
+    assert extracted.created == 3
     recorded = [workflow, refined, pattern, *extracted.patterns]
     assert queue.pending == [(ns, [p.thought.id]) for p in recorded]
 

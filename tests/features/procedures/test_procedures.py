@@ -44,7 +44,7 @@ def codebase() -> list[SourceFile]:
     return [
         SourceFile(path=str(path.relative_to(CODEBASE)), content=path.read_text())
         for path in sorted(CODEBASE.rglob("*"))
-        if path.suffix in {".py", ".js"}
+        if path.suffix in {".py", ".js", ".ts", ".tsx"}
     ]
 
 
@@ -119,11 +119,12 @@ def test_extraction_finds_the_repeated_handlers_and_not_the_noise(
 ) -> None:
     service = runtime.services.procedures
     found = loop.run(service.extract_patterns(author(ns), codebase()))
-    assert found.files == 6 and found.created == 2 and found.functions > 10
+    assert found.files == 9 and found.created == 3 and found.functions > 10
     by_hint = {p.spec.hint: p for p in found.patterns}
     assert set(by_hint) == {
         "endpoint: post→load→try/except→jsonify",
         "endpoint: post→validate→try/catch→json",
+        "endpoint: put→parse→try/catch→json",
     }
     python = by_hint["endpoint: post→load→try/except→jsonify"]
     assert python.spec.trigger == "new python post endpoint"
@@ -137,9 +138,20 @@ def test_extraction_finds_the_repeated_handlers_and_not_the_noise(
     javascript = by_hint["endpoint: post→validate→try/catch→json"]
     assert javascript.spec.files == ("routes/orders.js", "routes/users.js")
     assert javascript.thought.kind is ThoughtKind.CODE_PATTERN
-    # Noise: helpers, the one-off handlers, the 422 variant are in no pattern.
+    # TypeScript: the same reader, types read past (annotations, generics, `as`, `!`).
+    typescript = by_hint["endpoint: put→parse→try/catch→json"]
+    assert typescript.spec.trigger == "new typescript put endpoint"
+    assert typescript.spec.files == ("server/invoices.ts", "server/payments.ts")
+    assert [(t.slot, t.value) for t in typescript.spec.template] == [
+        ("route", "*.put(path, handler)"),
+        ("validation", "*.parse(input)"),
+        ("error_handling", "try/catch → 400"),
+        ("response", "json({data, id})"),
+    ]
+    # Noise: helpers, the one-off handlers, the 422 variant, a React component are in no
+    # pattern.
     seen_in = {path for p in found.patterns for path in p.spec.files}
-    assert not seen_in & {"util/helpers.py", "lib/format.js"}
+    assert not seen_in & {"util/helpers.py", "lib/format.js", "web/InvoiceList.tsx"}
     assert "422" not in " ".join(t.value for p in found.patterns for t in p.spec.template)
     listed = loop.run(service.listing(ns, ThoughtKind.CODE_PATTERN))
     assert {p.thought.id for p in listed} == {p.thought.id for p in found.patterns}
@@ -220,6 +232,12 @@ def test_bad_input_is_refused_and_writes_nothing(
             "UNPARSEABLE_CODE",
             service.extract_patterns(
                 author(ns), [*files, SourceFile("routes/broken.js", "router.post('/x', (req) => {")]
+            ),
+        ),
+        (
+            "UNPARSEABLE_CODE",
+            service.extract_patterns(
+                author(ns), [*files, SourceFile("server/broken.ts", "const x: = 1;")]
             ),
         ),
         (

@@ -9,13 +9,18 @@ from thoughtgraph.domain.code_shapes import FunctionShape, group_shapes
 from thoughtgraph.domain.errors import InvalidInputError
 from thoughtgraph.domain.procedures import (
     MAX_HINT_CHARS,
+    UnparseableCodeError,
     WorkflowStep,
     step_head,
     wants_procedures,
     workflow_hint,
     workflow_spec,
 )
-from thoughtgraph.features.procedures.javascript_shapes import javascript_shapes
+from thoughtgraph.features.procedures.ecmascript_shapes import (
+    javascript_shapes,
+    tsx_shapes,
+    typescript_shapes,
+)
 from thoughtgraph.features.procedures.python_shapes import python_shapes
 
 HANDLER_PY = """
@@ -36,6 +41,21 @@ app.put('/items/:id', async (req, res) => {
     res.sendStatus(422);
   }
 });
+"""
+
+HANDLER_TS = """
+type Params = { id: string };
+app.put('/items/:id', async (req: Request<Params>, res: Response): Promise<void> => {
+  try {
+    const body = Item.safeParse(req.body) as Parsed<Item>;
+    res.status(200).json({ data: body!, id: req.params.id });
+  } catch (e: unknown) {
+    res.sendStatus(422);
+  }
+});
+"""
+COMPONENT_TSX = """
+export const Row = ({ item }: { item: Item }): JSX.Element => <li>{item.name}</li>;
 """
 
 
@@ -77,6 +97,22 @@ def test_both_parsers_read_the_four_facets() -> None:
         ("error_handling", "try/catch → 422"),
         ("response", "status.json({data, id}), 200"),
     ]
+
+
+def test_typescript_reads_as_javascript_and_tsx_by_its_extension() -> None:
+    (js,) = javascript_shapes("items.js", HANDLER_JS, field="f")
+    (ts,) = typescript_shapes("items.ts", HANDLER_TS, field="f")
+    assert ts.language == "typescript" and ts.facets == js.facets
+    (row,) = tsx_shapes("Row.tsx", COMPONENT_TSX, field="f")
+    assert row.name == "Row" and row.facets == ()
+    # JSX is TSX only (a `.ts` file may use `<T>x` casts instead); bad types do not parse.
+    for read, path, code in (
+        (typescript_shapes, "Row.ts", COMPONENT_TSX),
+        (typescript_shapes, "a.ts", "let total: = 1;"),
+        (tsx_shapes, "b.tsx", "const a = <div>;"),
+    ):
+        with pytest.raises(UnparseableCodeError, match=f"{path} is not valid TypeScript"):
+            read(path, code, field="files[0].content")
 
 
 def test_groups_need_two_places_and_three_facets() -> None:

@@ -106,10 +106,10 @@ class ProcedureMutation:
     extract_patterns = strawberry.mutation(
         resolver=resolve_extract_patterns,
         description=(
-            "Find the function shapes repeated across the files (Python and JavaScript,"
-            " read by their syntax trees: route, validation, error handling, response) and"
-            " store each seen in two places or more as a code pattern; one already stored"
-            f" is returned as it is. At most {MAX_EXTRACT_FILES} files of"
+            "Find the function shapes repeated across the files (Python, JavaScript and"
+            " TypeScript, read by their syntax trees: route, validation, error handling,"
+            " response) and store each seen in two places or more as a code pattern; one"
+            f" already stored is returned as it is. At most {MAX_EXTRACT_FILES} files of"
             f" {MAX_FILE_CHARS:,} characters, {MAX_TOTAL_CHARS:,} together (INPUT_TOO_LARGE);"
             " a file that does not parse is UNPARSEABLE_CODE, another language"
             " UNSUPPORTED_LANGUAGE: nothing is written."

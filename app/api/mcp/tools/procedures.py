@@ -255,7 +255,7 @@ def register(server: MCPServer[Any], env: ToolEnv) -> None:
         ctx: Context[Any, Any],
         files: Annotated[
             list[SourceFileIn],
-            Field(description="The code: up to 50 Python or JavaScript files."),
+            Field(description="The code: up to 50 Python, JavaScript or TypeScript files."),
         ],
         agent_id: AgentId = None,
         agent_name: AgentName = None,

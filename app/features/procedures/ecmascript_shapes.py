@@ -1,19 +1,22 @@
-"""JavaScript functions read into shapes (thoughtgraph.domain.code_shapes) with tree-sitter
-and its JavaScript grammar (both wheels from PyPI): nothing is run."""
+"""JavaScript and TypeScript functions read into shapes (thoughtgraph.domain.code_shapes)
+with tree-sitter and its JavaScript and TypeScript grammars (wheels from PyPI): nothing is
+run. The TypeScript grammar extends the JavaScript one, so one reader serves both; types
+(annotations, ``as``, generics) add nodes the facets never look at."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from functools import cache
 
 import tree_sitter
 import tree_sitter_javascript
+import tree_sitter_typescript
 
 from thoughtgraph.domain import code_shapes as shapes
 from thoughtgraph.domain.code_shapes import Facet, FunctionShape
 from thoughtgraph.domain.procedures import UnparseableCodeError
 
-LANGUAGE = "javascript"
 FUNCTIONS = frozenset(
     {
         "function_declaration",
@@ -27,24 +30,49 @@ FUNCTIONS = frozenset(
 STRINGS = frozenset({"string", "template_string"})
 
 
+@dataclass(frozen=True)
+class Dialect:
+    language: str  # the shapes' language: patterns group within one
+    title: str  # in the error naming a file that does not parse
+    grammar: Callable[[], object]  # the grammar wheel's language pointer
+
+
+JAVASCRIPT = Dialect("javascript", "JavaScript", tree_sitter_javascript.language)
+TYPESCRIPT = Dialect("typescript", "TypeScript", tree_sitter_typescript.language_typescript)
+TSX = Dialect("typescript", "TypeScript (TSX)", tree_sitter_typescript.language_tsx)
+
+
 @cache
-def _language() -> tree_sitter.Language:
-    return tree_sitter.Language(tree_sitter_javascript.language())
+def _language(dialect: Dialect) -> tree_sitter.Language:
+    return tree_sitter.Language(dialect.grammar())
 
 
 def javascript_shapes(path: str, content: str, *, field: str) -> list[FunctionShape]:
+    return _shapes(JAVASCRIPT, path, content, field=field)
+
+
+def typescript_shapes(path: str, content: str, *, field: str) -> list[FunctionShape]:
+    return _shapes(TYPESCRIPT, path, content, field=field)
+
+
+def tsx_shapes(path: str, content: str, *, field: str) -> list[FunctionShape]:
+    return _shapes(TSX, path, content, field=field)
+
+
+def _shapes(dialect: Dialect, path: str, content: str, *, field: str) -> list[FunctionShape]:
     """Every function's shape; UNPARSEABLE_CODE (naming ``field``) when the grammar finds
     an error anywhere in the file."""
-    tree = tree_sitter.Parser(_language()).parse(content.encode("utf-8"))
+    tree = tree_sitter.Parser(_language(dialect)).parse(content.encode("utf-8"))
     if tree.root_node.has_error:
         line = _first_error_line(tree.root_node)
         raise UnparseableCodeError(
-            f"{path} is not valid JavaScript" + (f" (line {line})" if line else ""), field=field
+            f"{path} is not valid {dialect.title}" + (f" (line {line})" if line else ""),
+            field=field,
         )
     return [
         FunctionShape(
             path=path,
-            language=LANGUAGE,
+            language=dialect.language,
             name=_name(node),
             line=node.start_point[0] + 1,
             facets=shapes.ordered(_facets(node)),
