@@ -38,10 +38,8 @@ class Ranking:
         *,
         superseded_factor: float,
         insight_factor: float,
-        vectors: bool = True,
     ) -> None:
         self._repos = repos
-        self._vectors = vectors  # off without an embedder: see hybrid
         self._retrieval = repos.retrieval
         self.policy = policy
         self._superseded_factor = superseded_factor
@@ -106,12 +104,15 @@ class Ranking:
         threshold: float,
         view: TimeView,
         options: RetrievalOptions,
+        *,
+        vectors: bool = True,
     ) -> list[RankedHit]:
-        """Without vectors (a service without an embedder): the full-text side alone, its
-        placeholder cosines counted as 0 and the threshold (a cosine) not applied."""
+        """Without ``vectors`` (the request's vectors are placeholders: no embedder): the
+        full-text side alone, its placeholder cosines counted as 0 and the threshold (a
+        cosine) not applied."""
         pool = min(MAX_POOL, max(k * POOL_FACTOR, MIN_POOL))
         params = self.params(options)
-        if not self._vectors:
+        if not vectors:
             statistics, found = await self._keyword_candidates(
                 namespace, text, embedding, pool, view, params
             )

@@ -32,6 +32,7 @@ from thoughtgraph.domain.retrieval import (
     TieredResult,
     TopicHit,
 )
+from thoughtgraph.domain.vector_space import is_text_only
 from thoughtgraph.features.access import (
     Action,
     check_access,
@@ -54,7 +55,7 @@ from thoughtgraph.features.search.ranking import Ranking
 from thoughtgraph.features.search.text_topics import topics_by_words
 from thoughtgraph.ports.clock import Clock, SystemClock
 from thoughtgraph.ports.services import Embeddings
-from thoughtgraph.settings import EmbedderKind, Settings
+from thoughtgraph.settings import Settings
 
 MAX_ACTION_CHARS = 500
 MAX_CONTEXT_K = 200  # what one context assembly may ask for (app/features/context/gathering.py)
@@ -78,9 +79,6 @@ class SearchService:
         self._events = events
         self._clock = clock or SystemClock()
         self._access = access
-        # Without an embedder (TG_EMBEDDER=none) stored vectors are placeholders: every
-        # search is answered from full text alone (docs/reembedding.md).
-        self.full_text_only = settings is not None and settings.embedder is EmbedderKind.NONE
         factors = {  # how much lower a superseded hit and an insight rank
             name: getattr(settings, setting) if settings else Settings.model_fields[setting].default
             for name, setting in (
@@ -90,8 +88,14 @@ class SearchService:
         }
         self.policy = usage_policy(settings)
         self._retrieval = repos.retrieval
-        self._ranking = Ranking(repos, self.policy, vectors=not self.full_text_only, **factors)
+        self._ranking = Ranking(repos, self.policy, **factors)
         self._expansion = ExpandedSearch(repos, embedder, policy=self.policy, **factors)
+
+    @property
+    def full_text_only(self) -> bool:
+        """Whether the request's vectors are placeholders (no embedder until a re-embed:
+        docs/reembedding.md): read after embedding the query, which pins its space."""
+        return is_text_only(self._embedder.name)
 
     def view(
         self,
@@ -182,14 +186,15 @@ class SearchService:
         if not await self._repos.executor.searchable(namespace):
             return TieredResult(topics=(), thoughts=(), detail_level=detail_level)
         embedding = await self._embedder.async_embed_query(text)
+        full_text = self.full_text_only
         topics: list[TopicHit] = []
         if topic_k:
             found = await (  # without an embedder: BM25 scaled, not cosines (no threshold)
                 topics_by_words(self._repos, namespace, text, topic_k)
-                if self.full_text_only
+                if full_text
                 else self._retrieval.topics(namespace, embedding, topic_k)
             )
-            floor = min(threshold, 0.0) if self.full_text_only else threshold
+            floor = min(threshold, 0.0) if full_text else threshold
             topics = [
                 TopicHit(topic=topic, similarity=max(0.0, sim))
                 for topic, sim in found
@@ -308,11 +313,12 @@ class SearchService:
         view = self._view_for(view, options)
         if not await self._repos.executor.searchable(namespace):
             return []
-        expand = options.expand and not self.full_text_only  # no vectors to rank by
+        full_text = self.full_text_only
+        expand = options.expand and not full_text  # no vectors to rank by
         pool = max(k, EXPANSION_POOL) if expand else k
-        if self.full_text_only or options.hybrid:
+        if full_text or options.hybrid:
             hits = await self._ranking.hybrid(
-                namespace, text, embedding, pool, threshold, view, options
+                namespace, text, embedding, pool, threshold, view, options, vectors=not full_text
             )
         else:
             hits = await self._ranking.plain(namespace, embedding, pool, threshold, view, options)
@@ -385,9 +391,9 @@ class SearchService:
         check.require_namespace(namespace)
         text = check.require_text("query", query, check.MAX_QUERY_CHARS)
         check.require_int_range("k", k, 1, check.MAX_K)
+        embedding = await self._embedder.async_embed_query(text)
         if self.full_text_only:
             raise VectorSearchUnavailableError("searching the reasons of changes")
-        embedding = await self._embedder.async_embed_query(text)
         hits = await self._repos.lineage.search_reasons(namespace, embedding, k)
         ends = [i for hit in hits for i in (hit.from_id, hit.to_id)]
         shown = await ids_seen(self._repos, namespace, ends, viewer_of(caller))

@@ -6,14 +6,19 @@ dimension than the placeholders, so a vector search there can only succeed on ne
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import json
+from collections.abc import Awaitable, Coroutine
 from pathlib import Path
+from typing import Any, TypeVar
 
 import pytest
 
 from tests.support import run_cli
-from thoughtgraph.domain.errors import SchemaMismatchError
+from thoughtgraph.domain.errors import SchemaMismatchError, VectorSearchUnavailableError
 from thoughtgraph.domain.retrieval import RetrievalOptions
+from thoughtgraph.domain.vector_space import embedder_overrides
+from thoughtgraph.features.thoughts.service import ThoughtInput
 from thoughtgraph.runtime import open_runtime
 from thoughtgraph.settings import EmbedderKind, Settings
 
@@ -21,6 +26,9 @@ NOTES = [
     "The billing service retries failed card payments three times",
     "Invoices are emailed on the first working day of the month",
 ]
+REFINED = "The billing service retries failed card payments five times"
+REASON = "more retries after the payment provider outage"
+T = TypeVar("T")
 
 
 async def vector_search(data_dir: Path, query: str) -> list[tuple[str, float]]:
@@ -91,3 +99,49 @@ def test_reembed_gives_a_text_only_store_real_vectors_in_place(tmp_path: Path) -
             )
 
     assert asyncio.run(as_configured_before()) == ("hash:32", False, [NOTES[0]])
+
+
+def test_a_running_text_only_service_searches_by_vector_once_a_reembed_switches(
+    tmp_path: Path,
+) -> None:
+    """No restart: the service that wrote without an embedder runs the re-embed (as its
+    worker would) and its next search is a vector search in the new space, lineage
+    reasons searchable too; the same searches before were full text only or refused."""
+    settings = Settings(data_dir=tmp_path, embedder=EmbedderKind.NONE, embedding_dimension=16)
+    vector_only = RetrievalOptions(hybrid=False)
+
+    def note(content: str) -> ThoughtInput:
+        return ThoughtInput(content=content, agent_id="a", agent_name="A", namespace="notes")
+
+    async def scenario() -> None:
+        async with open_runtime(settings) as runtime:
+            search, thoughts = runtime.services.search, runtime.services.thoughts
+            first = await request(thoughts.contribute(note(NOTES[0])))
+            await request(thoughts.contribute(note(NOTES[1])))
+            await request(
+                thoughts.contribute(note(REFINED), refines=first.thought.id, reason=REASON)
+            )
+            before = await request(search.search("notes", NOTES[1], k=2, options=vector_only))
+            assert search.full_text_only and before[0].thought.content == NOTES[1]
+            assert before[0].similarity == 0.0  # placeholders: full text alone
+            with pytest.raises(VectorSearchUnavailableError):
+                await request(search.search_changes("notes", REASON))
+
+            report = await request(
+                runtime.services.reembedding.run(
+                    embedder_overrides("hash", dimension=32), grace_s=0.2
+                )
+            )
+            assert report.switched and report.written["thoughts"] == 3
+            after = await request(search.search("notes", NOTES[1], k=2, options=vector_only))
+            assert not search.full_text_only and runtime.services.embedder.name == "hash:32"
+            assert after[0].thought.content == NOTES[1] and after[0].similarity > 0.999
+            (reason,) = await request(search.search_changes("notes", REASON, k=1))
+            assert reason.reason == REASON and reason.similarity > 0.999
+
+    asyncio.run(scenario())
+
+
+def request(work: Coroutine[Any, Any, T]) -> Awaitable[T]:
+    """``work`` as a request of its own (no vector slot pinned yet), as an HTTP request is."""
+    return asyncio.create_task(work, context=contextvars.Context())
