@@ -6,14 +6,12 @@ dimension than the placeholders, so a vector search there can only succeed on ne
 from __future__ import annotations
 
 import asyncio
-import contextvars
 import json
-from collections.abc import Awaitable, Coroutine
 from pathlib import Path
-from typing import Any, TypeVar
 
 import pytest
 
+from tests.features.reembedding.test_reembed_in_place import request
 from tests.support import run_cli
 from thoughtgraph.domain.errors import SchemaMismatchError, VectorSearchUnavailableError
 from thoughtgraph.domain.retrieval import RetrievalOptions
@@ -28,7 +26,6 @@ NOTES = [
 ]
 REFINED = "The billing service retries failed card payments five times"
 REASON = "more retries after the payment provider outage"
-T = TypeVar("T")
 
 
 async def vector_search(data_dir: Path, query: str) -> list[tuple[str, float]]:
@@ -140,8 +137,3 @@ def test_a_running_text_only_service_searches_by_vector_once_a_reembed_switches(
             assert reason.reason == REASON and reason.similarity > 0.999
 
     asyncio.run(scenario())
-
-
-def request(work: Coroutine[Any, Any, T]) -> Awaitable[T]:
-    """``work`` as a request of its own (no vector slot pinned yet), as an HTTP request is."""
-    return asyncio.create_task(work, context=contextvars.Context())
