@@ -54,3 +54,21 @@ def test_a_superseded_hit_goes_below_its_successor_whatever_the_words() -> None:
     elsewhere = hit("old", "The search cluster has 6 data nodes.", 1, 0.9, superseded_by="z")
     later = hit("new", "The search cluster now has 9 data nodes.", 2, 0.5)
     assert [h.thought.id for h in newer_first([elsewhere, later])] == ["old", "new"]
+
+
+def test_the_same_meaning_in_other_words_is_a_near_duplicate_given_the_vectors() -> None:
+    older = hit("old", "I live in Lisbon.", created=1, score=0.9)
+    other = hit("x", "Lunch is at noon.", created=3, score=0.8)
+    newer = hit("new", "My home is a flat in Porto these days.", created=2, score=0.7)
+    hits = [older, other, newer]
+    assert [h.thought.id for h in newer_first(hits)] == ["old", "x", "new"]  # few shared words
+    close = {"old": [1.0, 0.0], "new": [0.8, 0.6], "x": [0.0, 1.0]}  # cosine 0.8
+    assert [h.thought.id for h in newer_first(hits, vectors=close)] == ["new", "x", "old"]
+    apart = {"old": [1.0, 0.0], "new": [0.6, 0.8], "x": [0.0, 1.0]}  # cosine 0.6
+    assert [h.thought.id for h in newer_first(hits, vectors=apart)] == ["old", "x", "new"]
+    # A hit without a vector (not current, or past the window) is compared by its words.
+    assert [h.thought.id for h in newer_first(hits, vectors={"old": [1.0, 0.0]})] == [
+        "old",
+        "x",
+        "new",
+    ]

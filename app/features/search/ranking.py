@@ -13,6 +13,7 @@ from thoughtgraph.domain.models import ScoredThought, TimeView
 from thoughtgraph.domain.procedures import searched_kinds
 from thoughtgraph.domain.ranking import keywords, scoring
 from thoughtgraph.domain.ranking.fusion import reciprocal_rank_fusion
+from thoughtgraph.domain.ranking.near_duplicates import newer_first
 from thoughtgraph.domain.ranking.retention import min_retention, tier_of
 from thoughtgraph.domain.retrieval import RankedHit, RetrievalOptions, UsagePolicy
 from thoughtgraph.domain.rules import rank_with_lineage, rank_with_supersession
@@ -28,6 +29,8 @@ MAX_POOL = 150
 # The full-text side brings at least this many: BM25 re-scores them all, and the engine's
 # own order (another scorer, another analyser) is only how they are picked.
 MIN_TEXT_POOL = 100
+# Newer first by meaning looks at the vectors of this many best hits (by words: all).
+MEANING_WINDOW = 20
 
 
 class Ranking:
@@ -84,6 +87,19 @@ class Ranking:
         ]
         hits.sort(key=lambda h: h.score, reverse=True)  # stable: ties keep the ranked order
         return hits
+
+    async def newer_first(
+        self, namespace: str, hits: Sequence[RankedHit], *, vectors: bool = True
+    ) -> list[RankedHit]:
+        """``hits`` with each group of near-duplicates newest first (domain.ranking.
+        near_duplicates), by words and, with real ``vectors``, by the meaning of the best
+        MEANING_WINDOW hits."""
+        by_id: dict[str, list[float]] = {}
+        if vectors and len(hits) > 1:
+            ids = [hit.thought.id for hit in hits[:MEANING_WINDOW]]
+            found = await self._repos.thoughts.with_embeddings(namespace, ids)
+            by_id = {thought.id: vector for thought, vector in found}
+        return newer_first(hits, vectors=by_id)
 
     async def lineage(
         self, namespace: str, ids: list[str], viewer: Viewer

@@ -16,7 +16,6 @@ from thoughtgraph.domain.allowlist import AllowlistPolicy
 from thoughtgraph.domain.errors import ThoughtNotFoundError, VectorSearchUnavailableError
 from thoughtgraph.domain.models import LineageEdgeHit, Thought, TimeView
 from thoughtgraph.domain.ops import NO_OPS_EVENTS, OpsEvents, OpsNode, current_node
-from thoughtgraph.domain.ranking.near_duplicates import newer_first
 from thoughtgraph.domain.ranking.retention import includes_forgotten
 from thoughtgraph.domain.retrieval import (
     DEFAULT_SEARCH_K,
@@ -334,7 +333,8 @@ class SearchService:
                 params=self._ranking.params(options),
                 lineage=self._ranking.lineage,
             )
-        hits = newer_first(hits)  # near-duplicates: the newer first, before any judge
+        # Near-duplicates: the newer first, before any judge.
+        hits = await self._ranking.newer_first(namespace, hits, vectors=not full_text)
         if self._access is not None and options.record_access:
             self._access.record(namespace, [hit.thought.id for hit in hits])
         return hits

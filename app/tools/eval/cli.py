@@ -184,7 +184,8 @@ async def _updates(settings: Settings, args: argparse.Namespace) -> int:
             domain, extra = await folds.featurise_sets(embedder)
             print(folds.render_folds(folds.cross_validate(domain, extra)))
             print()
-            print(render_near_duplicate_folds(pairs))
+            cosines = {p.id: float(c) for p, c in zip(domain.pairs, domain.sim, strict=True)}
+            print(render_near_duplicate_folds(pairs, cosines))
             print()
             if args.fit:
                 from thoughtgraph.domain.language.update_model import write_model

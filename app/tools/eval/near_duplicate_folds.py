@@ -1,45 +1,74 @@
-"""The near-duplicate overlap (app/domain/ranking/near_duplicates.py) chosen per fold on
-the update set, leave one domain out: on the other domains, the share of changed facts
-whose two statements count as near-duplicates minus the share of compatible look-alikes
-that do (a reorder the ranking did not need); the left-out domain's catch rate printed.
-Part of ``thoughtgraph eval updates``."""
+"""The near-duplicate cut-offs (app/domain/ranking/near_duplicates.py) chosen per fold on
+the update set, leave one domain out, by the share of changed facts whose two statements
+count as near-duplicates minus the share of compatible look-alikes that do (a reorder the
+ranking did not need) on the other domains; the left-out domain's rates printed. Two
+protocols: the shipped one chooses the word overlap alone, then the vector cosine with
+the overlap at its shipped value; the other chooses both together. Part of
+``thoughtgraph eval updates``."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from itertools import product
 
-from thoughtgraph.domain.ranking.near_duplicates import content_words, overlap_of
+from thoughtgraph.domain.ranking.near_duplicates import (
+    NEAR_DUPLICATE_OVERLAP,
+    content_words,
+    overlap_of,
+)
 from thoughtgraph.tools.eval.folds import choose_on_train, folds_by, spread
 from thoughtgraph.tools.eval.updates import EvalPair
 
-CANDIDATES = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
+OVERLAPS = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
+COSINES = (None, 0.95, 0.9, 0.85, 0.8, 0.75, 0.7, 0.65)  # None: by words alone
+Cutoffs = tuple[float, float | None]
 
 
-def _caught(pair: EvalPair, threshold: float) -> bool:
-    return overlap_of(content_words(pair.older), content_words(pair.newer)) >= threshold
+class _Rates:
+    def __init__(self, cosines: Mapping[str, float]) -> None:
+        self._cosines = cosines
+
+    def caught(self, pair: EvalPair, cutoffs: Cutoffs) -> bool:
+        overlap, cosine = cutoffs
+        if overlap_of(content_words(pair.older), content_words(pair.newer)) >= overlap:
+            return True
+        return cosine is not None and self._cosines[pair.id] >= cosine
+
+    def rate(self, chosen: Sequence[EvalPair], kind: str, cutoffs: Cutoffs) -> float:
+        of_kind = [p for p in chosen if p.kind == kind]
+        return sum(self.caught(p, cutoffs) for p in of_kind) / len(of_kind) if of_kind else 0.0
+
+    def objective(self, cutoffs: Cutoffs, chosen: Sequence[EvalPair]) -> float:
+        return self.rate(chosen, "update", cutoffs) - self.rate(chosen, "compatible", cutoffs)
 
 
-def _rate(pairs: Sequence[EvalPair], kind: str, threshold: float) -> float:
-    chosen = [p for p in pairs if p.kind == kind]
-    return sum(_caught(p, threshold) for p in chosen) / len(chosen) if chosen else 0.0
-
-
-def _objective(threshold: float, pairs: Sequence[EvalPair]) -> float:
-    return _rate(pairs, "update", threshold) - _rate(pairs, "compatible", threshold)
-
-
-def render_near_duplicate_folds(pairs: Sequence[EvalPair]) -> str:
+def render_near_duplicate_folds(pairs: Sequence[EvalPair], cosines: Mapping[str, float]) -> str:
+    """``cosines``: each pair's cosine of its two statements' vectors, by pair id."""
+    rates = _Rates(cosines)
+    domained = [p for p in pairs if p.domain]
+    protocols: dict[str, list[Cutoffs]] = {
+        f"overlap {NEAR_DUPLICATE_OVERLAP} (shipped, chosen alone), cosine chosen per fold "
+        "(shipped)": [(NEAR_DUPLICATE_OVERLAP, c) for c in COSINES],
+        "overlap and cosine chosen together": list(product(OVERLAPS, COSINES)),
+    }
     lines = [
-        "Near-duplicate overlap, leave one domain out (changed facts caught on the left-out"
-        " domain; compatible look-alikes reordered):",
-        f"{'left-out domain':<18}{'chosen':>8}{'caught':>9}{'reordered':>11}",
+        "Near-duplicate cut-offs, leave one domain out (changed facts caught on the left-out"
+        " domain; compatible look-alikes reordered):"
     ]
-    caught = []
-    for fold in folds_by(lambda p: p.domain, [p for p in pairs if p.domain]):
-        choice = choose_on_train(CANDIDATES, _objective, fold)
-        rate = 100 * _rate(fold.test, "update", choice.value)
-        caught.append(rate)
-        reordered = 100 * _rate(fold.test, "compatible", choice.value)
-        lines.append(f"{fold.held_out!s:<18}{choice.value:>8.1f}{rate:>8.1f}%{reordered:>10.1f}%")
-    lines.append(f"{'caught, mean [min-max]':<26}{spread(caught)}")
+    for label, candidates in protocols.items():
+        lines += ["", label, f"{'left-out domain':<18}{'overlap':>8}{'cosine':>8}"
+                  f"{'caught':>9}{'reordered':>11}"]  # fmt: skip
+        caught, reordered = [], []
+        for fold in folds_by(lambda p: p.domain, domained):
+            choice = choose_on_train(candidates, rates.objective, fold)
+            overlap, cosine = choice.value
+            caught.append(100 * rates.rate(fold.test, "update", choice.value))
+            reordered.append(100 * rates.rate(fold.test, "compatible", choice.value))
+            shown = "-" if cosine is None else f"{cosine:.2f}"
+            lines.append(
+                f"{fold.held_out!s:<18}{overlap:>8.1f}{shown:>8}{caught[-1]:>8.1f}%"
+                f"{reordered[-1]:>10.1f}%"
+            )
+        lines.append(f"{'caught, mean [min-max]':<26}{spread(caught)}")
+        lines.append(f"{'reordered, mean [min-max]':<26}{spread(reordered)}")
     return "\n".join(lines)
