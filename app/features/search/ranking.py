@@ -97,8 +97,7 @@ class Ranking:
         by_id: dict[str, list[float]] = {}
         if vectors and len(hits) > 1:
             ids = [hit.thought.id for hit in hits[:MEANING_WINDOW]]
-            found = await self._repos.thoughts.with_embeddings(namespace, ids)
-            by_id = {thought.id: vector for thought, vector in found}
+            by_id = await self._repos.thoughts.vectors(namespace, ids)
         return newer_first(hits, vectors=by_id)
 
     async def lineage(

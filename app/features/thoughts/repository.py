@@ -180,6 +180,15 @@ class ThoughtRepository:
             for row in rows
         ]
 
+    async def vectors(self, namespace: str, ids: Sequence[str]) -> dict[str, list[float]]:
+        """The embeddings of the current thoughts among ``ids``, by id."""
+        if not ids:
+            return {}
+        rows = await self._x.read(
+            "thought.vectors", {"namespace": namespace, "ids": list(ids)}, namespace=namespace
+        )
+        return {r["id"]: vector_list(r["embedding"]) for r in rows}
+
     async def with_embeddings(
         self, namespace: str, ids: Sequence[str]
     ) -> list[tuple[Thought, list[float]]]:
