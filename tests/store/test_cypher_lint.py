@@ -123,7 +123,7 @@ def run_linter(statements: list[dict[str, Any]]) -> dict[str, Any]:
     node = shutil.which("node")
     if node is None:
         pytest.fail("node is not on PATH: the Cypher linter needs Node.js", pytrace=False)
-    completed = run_node([node, "lint.mjs"], cwd=LINT_DIR, payload=statements, timeout=180)
+    completed = run_node([node, "lint.mjs"], cwd=LINT_DIR, payload=statements, timeout=600)
     if completed.returncode != 0:
         pytest.fail(
             f"the Cypher linter failed (exit {completed.returncode}):\n{completed.stderr}",
