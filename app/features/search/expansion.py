@@ -98,8 +98,7 @@ class StoreExpansionReader:
         return [found[sid] for sid, _ in subjects]
 
     async def embeddings(self, namespace: str, ids: Sequence[str]) -> dict[str, list[float]]:
-        found = await self._repos.thoughts.with_embeddings(namespace, ids)
-        return {thought.id: vector for thought, vector in found}
+        return await self._repos.thoughts.vectors(namespace, ids)
 
     async def session_context(
         self,
