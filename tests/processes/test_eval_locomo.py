@@ -1,9 +1,10 @@
-"""``thoughtgraph eval locomo``, ``replay`` and ``maintenance`` end to end in real
-processes, over a small LoCoMo-shaped file this test writes (never the real data): the
-parsing quirks (malformed evidence, missing evidence skipped, date keys without a
+"""``thoughtgraph eval locomo``, ``replay``, ``maintenance`` and ``expansion`` end to end in
+real processes, over a small LoCoMo-shaped file this test writes (never the real data):
+the parsing quirks (malformed evidence, missing evidence skipped, date keys without a
 session), the user rows first (GraphQL, defaults), the reference rows, the per-fold rows
-with mean and spread, two replay passes, the maintenance counts; and the fold helpers.
-Recall values are not asserted beyond what the file fixes."""
+with mean and spread, two replay passes, the maintenance counts, the expansion's weights
+chosen per fold; and the fold helpers. Recall values are not asserted beyond what the file
+fixes."""
 
 from __future__ import annotations
 
@@ -344,6 +345,32 @@ def test_maintenance_prints_counts(tmp_path: Path) -> None:
     for count, per_thousand in rows.values():
         assert float(per_thousand) == int(count) * 200.0  # five turns
     assert "largest topics" in out and "Open contradictions (sample of" in out
+
+
+def test_expansion_prints_weights_chosen_per_fold(tmp_path: Path) -> None:
+    """Three conversations, three folds: the baselines, the service's full search and the
+    in-process re-rank with the shipped weights (the same ranking, so the same row), the
+    weights from training, and one line of chosen weights per left-out conversation."""
+    settings = Settings(data_dir=tmp_path / "data")
+    result = _eval(tmp_path, settings, "expansion", "--engine", "falkordb", conversations=3)
+    out = result.stdout
+    assert result.returncode == 0, f"{out}\n{result.stderr[-3000:]}"
+    assert "3 conversations, 15 questions, 432 weight combinations" in out
+
+    def block(name: str) -> list[str]:
+        return out.split(f"\n{name}\n")[1].splitlines()[:5]
+
+    for name in (
+        "BM25 alone (bm25s)",
+        "vector alone",
+        "hybrid (service)",
+        "expansion, from training",
+    ):
+        assert [line.split()[0] for line in block(name)[:3]] == ["conv-x", "conv-y", "conv-z"]
+    assert block("full search (service)") == block("expansion, shipped weights")
+    chosen = out.split("Weights chosen on the training folds")[1].splitlines()[2:5]
+    assert [line.split()[0] for line in chosen] == ["conv-x", "conv-y", "conv-z"]
+    assert all(len(line.split()) == 9 for line in chosen)
 
 
 def test_fold_helpers_choose_on_training_folds_only() -> None:

@@ -30,7 +30,8 @@ Scores: ``own + subquery x best word + agent x named + named_match x max(0, best
 named_match_floor) x named`` (own: the base search's score for its hits, the cosine to the
 query for the others; named: 1 for a thought of an agent the query names), then
 ``+ context x best neighbour - question x asks``.
-The ranking (:func:`rerank`) is pure; the store reads go through a
+The ranking is pure (:func:`candidates_of` collects each candidate's features,
+:func:`scores` weighs them, :func:`best` ranks); the store reads (:func:`gather`) go through a
 :class:`StoreExpansionReader` (the sub-queries all in one statement through
 :class:`~thoughtgraph.features.search.neighbours_repository.NeighbourRepository`, the
 session context through
@@ -114,20 +115,19 @@ class StoreExpansionReader:
         )
 
 
-async def expand(
+async def gather(
     reader: StoreExpansionReader,
     embedder: Embeddings,
     namespace: str,
     query: str,
     hits: Sequence[SearchHit],
-    k: int,
     *,
     weights: ExpansionWeights | None = None,
     view: TimeView | None = None,
     query_embedding: Sequence[float] | None = None,
-) -> list[SearchHit]:
-    """The top ``k`` of ``hits`` (a base search's pool), the keyword sub-queries' hits and
-    their session neighbours, re-ranked by :func:`rerank`. ``query_embedding``: the base
+) -> Candidates:
+    """``hits`` (a base search's pool), the keyword sub-queries' hits and their session
+    neighbours, each with what :func:`scores` weighs. ``query_embedding``: the base
     search's, when it has one (only the keywords are embedded then)."""
     w = weights or ExpansionWeights()
     names = {hit.thought.agent_name for hit in hits}
@@ -150,7 +150,124 @@ async def expand(
         context = await reader.session_context(
             namespace, anchors, window_ms=w.window_ms, per_anchor=w.per_anchor, view=view
         )
-    return rerank(query, vectors[0], vectors[1:], hits, extra, stored, context, k, w)
+    return candidates_of(query, vectors[0], vectors[1:], hits, extra, stored, context)
+
+
+async def expand(
+    reader: StoreExpansionReader,
+    embedder: Embeddings,
+    namespace: str,
+    query: str,
+    hits: Sequence[SearchHit],
+    k: int,
+    *,
+    weights: ExpansionWeights | None = None,
+    view: TimeView | None = None,
+    query_embedding: Sequence[float] | None = None,
+) -> list[SearchHit]:
+    """The top ``k`` of ``hits`` (a base search's pool), the keyword sub-queries' hits and
+    their session neighbours, re-ranked (:func:`gather`, then :func:`best`)."""
+    w = weights or ExpansionWeights()
+    found = await gather(
+        reader,
+        embedder,
+        namespace,
+        query,
+        hits,
+        weights=w,
+        view=view,
+        query_embedding=query_embedding,
+    )
+    return best(found, k, w)
+
+
+@dataclass(frozen=True)
+class Candidates:
+    """The candidates of one expanded search in order of arrival (the base hits first),
+    with the features the weights apply to, one entry per candidate."""
+
+    hits: list[SearchHit]
+    own: npt.NDArray[np.float64]  # the base search's score, or the cosine to the query
+    best_word: npt.NDArray[np.float64]  # the best cosine to one of the keywords
+    named: npt.NDArray[np.float64]  # 1 for a thought of an agent the query names
+    asks: npt.NDArray[np.float64]  # 1 for a thought that asks
+    neighbours: npt.NDArray[np.int64]  # session neighbours' positions, padded with len(hits)
+
+
+def candidates_of(
+    query: str,
+    query_embedding: Sequence[float],
+    subquery_embeddings: Sequence[Sequence[float]],
+    hits: Sequence[SearchHit],
+    extra: Sequence[Thought],
+    embeddings: Mapping[str, Sequence[float]],
+    context: Iterable[ContextThought],
+) -> Candidates:
+    vectors = dict(embeddings)
+    candidates: dict[str, SearchHit] = {hit.thought.id: hit for hit in hits}
+    query_vector = _unit(query_embedding)
+    links: dict[str, set[str]] = {}
+    newcomers: list[tuple[Thought, Sequence[float] | None]] = [
+        (t, vectors.get(t.id)) for t in extra
+    ]
+    for item in context:
+        newcomers.append((item.thought, item.embedding))
+        vectors.setdefault(item.thought.id, item.embedding)
+        links.setdefault(item.anchor_id, set()).add(item.thought.id)
+        links.setdefault(item.thought.id, set()).add(item.anchor_id)
+    for thought, vector in newcomers:
+        if thought.id in candidates:
+            continue
+        similarity = float(query_vector @ _unit(vector)) if vector else 0.0
+        candidates[thought.id] = SearchHit(thought=thought, similarity=similarity, score=similarity)
+    listed = list(candidates.values())
+    named = mentioned_agents(query, {hit.thought.agent_name for hit in listed})
+    words = np.array([_unit(v) for v in subquery_embeddings]) if subquery_embeddings else None
+    best_word = np.zeros(len(listed))
+    for i, hit in enumerate(listed):
+        vector = vectors.get(hit.thought.id)
+        if words is not None and vector:
+            best_word[i] = float(np.max(words @ _unit(vector)))
+    position = {hit.thought.id: i for i, hit in enumerate(listed)}
+    rows = [
+        sorted(position[n] for n in links.get(h.thought.id, ()) if n in position) for h in listed
+    ]
+    width = max((len(row) for row in rows), default=0) or 1
+    padded = np.full((len(listed), width), len(listed), dtype=np.int64)
+    for i, row in enumerate(rows):
+        padded[i, : len(row)] = row
+    return Candidates(
+        hits=listed,
+        own=np.array([hit.score for hit in listed], dtype=np.float64),
+        best_word=best_word,
+        named=np.array([1.0 if h.thought.agent_name in named else 0.0 for h in listed]),
+        asks=np.array([1.0 if asks(h.thought.content) else 0.0 for h in listed]),
+        neighbours=padded,
+    )
+
+
+def scores(found: Candidates, weights: ExpansionWeights) -> npt.NDArray[np.float64]:
+    """Each candidate's expanded score (the formula in the module's docstring). The best
+    neighbour's score counts from 0: the padding position reads 0."""
+    base = found.own + weights.subquery * found.best_word
+    base = base + weights.agent * found.named
+    lift = np.maximum(0.0, found.best_word - weights.named_match_floor)
+    base = base + weights.named_match * lift * found.named
+    support = np.append(base, 0.0)[found.neighbours].max(axis=1)
+    result: npt.NDArray[np.float64] = (
+        base + weights.context * support - weights.question * found.asks
+    )
+    return result
+
+
+def best(found: Candidates, k: int, weights: ExpansionWeights) -> list[SearchHit]:
+    """The best ``k`` candidates, each carrying its expanded score; ties keep the order
+    of arrival."""
+    values = scores(found, weights)
+    return [
+        found.hits[int(i)].model_copy(update={"score": float(values[i])})
+        for i in np.argsort(-values, kind="stable")[:k]
+    ]
 
 
 def rerank(
@@ -165,46 +282,10 @@ def rerank(
     weights: ExpansionWeights,
 ) -> list[SearchHit]:
     """Best first, ``k`` of them; ties keep the order of arrival (the base hits first)."""
-    vectors = dict(embeddings)
-    candidates: dict[str, SearchHit] = {hit.thought.id: hit for hit in hits}
-    query_vector = _unit(query_embedding)
-    neighbours: dict[str, set[str]] = {}
-    newcomers: list[tuple[Thought, Sequence[float] | None]] = [
-        (t, vectors.get(t.id)) for t in extra
-    ]
-    for item in context:
-        newcomers.append((item.thought, item.embedding))
-        vectors.setdefault(item.thought.id, item.embedding)
-        neighbours.setdefault(item.anchor_id, set()).add(item.thought.id)
-        neighbours.setdefault(item.thought.id, set()).add(item.anchor_id)
-    for thought, vector in newcomers:
-        if thought.id in candidates:
-            continue
-        similarity = float(query_vector @ _unit(vector)) if vector else 0.0
-        candidates[thought.id] = SearchHit(thought=thought, similarity=similarity, score=similarity)
-    named = mentioned_agents(query, {hit.thought.agent_name for hit in candidates.values()})
-    words = np.array([_unit(v) for v in subquery_embeddings]) if subquery_embeddings else None
-    base: dict[str, float] = {}
-    for tid, hit in candidates.items():
-        score = hit.score
-        vector = vectors.get(tid)
-        best_word = 0.0
-        if words is not None and vector:
-            best_word = float(np.max(words @ _unit(vector)))
-            score += weights.subquery * best_word
-        if hit.thought.agent_name in named:
-            score += weights.agent
-            score += weights.named_match * max(0.0, best_word - weights.named_match_floor)
-        base[tid] = score
-    scored = []
-    for position, (tid, hit) in enumerate(candidates.items()):
-        support = max((base[n] for n in neighbours.get(tid, ()) if n in base), default=0.0)
-        score = base[tid] + weights.context * max(support, 0.0)
-        if asks(hit.thought.content):  # its own score only: its neighbours keep the support
-            score -= weights.question
-        scored.append((-score, position, hit.model_copy(update={"score": score})))
-    scored.sort(key=lambda item: (item[0], item[1]))
-    return [hit for _, _, hit in scored[:k]]
+    found = candidates_of(
+        query, query_embedding, subquery_embeddings, hits, extra, embeddings, context
+    )
+    return best(found, k, weights)
 
 
 def subqueries(query: str, agent_names: Iterable[str], limit: int) -> list[str]:

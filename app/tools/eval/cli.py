@@ -74,7 +74,11 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="false maintenance on conversations: contradictions, supersessions and merges "
         "per 1,000 turns after the write-time scans and a consolidation run, with samples",
     )
-    for parser in (replay, maintenance):
+    expansion = sets.add_parser(
+        "expansion",
+        help="the graph expansion's weights chosen on training folds, left-out figures",
+    )
+    for parser in (replay, maintenance, expansion):
         parser.add_argument("path", type=Path, help="the LoCoMo JSON file")
         parser.add_argument("--engine", choices=("falkordb", "neo4j"))
         parser.add_argument(
@@ -134,6 +138,10 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
         from thoughtgraph.tools.eval.fusion import run_fusion_command
 
         return asyncio.run(run_fusion_command(settings, args))
+    if args.eval_set == "expansion":
+        from thoughtgraph.tools.eval.expansion_folds import run_expansion_command
+
+        return asyncio.run(run_expansion_command(settings, args))
     if args.eval_set == "writing":
         from thoughtgraph.tools.eval.writing import run_writing_command
 
