@@ -14,8 +14,9 @@ swimming, each in another session). This step re-ranks a base search's candidate
 - agent mention: a thought whose agent (who said it) is named in the query gains
   ``agent`` (a bonus that is the same for every candidate changes nothing);
 - session context: each candidate's neighbours in its session (the thoughts of the same
-  ``sessionId`` written nearest in time to it) lend it ``context`` x the best of their
-  scores, and a neighbour outside the pool can enter it the same way.
+  ``sessionId`` written next to it, by the namespace's write order, within ``window_ms``)
+  lend it ``context`` x the best of their scores, and a neighbour outside the pool can
+  enter it the same way.
 
 - named person's match: a thought of an agent the query names gains ``named_match`` x
   how far its best keyword cosine rises above ``named_match_floor``: turns by the person

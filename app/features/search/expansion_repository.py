@@ -35,12 +35,13 @@ class ExpansionRepository:
         view: TimeView | None = None,
     ) -> list[ContextThought]:
         """For each anchor with a session, the ``per_anchor`` thoughts of its session
-        written nearest in time to it within ``window_ms`` either side."""
+        written within ``window_ms`` either side of it and nearest to it in write order
+        (revision): a batch's turns share their creation time, not their order."""
         items = [
             {
                 "id": t.id,
                 "sessionId": t.session_id,
-                "at": t.created_at_ms,
+                "revision": t.revision,
                 "earliest": t.created_at_ms - window_ms,
                 "latest": t.created_at_ms + window_ms,
             }

@@ -136,6 +136,45 @@ def test_second_evidence_only_reachable_through_the_session(
     assert answer.id not in [hit.thought.id for hit in early]
 
 
+def test_a_batch_written_session_lends_each_turn_its_previous_and_next(
+    store: CypherGraphStore, loop: LoopThread, ns: str
+) -> None:
+    """contributeMany writes a conversation's session in one batch: every turn has the
+    same creation time. A turn's context is still the turn before and the turn after it
+    (write order), not two of the session picked by id."""
+    embedder = HashEmbedder(dimension=CONTRACT_DIMENSION)
+    clock = EvalClock(at_ms=T0)
+    thoughts = ThoughtService(
+        repos(store), embedder, clock=clock, fields=field_changes(store, embedder, clock)
+    )
+    session = [
+        ThoughtInput(
+            content=f"{who}: turn number {i} of the talk",
+            agent_id=who.lower(),
+            agent_name=who,
+            namespace=ns,
+            session_id="s1",
+        )
+        for i, who in enumerate(["Ann", "Bob"] * 6)
+    ]
+    written = loop.run(thoughts.contribute_many(session)).contributions
+    turns = [c.thought for c in written]
+    assert len({t.created_at_ms for t in turns}) == 1
+    reader = StoreExpansionReader(repos(store))
+    view = TimeView(now_ms=T0 + MINUTE)
+    for middle in (3, 6, 9):
+        context = loop.run(
+            reader.session_context(
+                ns, [turns[middle]], window_ms=10 * MINUTE, per_anchor=2, view=view
+            )
+        )
+        assert {c.thought.id for c in context} == {turns[middle - 1].id, turns[middle + 1].id}
+    first = loop.run(
+        reader.session_context(ns, [turns[0]], window_ms=10 * MINUTE, per_anchor=2, view=view)
+    )
+    assert {c.thought.id for c in first} == {turns[1].id, turns[2].id}
+
+
 def test_named_persons_turns_from_two_sessions_both_reach_the_top(
     store: CypherGraphStore, loop: LoopThread, local_embedder: TextEmbedder, ns: str
 ) -> None:
