@@ -92,8 +92,9 @@ class RetrievalOptions(_Frozen):
     # priors (domain.ranking.scoring).
     hybrid: bool = True
     # Graph expansion of the pool (features.search.expanded): a few statements and
-    # embeddings more per search, so asked for.
-    expand: bool = False
+    # embeddings more per search. None: when the hits come from conversation sessions
+    # (what a caller who leaves it out gets).
+    expand: bool | None = False
     record_access: bool = True  # count the hits as retrieved (usage tracking)
 
 

@@ -94,6 +94,49 @@ def test_hybrid_search_by_default_vector_only_when_asked(api: GraphQLClient, ns:
     assert text_ranks(expand=True, hybrid=False) == [None]
 
 
+CONTRIBUTE_MANY = """
+mutation($inputs: [ContributeManyInput!]!) { contributeMany(inputs: $inputs) { thought { id } } }
+"""
+SCORES = """
+query($q: String!, $ns: String!, $expand: Boolean) {
+  search(query: $q, namespace: $ns, k: 3, expand: $expand) { id score }
+}
+"""
+
+
+def test_search_expands_hits_from_sessions_unless_asked_not_to(api: GraphQLClient, ns: str) -> None:
+    """Left out, expand is true for a conversation (turns with a session, written in one
+    batch) and false for the same texts without sessions: the default's hits and scores
+    are the expanded search's, or the plain search's."""
+    said = [
+        ("Ann", "Did you finish the painting?"),
+        ("Bob", "Yes, a sunset over the lake, it took all weekend."),
+        ("Ann", "I adopted a puppy last month."),
+        ("Bob", "My car broke down on the way to work."),
+    ]
+
+    def write(namespace: str, session: str | None) -> None:
+        inputs = [
+            {"content": f"{who}: {text}", "agentId": who.lower(), "agentName": who}
+            | {"namespace": namespace}
+            | ({"sessionId": session} if session else {})
+            for who, text in said
+        ]
+        api.data(CONTRIBUTE_MANY, inputs=inputs)
+
+    def hits(namespace: str, **expand: bool) -> list[tuple[str, float]]:
+        found = api.data(SCORES, q="What did Bob paint?", ns=namespace, **expand)["search"]
+        # Rounded: the age prior moves a score by a hair between two calls.
+        return [(hit["id"], round(hit["score"], 4)) for hit in found]
+
+    write(ns, "s1")
+    default, expanded, plain = hits(ns), hits(ns, expand=True), hits(ns, expand=False)
+    assert default == expanded and default != plain
+    bare = f"{ns}-bare"
+    write(bare, None)
+    assert hits(bare) == hits(bare, expand=False) != hits(bare, expand=True)
+
+
 def test_bad_search_options_are_refused(api: GraphQLClient, ns: str) -> None:
     bad = {"importanceMin": 4, "importanceMax": 2}
     assert api.error_codes(SEARCH, q="anything", ns=ns, filter=bad) == ["VALIDATION_ERROR"]

@@ -108,7 +108,7 @@ def test_sdl_has_the_types_queries_and_mutations(schema: strawberry.Schema) -> N
         ' namespace: String! = "default", currentOnly: Boolean = false,'
         " validAt: DateTime = null, knownAt: DateTime = null, filter: SearchFilterInput = null,"
         " mode: RetrievalMode = STANDARD, hybrid: Boolean = true,"
-        " agent: String = null, expand: Boolean = false): [SearchHit!]!",
+        " agent: String = null, expand: Boolean = null): [SearchHit!]!",
         'searchTiered(query: String!, namespace: String! = "default", limit: Int = 7,'
         " topicLimit: Int = 3, detailLevel: DetailLevel = FULL, threshold: Float = 0,"
         " currentOnly: Boolean = false, validAt: DateTime = null, knownAt: DateTime = null,"

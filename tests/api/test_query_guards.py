@@ -58,7 +58,8 @@ def test_a_fragment_bomb_of_search_calls_is_refused_by_cost(schema: strawberry.S
     bomb = fragment_bomb(14, leaf='search(query: "x") { id }')
     body = run(schema, bomb, Untouchable())
     assert codes(body) == ["QUERY_TOO_COMPLEX"]
-    assert body["errors"][0]["extensions"]["cost"] == 3**13 * (10 + 10 * 0)
+    # search weighs 10, five times that as it may expand (expand left out).
+    assert body["errors"][0]["extensions"]["cost"] == 3**13 * (10 * 5 + 10 * 0)
 
 
 def test_nested_lists_multiply_and_are_refused(schema: strawberry.Schema) -> None:
@@ -74,10 +75,12 @@ def test_nested_lists_multiply_and_are_refused(schema: strawberry.Schema) -> Non
 
 
 def test_list_sizes_come_from_arguments_and_variables(schema: strawberry.Schema) -> None:
-    document = 'query($k: Int) { search(query: "x", k: $k) { thought { sources { id } } } }'
+    document = (
+        'query($k: Int) { search(query: "x", k: $k, expand: false) { thought { sources { id } } } }'
+    )
     small = measured(schema, document, k=2)
     large = measured(schema, document, k=100)
-    # search weighs 10; each hit's thought 1 and its sources 1, per hit.
+    # search weighs 10 (not expanded); each hit's thought 1 and its sources 1, per hit.
     assert small.cost == 10 + 2 * (1 + 1 * 1)
     assert large.cost == 10 + 100 * (1 + 1 * 1)
     assert measured(schema, document).cost == 10 + 10 * (1 + 1 * 1)  # the default k
@@ -152,7 +155,8 @@ def test_heavy_operations_take_turns_and_are_refused_when_too_many_wait(
 
 def test_an_expanded_search_costs_what_its_extra_searches_do(schema: strawberry.Schema) -> None:
     """expand: true runs a search per content word and the session reads besides the base
-    search: it weighs HEAVY_FLAGS' factor more, given literally or by variable."""
+    search: it weighs HEAVY_FLAGS' factor more, given literally or by variable, and so
+    does a search that leaves it out (it expands hits from sessions); false does not."""
     from thoughtgraph.api.graphql.cost import HEAVY_FLAGS
 
     factor = HEAVY_FLAGS["search"][1]
@@ -162,5 +166,5 @@ def test_an_expanded_search_costs_what_its_extra_searches_do(schema: strawberry.
         schema, 'query Q($e: Boolean) { search(query: "x", expand: $e) { id } }', e=True
     ).cost
     off = measured(schema, '{ search(query: "x", expand: false) { id } }').cost
-    assert expanded == by_variable > plain == off
+    assert expanded == by_variable == plain > off
     assert expanded >= factor * 10  # search's own weight is 10 (ROOT_WEIGHTS)

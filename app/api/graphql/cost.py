@@ -142,8 +142,9 @@ BATCH_ROOTS = {
 }
 # Scalars that are large reads of their own: a checkpoint's data may hold hundreds of KB.
 HEAVY_SCALARS = {"data": 20}
-# Root fields whose boolean argument multiplies their work: an expanded search runs a base
-# search for 50, a search per content word and the session reads (app/features/search/expanded.py).
+# Root fields whose boolean argument, unless false, multiplies their work: an expanded
+# search (expand true, or left out: it expands hits from sessions) runs a base search for
+# 50, a search per content word and the session reads (app/features/search/expanded.py).
 HEAVY_FLAGS = {"search": ("expand", 5)}
 # Fields resolved through a DataLoader (a batched store read) weigh 1 even when scalar.
 LOADER_FIELDS = {
@@ -268,7 +269,7 @@ class _Walk:
         is_root = parent in (self.schema.query_type, self.schema.mutation_type)
         if is_root:
             weight = ROOT_WEIGHTS.get(name, 1) * self.items(node, BATCH_ROOTS.get(name))
-            if name in HEAVY_FLAGS and self.flag(node, HEAVY_FLAGS[name][0]):
+            if name in HEAVY_FLAGS and not self.off(node, HEAVY_FLAGS[name][0]):
                 weight *= HEAVY_FLAGS[name][1]
         elif name in LOADER_FIELDS or is_composite_type(named):
             weight = 1
@@ -304,9 +305,9 @@ class _Walk:
         given = self.given(node, name)
         return max(1, len(given)) if isinstance(given, list) else 1
 
-    def flag(self, node: FieldNode, name: str) -> bool:
-        """Whether a boolean argument is true."""
-        return self.given(node, name) is True
+    def off(self, node: FieldNode, name: str) -> bool:
+        """Whether a boolean argument is given as false."""
+        return self.given(node, name) is False
 
     def argument(self, node: FieldNode, name: str, default: int) -> int:
         given = self.given(node, name)

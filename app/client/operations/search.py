@@ -72,14 +72,15 @@ class SearchOperations(SyncRunner):
         expand: bool | None = None,
     ) -> list[SearchHit]:
         """The k best thoughts for the query: full-text and vector candidates scored by cosine, a
-        full-text bonus and the priors (hybrid: false for vector search only; expand: true adds
-        the graph expansion: keyword sub-queries, session neighbours, people named; slower,
-        better on conversations), filtered in the store, in the retention tiers `mode` reaches
-        (STANDARD: hot and warm); superseded ones are marked and ranked below their successors
-        (left out with currentOnly); threshold drops hits less similar than it. validAt asks
-        what was true then, knownAt what the service knew then. Each hit's `explain` gives its
-        score's parts. Only categories the reading agent's allowlist allows come back (`agent`:
-        whom to read as when the API key names no agent).
+        full-text bonus and the priors (hybrid: false for vector search only; the graph
+        expansion, keyword sub-queries, session neighbours and people named, runs when the hits
+        come from conversation sessions: expand: true always, false never), filtered in the
+        store, in the retention tiers `mode` reaches (STANDARD: hot and warm); superseded ones
+        are marked and ranked below their successors (left out with currentOnly); threshold
+        drops hits less similar than it. validAt asks what was true then, knownAt what the
+        service knew then. Each hit's `explain` gives its score's parts. Only categories the
+        reading agent's allowlist allows come back (`agent`: whom to read as when the API key
+        names no agent).
         """
         return self._run(
             SEARCH,
@@ -186,14 +187,15 @@ class AsyncSearchOperations(AsyncRunner):
         expand: bool | None = None,
     ) -> list[SearchHit]:
         """The k best thoughts for the query: full-text and vector candidates scored by cosine, a
-        full-text bonus and the priors (hybrid: false for vector search only; expand: true adds
-        the graph expansion: keyword sub-queries, session neighbours, people named; slower,
-        better on conversations), filtered in the store, in the retention tiers `mode` reaches
-        (STANDARD: hot and warm); superseded ones are marked and ranked below their successors
-        (left out with currentOnly); threshold drops hits less similar than it. validAt asks
-        what was true then, knownAt what the service knew then. Each hit's `explain` gives its
-        score's parts. Only categories the reading agent's allowlist allows come back (`agent`:
-        whom to read as when the API key names no agent).
+        full-text bonus and the priors (hybrid: false for vector search only; the graph
+        expansion, keyword sub-queries, session neighbours and people named, runs when the hits
+        come from conversation sessions: expand: true always, false never), filtered in the
+        store, in the retention tiers `mode` reaches (STANDARD: hot and warm); superseded ones
+        are marked and ranked below their successors (left out with currentOnly); threshold
+        drops hits less similar than it. validAt asks what was true then, knownAt what the
+        service knew then. Each hit's `explain` gives its score's parts. Only categories the
+        reading agent's allowlist allows come back (`agent`: whom to read as when the API key
+        names no agent).
         """
         return await self._run(
             SEARCH,

@@ -30,6 +30,14 @@ from thoughtgraph.ports.services import Embeddings
 EXPANSION_POOL = 50
 _EVERY = 1_000_000  # expand() ranks them all; admission decides what is left
 
+
+def from_sessions(hits: Sequence[RankedHit]) -> bool:
+    """Whether a search's hits come from conversations (some belong to a session): the
+    default search expands them then (the session neighbours and the speakers the
+    expansion reads are there); otherwise it leaves them as they are."""
+    return any(hit.thought.session_id for hit in hits)
+
+
 Lineage = Callable[[str, list[str], Viewer], Awaitable[tuple[dict[str, str], dict[str, str]]]]
 
 

@@ -87,12 +87,13 @@ def caller_options(
     hybrid: bool | None,
     expand: bool | None,
 ) -> RetrievalOptions:
-    """A caller's options: hybrid unless asked off, no expansion unless asked for."""
+    """A caller's options: hybrid unless asked off; the expansion when asked for, never
+    when asked off, and left out (None) for hits from conversation sessions."""
     return RetrievalOptions(
         filter=filter or SearchFilter(),
         mode=mode or RetrievalMode.STANDARD,
         hybrid=hybrid is not False,
-        expand=bool(expand),
+        expand=expand,
     )
 
 

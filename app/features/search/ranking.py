@@ -53,6 +53,25 @@ class Ranking:
         kinds = searched_kinds(f.kinds, f.categories)
         return filter_params(f, min_retention(options.mode, self.policy), self.policy, kinds=kinds)
 
+    async def base(
+        self,
+        namespace: str,
+        text: str,
+        embedding: Sequence[float],
+        k: int,
+        threshold: float,
+        view: TimeView,
+        options: RetrievalOptions,
+        full_text: bool,
+    ) -> list[RankedHit]:
+        """A search's hits before any expansion: hybrid, or the full-text side alone
+        (``full_text``: no embedder), or plain vector search when hybrid is off."""
+        if full_text or options.hybrid:
+            return await self.hybrid(
+                namespace, text, embedding, k, threshold, view, options, vectors=not full_text
+            )
+        return await self.plain(namespace, embedding, k, threshold, view, options)
+
     async def plain(
         self,
         namespace: str,

@@ -42,7 +42,7 @@ from thoughtgraph.features.access import (
 )
 from thoughtgraph.features.repositories import Repositories
 from thoughtgraph.features.retention.service import AccessRecorder
-from thoughtgraph.features.search.expanded import EXPANSION_POOL, ExpandedSearch
+from thoughtgraph.features.search.expanded import EXPANSION_POOL, ExpandedSearch, from_sessions
 from thoughtgraph.features.search.options import (
     caller_options,
     checked_options,
@@ -122,7 +122,8 @@ class SearchService:
         options: RetrievalOptions | None = None,
     ) -> list[RankedHit]:
         """The k best thoughts for the query (hybrid unless ``options.hybrid`` is off, the
-        graph expansion when ``options.expand``), in the retrieval mode's tiers, filtered
+        graph expansion when ``options.expand``, or when it is None and the hits come from
+        conversation sessions), in the retrieval mode's tiers, filtered
         in the store; refined and superseded ones are marked and ranked below their
         successors (left out when current only).
         ``threshold`` drops hits less similar (cosine) than it."""
@@ -312,15 +313,15 @@ class SearchService:
         view = self._view_for(view, options)
         if not await self._repos.executor.searchable(namespace):
             return []
-        full_text = self.full_text_only
-        expand = options.expand and not full_text  # no vectors to rank by
+        full_text = self.full_text_only  # no vectors to expand by
+        expand = bool(options.expand) and not full_text
         pool = max(k, EXPANSION_POOL) if expand else k
-        if full_text or options.hybrid:
-            hits = await self._ranking.hybrid(
-                namespace, text, embedding, pool, threshold, view, options, vectors=not full_text
-            )
-        else:
-            hits = await self._ranking.plain(namespace, embedding, pool, threshold, view, options)
+        base = self._ranking.base
+        hits = await base(namespace, text, embedding, pool, threshold, view, options, full_text)
+        if options.expand is None and not full_text and from_sessions(hits):
+            expand = True  # the default: expand hits from conversations
+            pool = max(k, EXPANSION_POOL)
+            hits = await base(namespace, text, embedding, pool, threshold, view, options, False)
         if expand:
             hits = await self._expansion.rerank(
                 namespace,

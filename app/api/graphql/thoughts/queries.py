@@ -86,7 +86,7 @@ async def resolve_search(
     mode: RetrievalMode | None = RetrievalMode.STANDARD,
     hybrid: bool | None = True,
     agent: str | None = None,
-    expand: bool | None = False,
+    expand: bool | None = None,
 ) -> list[SearchHit]:
     hits = await info.context.services.search.search_for(
         info.context.principal,
@@ -140,8 +140,9 @@ class ThoughtQuery:
         description=(
             "The k best thoughts for the query: full-text and vector candidates scored by"
             " cosine, a full-text bonus and the priors (hybrid: false for vector search"
-            " only; expand: true adds the graph expansion: keyword sub-queries, session"
-            " neighbours, people named; slower, better on conversations), filtered in the"
+            " only; the graph expansion, keyword sub-queries, session neighbours and people"
+            " named, runs when the hits come from conversation sessions: expand: true"
+            " always, false never), filtered in the"
             " store, in the retention"
             " tiers `mode` reaches (STANDARD: hot and warm); superseded ones are marked"
             " and ranked below their successors (left out with currentOnly); threshold"

@@ -45,12 +45,13 @@ def register(server: MCPServer[Any], env: ToolEnv) -> None:
         ] = None,
         agent: Agent = None,
         expand: Annotated[
-            bool,
+            bool | None,
             Field(
-                description="Also follow keyword sub-queries, session neighbours and the "
-                "people the query names (slower; better over conversations)."
+                description="Follow keyword sub-queries, session neighbours and the people "
+                "the query names: true always, false never; left out, when the hits come "
+                "from conversation sessions."
             ),
-        ] = False,
+        ] = None,
         hybrid: Annotated[
             bool,
             Field(description="Full-text candidates and a keyword bonus too (false: vector only)."),
