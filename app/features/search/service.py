@@ -123,10 +123,9 @@ class SearchService:
     ) -> list[RankedHit]:
         """The k best thoughts for the query (hybrid unless ``options.hybrid`` is off, the
         graph expansion when ``options.expand``, or when it is None and the hits come from
-        conversation sessions), in the retrieval mode's tiers, filtered
-        in the store; refined and superseded ones are marked and ranked below their
-        successors (left out when current only).
-        ``threshold`` drops hits less similar (cosine) than it."""
+        conversation sessions), in the retrieval mode's tiers, filtered in the store;
+        refined and superseded ones are marked and ranked below their successors (left
+        out when current only). ``threshold`` drops hits less similar (cosine) than it."""
         text = checked_query(namespace, query, k, threshold)
         options = checked_options(options)
         embedding = await self._embedder.async_embed_query(text)
