@@ -271,24 +271,6 @@ def best(found: Candidates, k: int, weights: ExpansionWeights) -> list[SearchHit
     ]
 
 
-def rerank(
-    query: str,
-    query_embedding: Sequence[float],
-    subquery_embeddings: Sequence[Sequence[float]],
-    hits: Sequence[SearchHit],
-    extra: Sequence[Thought],
-    embeddings: Mapping[str, Sequence[float]],
-    context: Iterable[ContextThought],
-    k: int,
-    weights: ExpansionWeights,
-) -> list[SearchHit]:
-    """Best first, ``k`` of them; ties keep the order of arrival (the base hits first)."""
-    found = candidates_of(
-        query, query_embedding, subquery_embeddings, hits, extra, embeddings, context
-    )
-    return best(found, k, weights)
-
-
 def subqueries(query: str, agent_names: Iterable[str], limit: int) -> list[str]:
     """The query's content words, in order, once each: no stopwords, no agent names
     (the agent cue covers them), no possessives of names, at least three letters."""

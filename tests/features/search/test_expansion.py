@@ -6,6 +6,8 @@ near-copies of the question. The pure ranking is checked on its own too."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 from tests.conftest import CONTRACT_DIMENSION
 from tests.support import LoopThread, field_changes, repos
 from thoughtgraph.domain.models import SearchHit, Thought, ThoughtType, TimeView
@@ -13,9 +15,10 @@ from thoughtgraph.features.search.expansion import (
     ExpansionWeights,
     StoreExpansionReader,
     asks,
+    best,
+    candidates_of,
     expand,
     mentioned_agents,
-    rerank,
     subqueries,
 )
 from thoughtgraph.features.search.expansion_repository import ContextThought
@@ -235,6 +238,24 @@ def _hit(tid: str, agent: str, score: float) -> SearchHit:
         created_at_ms=T0,
     )
     return SearchHit(thought=thought, similarity=score, score=score)
+
+
+def rerank(
+    query: str,
+    query_embedding: Sequence[float],
+    subquery_embeddings: Sequence[Sequence[float]],
+    hits: Sequence[SearchHit],
+    extra: Sequence[Thought],
+    embeddings: Mapping[str, Sequence[float]],
+    context: Sequence[ContextThought],
+    k: int,
+    weights: ExpansionWeights,
+) -> list[SearchHit]:
+    """The pure ranking: the candidates' features, then the best k."""
+    found = candidates_of(
+        query, query_embedding, subquery_embeddings, hits, extra, embeddings, context
+    )
+    return best(found, k, weights)
 
 
 def test_rerank_boosts_the_named_agent_and_keeps_k() -> None:
