@@ -53,7 +53,10 @@ import numpy.typing as npt
 from thoughtgraph.domain.models import ScoredThought, SearchHit, Thought, TimeView, now_ms
 from thoughtgraph.domain.ranking.stopwords import STOPWORDS
 from thoughtgraph.features.repositories import Repositories
-from thoughtgraph.features.search.expansion_repository import ContextThought
+from thoughtgraph.features.search.expansion_repository import (
+    CandidateSimilarity,
+    ContextThought,
+)
 from thoughtgraph.ports.services import Embeddings
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z'-]*[A-Za-z]")
@@ -99,8 +102,14 @@ class StoreExpansionReader:
         )
         return [found[sid] for sid, _ in subjects]
 
-    async def embeddings(self, namespace: str, ids: Sequence[str]) -> dict[str, list[float]]:
-        return await self._repos.thoughts.vectors(namespace, ids)
+    async def similarities(
+        self,
+        namespace: str,
+        ids: Sequence[str],
+        query: Sequence[float],
+        words: Sequence[Sequence[float]],
+    ) -> dict[str, CandidateSimilarity]:
+        return await self._context.similarities(namespace, ids, query, words)
 
     async def session_context(
         self,
@@ -145,13 +154,14 @@ async def gather(
     pool = {hit.thought.id: hit.thought for hit in hits}
     extra = [t for tid, t in found.items() if tid not in pool]
     anchors = [*pool.values(), *extra]
-    stored = await reader.embeddings(namespace, [t.id for t in anchors])
     context: list[ContextThought] = []
     if w.context > 0 and anchors:
         context = await reader.session_context(
             namespace, anchors, window_ms=w.window_ms, per_anchor=w.per_anchor, view=view
         )
-    return candidates_of(query, vectors[0], vectors[1:], hits, extra, stored, context)
+    ids = dict.fromkeys([*(t.id for t in anchors), *(c.thought.id for c in context)])
+    similar = await reader.similarities(namespace, list(ids), vectors[0], vectors[1:])
+    return candidates_of(query, hits, extra, similar, context)
 
 
 async def expand(
@@ -197,38 +207,33 @@ class Candidates:
 
 def candidates_of(
     query: str,
-    query_embedding: Sequence[float],
-    subquery_embeddings: Sequence[Sequence[float]],
     hits: Sequence[SearchHit],
     extra: Sequence[Thought],
-    embeddings: Mapping[str, Sequence[float]],
+    similarities: Mapping[str, CandidateSimilarity],
     context: Iterable[ContextThought],
 ) -> Candidates:
-    vectors = dict(embeddings)
+    """The candidates (``hits``, then ``extra`` and the ``context`` neighbours not among
+    them, scored by their cosine to the query) with their features."""
     candidates: dict[str, SearchHit] = {hit.thought.id: hit for hit in hits}
-    query_vector = _unit(query_embedding)
     links: dict[str, set[str]] = {}
-    newcomers: list[tuple[Thought, Sequence[float] | None]] = [
-        (t, vectors.get(t.id)) for t in extra
-    ]
+    newcomers = list(extra)
     for item in context:
-        newcomers.append((item.thought, item.embedding))
-        vectors.setdefault(item.thought.id, item.embedding)
+        newcomers.append(item.thought)
         links.setdefault(item.anchor_id, set()).add(item.thought.id)
         links.setdefault(item.thought.id, set()).add(item.anchor_id)
-    for thought, vector in newcomers:
+    for thought in newcomers:
         if thought.id in candidates:
             continue
-        similarity = float(query_vector @ _unit(vector)) if vector else 0.0
+        found = similarities.get(thought.id)
+        similarity = found.query if found else 0.0
         candidates[thought.id] = SearchHit(thought=thought, similarity=similarity, score=similarity)
     listed = list(candidates.values())
     named = mentioned_agents(query, {hit.thought.agent_name for hit in listed})
-    words = np.array([_unit(v) for v in subquery_embeddings]) if subquery_embeddings else None
     best_word = np.zeros(len(listed))
     for i, hit in enumerate(listed):
-        vector = vectors.get(hit.thought.id)
-        if words is not None and vector:
-            best_word[i] = float(np.max(words @ _unit(vector)))
+        found = similarities.get(hit.thought.id)
+        if found is not None and found.words:
+            best_word[i] = max(found.words)
     position = {hit.thought.id: i for i, hit in enumerate(listed)}
     rows = [
         sorted(position[n] for n in links.get(h.thought.id, ()) if n in position) for h in listed
@@ -299,9 +304,3 @@ def mentioned_agents(query: str, names: Iterable[str]) -> set[str]:
         if name.strip() and re.search(rf"(?<!\w){re.escape(name.strip())}(?!\w)", query, re.I):
             found.add(name)
     return found
-
-
-def _unit(vector: Sequence[float] | None) -> npt.NDArray[np.float64]:
-    array = np.asarray(vector or [], dtype=np.float64)
-    norm = float(np.linalg.norm(array))
-    return array / norm if norm > 0 else array

@@ -7,18 +7,25 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from thoughtgraph.domain.models import Thought, TimeView
-from thoughtgraph.store.executor import Executor, vector_list
+from thoughtgraph.store.executor import Executor
 from thoughtgraph.store.params import view_params
 from thoughtgraph.store.rows import thought_from_row
 
 
 @dataclass(frozen=True)
 class ContextThought:
-    """A thought next to an anchor hit, with its embedding."""
+    """A thought next to an anchor hit."""
 
     anchor_id: str
     thought: Thought
-    embedding: list[float]
+
+
+@dataclass(frozen=True)
+class CandidateSimilarity:
+    """A candidate's cosine to the query and to each keyword, in the keywords' order."""
+
+    query: float
+    words: tuple[float, ...]
 
 
 class ExpansionRepository:
@@ -60,11 +67,33 @@ class ExpansionRepository:
             },
             namespace=namespace,
         )
-        return [
-            ContextThought(
-                anchor_id=r["anchorId"],
-                thought=thought_from_row(r),
-                embedding=vector_list(r["embedding"]),
+        return [ContextThought(anchor_id=r["anchorId"], thought=thought_from_row(r)) for r in rows]
+
+    async def similarities(
+        self,
+        namespace: str,
+        ids: Sequence[str],
+        query: Sequence[float],
+        words: Sequence[Sequence[float]],
+    ) -> dict[str, CandidateSimilarity]:
+        """The cosines of the thoughts ``ids`` (read through a time view already) to the
+        query and to each keyword, by id."""
+        if not ids:
+            return {}
+        rows = await self._x.read(
+            "expansion.similarities",
+            {
+                "namespace": namespace,
+                "ids": list(ids),
+                "query": [float(x) for x in query],
+                "words": [[float(x) for x in w] for w in words],
+            },
+            namespace=namespace,
+        )
+        return {
+            r["id"]: CandidateSimilarity(
+                query=float(r["similarity"] or 0.0),
+                words=tuple(float(x or 0.0) for x in r["wordSimilarities"] or ()),
             )
             for r in rows
-        ]
+        }

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+import numpy as np
+
 from tests.conftest import CONTRACT_DIMENSION
 from tests.support import LoopThread, field_changes, repos
 from thoughtgraph.domain.models import SearchHit, Thought, ThoughtType, TimeView
@@ -21,7 +23,7 @@ from thoughtgraph.features.search.expansion import (
     mentioned_agents,
     subqueries,
 )
-from thoughtgraph.features.search.expansion_repository import ContextThought
+from thoughtgraph.features.search.expansion_repository import CandidateSimilarity, ContextThought
 from thoughtgraph.features.thoughts.service import ThoughtInput, ThoughtService
 from thoughtgraph.llm.embedders import TextEmbedder
 from thoughtgraph.llm.embedders.hashing import HashEmbedder
@@ -116,6 +118,11 @@ def test_second_evidence_only_reachable_through_the_session(
     assert answer.id in ids  # only reachable through the session
     assert far.id not in ids and other.id not in ids and loose.id not in ids
     assert len(ids) == 2  # the pool and its context: nothing invented
+    # The neighbour is scored by its own stored vector's cosine to the query (computed
+    # in the engine once the context is read).
+    entered = next(hit for hit in expanded if hit.thought.id == answer.id)
+    assert abs(entered.similarity - _cosine(embedder, query, answer.content)) < 1e-6
+    assert entered.similarity != 0.0
     # Without the context weight the step reads nothing and adds nothing.
     plain = loop.run(
         expand(
@@ -226,6 +233,10 @@ def test_named_persons_turns_from_two_sessions_both_reach_the_top(
     assert set(before) != bobs and any(asks(t.content) for t in written if t.id in before)
 
 
+def _cosine(embedder: HashEmbedder, query: str, content: str) -> float:
+    return _cos(embedder.embed_query(query), embedder.embed_documents([content])[0])
+
+
 def _hit(tid: str, agent: str, score: float) -> SearchHit:
     thought = Thought(
         id=tid,
@@ -251,11 +262,24 @@ def rerank(
     k: int,
     weights: ExpansionWeights,
 ) -> list[SearchHit]:
-    """The pure ranking: the candidates' features, then the best k."""
-    found = candidates_of(
-        query, query_embedding, subquery_embeddings, hits, extra, embeddings, context
-    )
+    """The pure ranking: the candidates' features (their cosines, which the engine
+    computes, from ``embeddings`` here), then the best k."""
+    similarities = {
+        tid: CandidateSimilarity(
+            query=_cos(query_embedding, vector),
+            words=tuple(_cos(word, vector) for word in subquery_embeddings),
+        )
+        for tid, vector in embeddings.items()
+    }
+    found = candidates_of(query, hits, extra, similarities, context)
     return best(found, k, weights)
+
+
+def _cos(a: Sequence[float], b: Sequence[float]) -> float:
+    x, y = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    if x.shape != y.shape:
+        return 0.0
+    return float(x @ y / (np.linalg.norm(x) * np.linalg.norm(y)))
 
 
 def test_rerank_boosts_the_named_agent_and_keeps_k() -> None:
@@ -300,7 +324,7 @@ def test_rerank_ranks_a_question_below_a_statement_but_keeps_its_support() -> No
         _hit("s", "Bob", 0.58),
         _hit("x", "Cy", 0.58),
     ]
-    context = [ContextThought(anchor_id="q", thought=hits[1].thought, embedding=[1.0])]
+    context = [ContextThought(anchor_id="q", thought=hits[1].thought)]
     weights = ExpansionWeights(subquery=0.0, agent=0.0, context=0.3, question=0.1)
     ranked = rerank("what got painted", [1.0], [], hits, [], {}, context, 3, weights)
     scores = {h.thought.id: h.score for h in ranked}
