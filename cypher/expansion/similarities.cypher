@@ -3,5 +3,5 @@
 // each keyword: cosines computed in the engine, so no embedding crosses the wire.
 MATCH (t:Thought)
 WHERE t.id IN $ids AND t.namespace = $namespace
-RETURN t.id AS id, {{ cosine(t.{{ space(embedding) }}, $query) }} AS similarity,
-       [w IN $words | {{ cosine(t.{{ space(embedding) }}, w) }}] AS wordSimilarities
+RETURN t.id AS id, {{ cosine(t.{{ space(embedding) }}, $embedding) }} AS similarity,
+       [w IN $wordEmbeddings | {{ cosine(t.{{ space(embedding) }}, w) }}] AS wordSimilarities

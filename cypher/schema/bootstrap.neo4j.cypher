@@ -28,6 +28,8 @@ CREATE INDEX change_event_subject IF NOT EXISTS FOR (e:ChangeEvent) ON (e.subjec
 CREATE INDEX thought_namespace_state IF NOT EXISTS FOR (t:Thought) ON (t.namespace, t.state);
 CREATE INDEX thought_namespace IF NOT EXISTS FOR (t:Thought) ON (t.namespace);
 CREATE INDEX thought_namespace_created IF NOT EXISTS FOR (t:Thought) ON (t.namespace, t.createdAt);
+// A search hit's session neighbours (expansion.session_context).
+CREATE INDEX thought_namespace_session IF NOT EXISTS FOR (t:Thought) ON (t.namespace, t.sessionId);
 CREATE INDEX thought_namespace_kind IF NOT EXISTS FOR (t:Thought) ON (t.namespace, t.kind);
 CREATE INDEX thought_namespace_run IF NOT EXISTS FOR (t:Thought) ON (t.namespace, t.runId);
 CREATE INDEX change_event_namespace_revision IF NOT EXISTS FOR (e:ChangeEvent) ON (e.namespace, e.revision);

@@ -5,6 +5,9 @@
 CREATE INDEX FOR (t:Thought) ON (t.id);
 CREATE INDEX FOR (t:Thought) ON (t.namespace);
 CREATE INDEX FOR (t:Thought) ON (t.createdAt);
+// A search hit's session neighbours (expansion.session_context): the engine combines it
+// with the createdAt range, so a read scans one session, not every turn written that hour.
+CREATE INDEX FOR (t:Thought) ON (t.sessionId);
 // Listings by kind and by tag (thought.list_of_kind, thought.list_tagged); a range
 // index on a list property answers membership ($tag IN t.tags).
 CREATE INDEX FOR (t:Thought) ON (t.kind);

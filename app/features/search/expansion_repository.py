@@ -85,8 +85,8 @@ class ExpansionRepository:
             {
                 "namespace": namespace,
                 "ids": list(ids),
-                "query": [float(x) for x in query],
-                "words": [[float(x) for x in w] for w in words],
+                "embedding": [float(x) for x in query],
+                "wordEmbeddings": [[float(x) for x in w] for w in words],
             },
             namespace=namespace,
         )
