@@ -283,6 +283,12 @@ def test_user_rows_first_then_references_per_fold(tmp_path: Path) -> None:
     assert "search(query, k: 10), no speakers/sessions/dates: all@10" in user
     assert "ingest conv-x without metadata: 5/5" in result.stderr
     assert "mean tokens used per fold: conv-x" in out
+    # The user's searches' wall times, with and without the metadata, per fold.
+    for row in ("search(query, k: 10): all@10", "no speakers/sessions/dates: all@10"):
+        timing = next(line for line in out.splitlines() if row in line and "ms per call" in line)
+        cells = re.findall(r"(conv-[xy]) (\d+)/(\d+)", timing)
+        assert [c[0] for c in cells] == ["conv-x", "conv-y"]
+        assert all(0 < int(p50) <= int(p95) for _, p50, p95 in cells)
     references = _block(out, titles[1])
     for row in ("BM25 alone", "vector alone"):
         assert row in references

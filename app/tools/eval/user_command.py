@@ -12,6 +12,7 @@ per left-out conversation (fold), with mean and min-max.
 from __future__ import annotations
 
 import argparse
+import statistics
 import sys
 import time
 import uuid
@@ -70,12 +71,30 @@ class Rows:
 
     outcomes: dict[str, list[Outcome]] = field(default_factory=dict)
     tokens: dict[str, dict[str, list[int]]] = field(default_factory=dict)
+    millis: dict[str, dict[str, list[float]]] = field(default_factory=dict)
 
     def add(self, row: str, sample_id: str, category: int, hit: bool) -> None:
         self.outcomes.setdefault(row, []).append(Outcome(sample_id, category, hit))
 
     def table(self, title: str, names: list[str]) -> str:
         return render_folds(title, [(n, self.outcomes.get(n, [])) for n in names])
+
+    def timed_search(
+        self, row: str, sid: str, svc: EvalService, namespace: str, query: str
+    ) -> list[str]:
+        """The user's search (GraphQL over HTTP), its wall time kept per fold."""
+        started = time.perf_counter()
+        found = user_search(svc, namespace, query, SEARCH_K)
+        elapsed = (time.perf_counter() - started) * 1000
+        self.millis.setdefault(row, {}).setdefault(sid, []).append(elapsed)
+        return found
+
+    def latency_lines(self, row: str) -> list[str]:
+        per_fold = self.millis.get(row, {})
+        cells = ", ".join(
+            f"{s} {statistics.median(v):.0f}/{_p95(v):.0f}" for s, v in per_fold.items() if v
+        )
+        return [f"  {row}: ms per call over HTTP, p50/p95 per fold: {cells}"] if cells else []
 
     def token_lines(self, row: str) -> list[str]:
         per_fold = self.tokens.get(row, {})
@@ -85,6 +104,11 @@ class Rows:
         cells = ", ".join(f"{s} {m:.0f}" for s, m in means.items())
         overall = spread(list(means.values()))
         return [f"  {row}: mean tokens used per fold: {cells}; mean [min-max] {overall}"]
+
+
+def _p95(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
 
 
 def _header(command: str, settings: Settings, conversations: list[Conversation]) -> str:
@@ -145,6 +169,7 @@ async def run_user_command(settings: Settings, args: argparse.Namespace) -> int:
         )
     )
     print("\n".join(rows.token_lines(USER_CONTEXT)))
+    print("\n".join(rows.latency_lines(USER_SEARCH) + rows.latency_lines(USER_SEARCH_BARE)))
     print()
     print(rows.table("Reference rows (same texts): all@10", ["BM25 alone", "vector alone"]))
     print()
@@ -174,7 +199,8 @@ def _ask_without_metadata(
     turns_of = ingest_over_api(svc, namespace, conversation, step, bare=True)
     step = phases(f"ask {sid} without metadata", len(conversation.questions))
     for question in conversation.questions:
-        found = as_turns(user_search(svc, namespace, question.text, SEARCH_K), turns_of)
+        searched = rows.timed_search(USER_SEARCH_BARE, sid, svc, namespace, question.text)
+        found = as_turns(searched, turns_of)
         rows.add(USER_SEARCH_BARE, sid, question.category, set(question.evidence) <= set(found))
         step(1)
 
@@ -214,7 +240,9 @@ def _ask_locomo(
             hit = evidence <= set(ranked[strategy.name][:10])
             rows.add(f"strategy {strategy.name}", sid, question.category, hit)
         # What a user gets, last: these calls record usage, as a user's do.
-        found = as_turns(user_search(svc, namespace, question.text, SEARCH_K), turns_of)
+        found = as_turns(
+            rows.timed_search(USER_SEARCH, sid, svc, namespace, question.text), turns_of
+        )
         rows.add(USER_SEARCH, sid, question.category, evidence <= set(found))
         ids, tokens = user_context(svc, namespace, question.text, CONTEXT_BUDGET)
         rows.add(USER_CONTEXT, sid, question.category, evidence <= set(as_turns(ids, turns_of)))
