@@ -1,11 +1,10 @@
 // The conversational context of search hits: for each anchor, the thoughts of the same
 // session written closest to it in the namespace's write order (its revision), so its
 // previous and next turns when a session's thoughts are written in order, also when a
-// batch wrote them all in the same millisecond; at most $perAnchor each. No embeddings:
-// neighbours are mostly other anchors or shared by two anchors, so the caller reads the
-// vectors it lacks once, by id (thought.vectors). The createdAt range keeps
-// the read on the (namespace, createdAt) index; a thought without a session has no
-// context.
+// batch wrote them all in the same millisecond; at most $perAnchor each, without
+// embeddings (expansion.similarities scores every candidate once, in the engine). The
+// createdAt range and the session keep the read on the indexes; a thought without a
+// session has no context.
 UNWIND $anchors AS a
 MATCH (t:Thought)
 WHERE t.namespace = $namespace AND t.createdAt >= a.earliest AND t.createdAt <= a.latest
