@@ -12,7 +12,6 @@ per left-out conversation (fold), with mean and min-max.
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 import time
 import uuid
@@ -20,6 +19,7 @@ from dataclasses import dataclass, field
 
 from thoughtgraph.llm.embedders import build_embedder
 from thoughtgraph.settings import Settings
+from thoughtgraph.tools.bench.timing import Latency
 from thoughtgraph.tools.eval.api_service import (
     EvalService,
     as_turns,
@@ -71,7 +71,7 @@ class Rows:
 
     outcomes: dict[str, list[Outcome]] = field(default_factory=dict)
     tokens: dict[str, dict[str, list[int]]] = field(default_factory=dict)
-    millis: dict[str, dict[str, list[float]]] = field(default_factory=dict)
+    seconds: dict[str, dict[str, list[float]]] = field(default_factory=dict)
 
     def add(self, row: str, sample_id: str, category: int, hit: bool) -> None:
         self.outcomes.setdefault(row, []).append(Outcome(sample_id, category, hit))
@@ -85,15 +85,13 @@ class Rows:
         """The user's search (GraphQL over HTTP), its wall time kept per fold."""
         started = time.perf_counter()
         found = user_search(svc, namespace, query, SEARCH_K)
-        elapsed = (time.perf_counter() - started) * 1000
-        self.millis.setdefault(row, {}).setdefault(sid, []).append(elapsed)
+        elapsed = time.perf_counter() - started
+        self.seconds.setdefault(row, {}).setdefault(sid, []).append(elapsed)
         return found
 
     def latency_lines(self, row: str) -> list[str]:
-        per_fold = self.millis.get(row, {})
-        cells = ", ".join(
-            f"{s} {statistics.median(v):.0f}/{_p95(v):.0f}" for s, v in per_fold.items() if v
-        )
+        per_fold = {s: Latency.of(v) for s, v in self.seconds.get(row, {}).items() if v}
+        cells = ", ".join(f"{s} {t.p50_ms:.0f}/{t.p95_ms:.0f}" for s, t in per_fold.items())
         return [f"  {row}: ms per call over HTTP, p50/p95 per fold: {cells}"] if cells else []
 
     def token_lines(self, row: str) -> list[str]:
@@ -104,11 +102,6 @@ class Rows:
         cells = ", ".join(f"{s} {m:.0f}" for s, m in means.items())
         overall = spread(list(means.values()))
         return [f"  {row}: mean tokens used per fold: {cells}; mean [min-max] {overall}"]
-
-
-def _p95(values: list[float]) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
 
 
 def _header(command: str, settings: Settings, conversations: list[Conversation]) -> str:
