@@ -81,6 +81,15 @@ def _call_with(engine: str, *variables: str) -> str:
     return f"CALL ({names}) {{"
 
 
+def _use_index(engine: str, var: str, label: str, *properties: str) -> str:
+    """After a MATCH: Neo4j's planner told to seek ``label``'s index on ``properties``
+    (it cannot know that one equality, a session, is more selective than a time range
+    it also has an index for). FalkorDB picks its index itself: nothing."""
+    if engine != "neo4j":
+        return ""
+    return f"USING INDEX {var}:{label}({', '.join(properties)})"
+
+
 def _append_event(engine: str) -> str:
     """Appends one event to the namespace's change log, in the write it records, binding
     it as ``ev``. The statement must be down to one row here. Parameters: $eventId
@@ -112,6 +121,7 @@ MACROS: dict[str, Callable[..., str]] = {
     "namespace_label": _namespace_label,
     "fulltext_query_nodes": _fulltext_query_nodes,
     "call_with": _call_with,
+    "use_index": _use_index,
     **VECTOR_MACROS,
     **PROJECTION_MACROS,
     **FILTER_MACROS,
