@@ -31,7 +31,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--grace",
         type=float,
         help="seconds between the switch and dropping the old vectors, for requests "
-        "still using them to finish (default TG_REEMBED_GRACE_S, 65)",
+        "still using them to finish (default TG_REEMBED_GRACE_S, 75)",
     )
     reembed.add_argument(
         "--status", action="store_true", help="print the store's vector spaces and exit"

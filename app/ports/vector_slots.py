@@ -61,9 +61,12 @@ def pinned_slot() -> int | None:
 
 
 def current_slot() -> int:
-    """The pinned slot, or slot 0 where nothing pinned one (statement tooling)."""
-    slot = pinned_slot()
-    return 0 if slot is None else slot
+    """The slot of the request's statements: its pin's, also once the pin has lapsed (only
+    the next ``pin_space`` moves the request on, so a statement never changes space
+    between choosing it and running it), or slot 0 where nothing pinned one (statement
+    tooling)."""
+    found = _pinned.get()
+    return 0 if found is None else found[0]
 
 
 def pin(slot: int) -> None:

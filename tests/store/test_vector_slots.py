@@ -7,13 +7,22 @@ Pure: the statements are expanded from cypher/, no engine runs.
 
 from __future__ import annotations
 
+import contextvars
 import re
 from pathlib import Path
 
 import pytest
 
 from thoughtgraph.domain.errors import ConfigurationError
-from thoughtgraph.ports.vector_slots import SLOTS, pinned, spaced
+from thoughtgraph.ports import vector_slots
+from thoughtgraph.ports.vector_slots import (
+    SLOTS,
+    current_slot,
+    pin,
+    pinned,
+    pinned_slot,
+    spaced,
+)
 from thoughtgraph.store.cypher import ENGINES, Statement, StatementLibrary, expand
 from thoughtgraph.store.vector_macros import VECTOR_NAMES
 
@@ -221,3 +230,19 @@ def test_a_library_made_from_both_slots_answers_both(engine: str) -> None:
         StatementLibrary(engine, library.by_name()).get("thought.create", slot=1)
     with pytest.raises(ConfigurationError, match="no vector slot 2"):
         library.get("thought.create", slot=2)
+
+
+def test_a_lapsed_pin_keeps_naming_its_slot_until_the_request_pins_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Between ``pin_space`` and the statement it chose, a pin may lapse: the statement
+    still runs in the pinned slot, never in slot 0 by default."""
+    monkeypatch.setattr(vector_slots, "PIN_SECONDS", -1.0)
+
+    def in_a_request() -> None:
+        assert current_slot() == 0  # nothing pinned: statement tooling's slot
+        pin(1)
+        assert pinned_slot() is None  # lapsed: the next pin_space pins the active slot
+        assert current_slot() == 1
+
+    contextvars.copy_context().run(in_a_request)

@@ -83,9 +83,10 @@ class ReembeddingService:
         self._build = build_embedder
         self._queue = queue
         self._batch = batch
-        # After the switch, requests that pinned the old slot before it finish before the
-        # last pass and the drop (TG_REEMBED_GRACE_S; a request runs well under a pin's
-        # PIN_SECONDS).
+        # After the switch, work that pinned the old slot before it finishes before the
+        # last pass and the drop (TG_REEMBED_GRACE_S): no statement starts in the old slot
+        # later than a pin's PIN_SECONDS after the switch (plus the second the record may
+        # be cached), and none runs longer than its timeout.
         self._grace_s = grace_s
         self._api_base = api_base  # the configured one: where a requested model is asked
 
