@@ -186,7 +186,7 @@ class Settings(BaseSettings):
     checkpoint_max_bytes: int = Field(default=480_000, ge=1)
     # Re-embedding (docs/reembedding.md): seconds between the switch and dropping the old
     # vectors, for work that began in the old space to finish: at least a pin's 60 s, the
-    # 1 s the record may be cached and a statement's timeout (10 s), so 71 s by default.
+    # 1 s the record may be cached and a statement's timeout (10 s by default), 71 s.
     reembed_grace_s: float = Field(default=75.0, ge=0)
     # Multi-fact extraction (contribute with extract: true, an LLM configured): only a
     # contribution this long is split; each user (or agent) gets this many calls a day.
