@@ -60,13 +60,19 @@ def pinned_slot() -> int | None:
     return slot
 
 
-def current_slot() -> int:
-    """The slot of the request's statements: its pin's, also once the pin has lapsed (only
-    the next ``pin_space`` moves the request on, so a statement never changes space
-    between choosing it and running it), or slot 0 where nothing pinned one (statement
-    tooling)."""
+def last_pinned_slot() -> int | None:
+    """The slot of the request's last pin, also once it has lapsed (only the next
+    ``pin_space`` moves the request on), or None where nothing pinned one."""
     found = _pinned.get()
-    return 0 if found is None else found[0]
+    return None if found is None else found[0]
+
+
+def current_slot() -> int:
+    """The slot of the request's statements: its last pin's (so a statement never changes
+    space between choosing it and running it), or slot 0 where nothing pinned one
+    (statement tooling)."""
+    slot = last_pinned_slot()
+    return 0 if slot is None else slot
 
 
 def pin(slot: int) -> None:

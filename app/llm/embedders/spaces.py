@@ -16,7 +16,7 @@ from thoughtgraph.domain.errors import ConfigurationError
 from thoughtgraph.domain.vector_space import VectorSpace, settings_text
 from thoughtgraph.llm.embedders.base import TextEmbedder
 from thoughtgraph.llm.embedders.factory import build_embedder
-from thoughtgraph.ports.vector_slots import SpaceRecords, pinned_slot
+from thoughtgraph.ports.vector_slots import SpaceRecords, last_pinned_slot
 from thoughtgraph.settings import EmbedderKind, Settings
 
 
@@ -118,8 +118,9 @@ class SpaceEmbedder:
         return last
 
     def _now(self) -> TextEmbedder:
-        """Without waiting: the pinned space's embedder, else the one used last."""
-        slot = pinned_slot()
+        """Without waiting: the embedder of the space the request's statements run in (its
+        last pin's, also once lapsed), else the one used last."""
+        slot = last_pinned_slot()
         return (
             self._last.get(self._last_slot if slot is None else slot) or self._last[self._last_slot]
         )

@@ -11,10 +11,13 @@ import contextvars
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, TypeVar
 
+import pytest
+
 from tests.support import LoopThread
 from tests.transfer_support import build_every_kind
 from thoughtgraph.domain.retrieval import RetrievalOptions
 from thoughtgraph.domain.vector_space import embedder_overrides
+from thoughtgraph.ports import vector_slots
 from thoughtgraph.ports.vector_slots import pinned
 from thoughtgraph.runtime import Runtime, open_runtime
 from thoughtgraph.settings import Settings
@@ -114,6 +117,38 @@ def test_reembed_fills_the_other_slot_switches_and_drops_the_old(
             assert content == EXACT and similarity > 0.999
 
     loop.run(scenario(), timeout=600)
+
+
+def test_a_request_whose_pin_lapsed_names_the_embedder_of_its_own_space(
+    loop: LoopThread, hashed_settings: Callable[..., Settings], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A request that outlives its pin across a switch runs its statements in the slot it
+    pinned; the embedder it names (name, dimension) is that space's, not the one another
+    request used last."""
+    monkeypatch.setattr(vector_slots, "PIN_SECONDS", -1.0)  # every pin lapses at once
+    settings = hashed_settings()
+
+    async def scenario() -> None:
+        async with open_runtime(settings) as runtime:
+            await request(runtime.services.thoughts.contribute(_data(EXACT)))
+            embedder = runtime.services.embedder
+            embedded, switched = asyncio.Event(), asyncio.Event()
+
+            async def outliving_its_pin() -> tuple[int, int]:
+                await embedder.async_embed_query(EXACT)  # pins slot 0, lapsed at once
+                embedded.set()
+                await switched.wait()
+                return vector_slots.current_slot(), embedder.dimension
+
+            outliving = request(outliving_its_pin())
+            await embedded.wait()
+            await switch_to(runtime, 48)
+            await vector_top(runtime, EXACT)  # another request embeds in slot 1
+            assert embedder.dimension == 48  # no pin here: the one used last
+            switched.set()
+            assert await outliving == (0, 32)
+
+    loop.run(scenario(), timeout=300)
 
 
 def _data(content: str) -> Any:
