@@ -40,7 +40,7 @@ from thoughtgraph.features.consent.gate import FieldChanges
 from thoughtgraph.features.repositories import Repositories
 from thoughtgraph.features.thoughts.after_write import AfterWrite
 from thoughtgraph.features.thoughts.batch import write_batch
-from thoughtgraph.features.thoughts.guidance import guidance_for
+from thoughtgraph.features.thoughts.guidance import beside_write, guidance_for
 from thoughtgraph.features.thoughts.inputs import (
     BatchWrite,
     ThoughtInput,
@@ -257,10 +257,6 @@ class ThoughtService:
         texts = [data.content] if data.reason is None else [data.content, data.reason]
         vectors = await self._embedder.async_embed_documents(texts)
         embedding = vectors[0]
-        guidance = None
-        if kind is ThoughtType.ORIGINAL:
-            view = TimeView(now_ms=self._clock.now_ms(), viewer=viewer)
-            guidance = await guidance_for(self._repos, data.namespace, embedding, view)
         thought = new_thought(
             data,
             kind,
@@ -280,8 +276,17 @@ class ThoughtService:
             actor_key_id=data.key_id,
         )
         change = CHANGE_FOR_TYPE[kind]
-        revision = await self._repos.thoughts.create(
-            record, event_id=f"{thought.id}:{change.value}", event_kind=change.value
+        guidance_read = None
+        if kind is ThoughtType.ORIGINAL:
+            view = TimeView(now_ms=self._clock.now_ms(), viewer=viewer)
+            guidance_read = guidance_for(
+                self._repos, data.namespace, embedding, view, new_id=thought.id
+            )
+        revision, guidance = await beside_write(
+            self._repos.thoughts.create(
+                record, event_id=f"{thought.id}:{change.value}", event_kind=change.value
+            ),
+            guidance_read,
         )
         stored_already = revision is None
         if revision is None:

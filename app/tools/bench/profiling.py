@@ -73,25 +73,50 @@ class StatementTimer:
 @dataclass
 class PhaseTimer:
     """Seconds spent in chosen async methods of chosen objects (the pair judge, the
-    model), wrapped on the instance and put back by ``detach``."""
+    model), wrapped on the instance and put back by ``detach``. Phases attached with a
+    ``together`` name also count, under that name, the wall time during which any of them
+    runs: phases that overlap (a read beside a write) sum to more than that."""
 
     seconds: dict[str, float] = field(default_factory=dict)
     calls: dict[str, int] = field(default_factory=dict)
     _wrapped: list[tuple[object, str]] = field(default_factory=list)
+    _running: dict[str, tuple[int, float]] = field(default_factory=dict)  # together: (n, since)
 
-    def attach(self, phase: str, target: object, attribute: str) -> None:
+    def attach(
+        self, phase: str, target: object, attribute: str, *, together: str | None = None
+    ) -> None:
         original: AsyncCall = getattr(target, attribute)
 
         async def timed(*args: Any, **kwargs: Any) -> Any:
             started = time.perf_counter()
+            if together is not None:
+                self._enter(together, started)
             try:
                 return await original(*args, **kwargs)
             finally:
-                self.seconds[phase] = self.seconds.get(phase, 0.0) + time.perf_counter() - started
-                self.calls[phase] = self.calls.get(phase, 0) + 1
+                ended = time.perf_counter()
+                self._add(phase, ended - started)
+                if together is not None:
+                    self._leave(together, ended)
 
         setattr(target, attribute, timed)
         self._wrapped.append((target, attribute))
+
+    def _add(self, phase: str, seconds: float) -> None:
+        self.seconds[phase] = self.seconds.get(phase, 0.0) + seconds
+        self.calls[phase] = self.calls.get(phase, 0) + 1
+
+    def _enter(self, together: str, now: float) -> None:
+        running, since = self._running.get(together, (0, now))
+        self._running[together] = (running + 1, since)
+
+    def _leave(self, together: str, now: float) -> None:
+        running, since = self._running[together]
+        if running > 1:
+            self._running[together] = (running - 1, since)
+            return
+        del self._running[together]
+        self._add(together, now - since)
 
     def detach(self) -> None:
         for target, attribute in self._wrapped:

@@ -1,0 +1,92 @@
+"""Guidance read beside the write that stores the new original, over the real embedded
+engine: it never points at the new thought itself, the write's error wins, and a failed
+read never costs the agent its stored thought."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+from tests.features.thoughts.conftest import DIMENSION
+from tests.store.test_store_contract import make_thought
+from tests.support import LoopThread
+from thoughtgraph.domain.errors import StoreError
+from thoughtgraph.domain.models import ThoughtRecord, TimeView
+from thoughtgraph.domain.scopes import Viewer
+from thoughtgraph.features.services import Services
+from thoughtgraph.features.thoughts.guidance import guidance_for
+from thoughtgraph.features.thoughts.service import ThoughtInput
+
+AXIS = tuple([1.0] + [0.0] * (DIMENSION - 1))
+
+
+def _stored(loop: LoopThread, svc: Services, ns: str, content: str) -> str:
+    thought = make_thought(ns, content)
+    record = ThoughtRecord(thought=thought, embedding=AXIS)
+    assert loop.run(
+        svc.repos.thoughts.create(record, event_id=f"{thought.id}:created", event_kind="created")
+    )
+    return thought.id
+
+
+def _view() -> TimeView:
+    return TimeView(now_ms=int(time.time() * 1000), viewer=Viewer.everyone())
+
+
+def test_guidance_never_points_at_the_thought_written_beside_it(
+    services: tuple[LoopThread, Services],
+    ns: str,
+) -> None:
+    """The read may run after the write has committed: the new thought is in the index,
+    identical to itself, and must not be offered as its own near-duplicate."""
+    loop, svc = services
+    new = _stored(loop, svc, ns, "the thought being written")
+    assert loop.run(guidance_for(svc.repos, ns, AXIS, _view(), new_id=new)) is None
+    assert loop.run(guidance_for(svc.repos, ns, AXIS, _view())) is not None  # it is there
+    twin = _stored(loop, svc, ns, "an earlier near-duplicate")
+    found = loop.run(guidance_for(svc.repos, ns, AXIS, _view(), new_id=new))
+    assert found is not None and found.similar_thought_id == twin
+
+
+def _contribution(ns: str) -> ThoughtInput:
+    return ThoughtInput(content="stored despite", agent_id="a", agent_name="A", namespace=ns)
+
+
+def test_a_failed_guidance_read_leaves_the_stored_thought_without_guidance(
+    services: tuple[LoopThread, Services],
+    ns: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    loop, svc = services
+
+    async def failing_read(*args: Any, **kwargs: Any) -> Any:
+        raise StoreError("the guidance read failed")
+
+    monkeypatch.setattr(svc.repos.thoughts, "nearest", failing_read)
+    contribution = loop.run(svc.thoughts.contribute(_contribution(ns)))
+    assert contribution.guidance is None
+    stored = loop.run(svc.repos.thoughts.get_many(ns, [contribution.thought.id]))
+    assert stored[contribution.thought.id].content == "stored despite"
+
+
+def test_the_writes_error_wins_over_the_reads(
+    services: tuple[LoopThread, Services],
+    ns: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    loop, svc = services
+    before = loop.run(svc.history.revision(ns))
+
+    async def failing_read(*args: Any, **kwargs: Any) -> Any:
+        raise ValueError("the guidance read failed")
+
+    async def failing_write(*args: Any, **kwargs: Any) -> Any:
+        raise StoreError("the write failed")
+
+    monkeypatch.setattr(svc.repos.thoughts, "nearest", failing_read)
+    monkeypatch.setattr(svc.repos.thoughts, "create", failing_write)
+    with pytest.raises(StoreError, match="the write failed"):
+        loop.run(svc.thoughts.contribute(_contribution(ns)))
+    assert loop.run(svc.history.revision(ns)) == before
