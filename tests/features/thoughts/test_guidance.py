@@ -5,6 +5,7 @@ read never costs the agent its stored thought."""
 from __future__ import annotations
 
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
@@ -54,17 +55,22 @@ def _contribution(ns: str) -> ThoughtInput:
     return ThoughtInput(content="stored despite", agent_id="a", agent_name="A", namespace=ns)
 
 
+def _failing(error: Exception) -> Callable[..., Awaitable[Any]]:
+    """A repository method that raises ``error`` when awaited."""
+
+    async def fail(*args: Any, **kwargs: Any) -> Any:
+        raise error
+
+    return fail
+
+
 def test_a_failed_guidance_read_leaves_the_stored_thought_without_guidance(
     services: tuple[LoopThread, Services],
     ns: str,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     loop, svc = services
-
-    async def failing_read(*args: Any, **kwargs: Any) -> Any:
-        raise StoreError("the guidance read failed")
-
-    monkeypatch.setattr(svc.repos.thoughts, "nearest", failing_read)
+    monkeypatch.setattr(svc.repos.thoughts, "nearest", _failing(StoreError("read failed")))
     contribution = loop.run(svc.thoughts.contribute(_contribution(ns)))
     assert contribution.guidance is None
     stored = loop.run(svc.repos.thoughts.get_many(ns, [contribution.thought.id]))
@@ -78,15 +84,8 @@ def test_the_writes_error_wins_over_the_reads(
 ) -> None:
     loop, svc = services
     before = loop.run(svc.history.revision(ns))
-
-    async def failing_read(*args: Any, **kwargs: Any) -> Any:
-        raise ValueError("the guidance read failed")
-
-    async def failing_write(*args: Any, **kwargs: Any) -> Any:
-        raise StoreError("the write failed")
-
-    monkeypatch.setattr(svc.repos.thoughts, "nearest", failing_read)
-    monkeypatch.setattr(svc.repos.thoughts, "create", failing_write)
+    monkeypatch.setattr(svc.repos.thoughts, "nearest", _failing(ValueError("read failed")))
+    monkeypatch.setattr(svc.repos.thoughts, "create", _failing(StoreError("the write failed")))
     with pytest.raises(StoreError, match="the write failed"):
         loop.run(svc.thoughts.contribute(_contribution(ns)))
     assert loop.run(svc.history.revision(ns)) == before
