@@ -8,8 +8,10 @@ from collections.abc import Iterator
 
 import pytest
 
+from tests.store.test_store_contract import make_thought
 from tests.support import LoopThread
 from thoughtgraph.container import build_services
+from thoughtgraph.domain.models import ThoughtRecord
 from thoughtgraph.features.services import Services
 from thoughtgraph.llm.embedders.hashing import HashEmbedder
 from thoughtgraph.settings import Settings
@@ -29,3 +31,20 @@ def services(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LoopThr
     yield loop, build_services(store, embedder)
     loop.run(stack.aclose())
     loop.close()
+
+
+AXIS = tuple([1.0] + [0.0] * (DIMENSION - 1))
+
+
+def stored_thought(
+    loop: LoopThread, services: Services, ns: str, content: str, *, weight: float = 1.0
+) -> str:
+    """A thought written straight through the repository, its vector on the first axis."""
+    thought = make_thought(ns, content, weight=weight)
+    record = ThoughtRecord(thought=thought, embedding=AXIS)
+    assert loop.run(
+        services.repos.thoughts.create(
+            record, event_id=f"{thought.id}:created", event_kind="created"
+        )
+    )
+    return thought.id

@@ -4,36 +4,23 @@ read never costs the agent its stored thought."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
 
-from tests.features.thoughts.conftest import DIMENSION
-from tests.store.test_store_contract import make_thought
+from tests.features.thoughts.conftest import AXIS, stored_thought
 from tests.support import LoopThread
 from thoughtgraph.domain.errors import StoreError
-from thoughtgraph.domain.models import ThoughtRecord, TimeView
+from thoughtgraph.domain.models import TimeView, now_ms
 from thoughtgraph.domain.scopes import Viewer
 from thoughtgraph.features.services import Services
 from thoughtgraph.features.thoughts.guidance import guidance_for
 from thoughtgraph.features.thoughts.service import ThoughtInput
 
-AXIS = tuple([1.0] + [0.0] * (DIMENSION - 1))
-
-
-def _stored(loop: LoopThread, svc: Services, ns: str, content: str) -> str:
-    thought = make_thought(ns, content)
-    record = ThoughtRecord(thought=thought, embedding=AXIS)
-    assert loop.run(
-        svc.repos.thoughts.create(record, event_id=f"{thought.id}:created", event_kind="created")
-    )
-    return thought.id
-
 
 def _view() -> TimeView:
-    return TimeView(now_ms=int(time.time() * 1000), viewer=Viewer.everyone())
+    return TimeView(now_ms=now_ms(), viewer=Viewer.everyone())
 
 
 def test_guidance_never_points_at_the_thought_written_beside_it(
@@ -43,10 +30,10 @@ def test_guidance_never_points_at_the_thought_written_beside_it(
     """The read may run after the write has committed: the new thought is in the index,
     identical to itself, and must not be offered as its own near-duplicate."""
     loop, svc = services
-    new = _stored(loop, svc, ns, "the thought being written")
+    new = stored_thought(loop, svc, ns, "the thought being written")
     assert loop.run(guidance_for(svc.repos, ns, AXIS, _view(), new_id=new)) is None
     assert loop.run(guidance_for(svc.repos, ns, AXIS, _view())) is not None  # it is there
-    twin = _stored(loop, svc, ns, "an earlier near-duplicate")
+    twin = stored_thought(loop, svc, ns, "an earlier near-duplicate")
     found = loop.run(guidance_for(svc.repos, ns, AXIS, _view(), new_id=new))
     assert found is not None and found.similar_thought_id == twin
 

@@ -5,24 +5,16 @@ from __future__ import annotations
 
 import pytest
 
-from tests.features.thoughts.conftest import DIMENSION
-from tests.store.test_store_contract import make_thought
+from tests.features.thoughts.conftest import stored_thought
 from tests.support import LoopThread
 from thoughtgraph.domain.errors import ThoughtNotFoundError
-from thoughtgraph.domain.models import ThoughtRecord, ThoughtType
+from thoughtgraph.domain.models import ThoughtType
 from thoughtgraph.features.services import Services
 from thoughtgraph.features.thoughts.service import ThoughtInput
 
 
 def _seed(loop: LoopThread, services: Services, ns: str, weight: float) -> str:
-    thought = make_thought(ns, f"seeded with weight {weight}", weight=weight)
-    record = ThoughtRecord(thought=thought, embedding=tuple([1.0] + [0.0] * (DIMENSION - 1)))
-    assert loop.run(
-        services.repos.thoughts.create(
-            record, event_id=f"{thought.id}:created", event_kind="created"
-        )
-    )
-    return thought.id
+    return stored_thought(loop, services, ns, f"seeded with weight {weight}", weight=weight)
 
 
 def test_pheromone_is_inherited_from_stored_weights(
