@@ -109,7 +109,7 @@ def export_records(
 
     async def run() -> None:
         with path.open("w", encoding="utf-8") as out:
-            await Exporter(repos(store), embedder, page_size=7).export(out, [ns], _Quiet())
+            await Exporter(repos(store), embedder, store, page_size=7).export(out, [ns], _Quiet())
 
     loop.run(run(), timeout=SLOW_S)
     return records(path)

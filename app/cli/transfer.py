@@ -52,13 +52,18 @@ async def _export(settings: Settings, args: argparse.Namespace) -> int:
     from thoughtgraph.runtime import open_runtime
 
     async with open_runtime(settings) as runtime:
-        exporter = Exporter(runtime.repos, runtime.embedder)
+        exporter = Exporter(runtime.repos, runtime.embedder, runtime.store)
         namespaces = await exporter.namespaces(args.namespace)
         to_stdout = str(args.file) == "-"
         out = sys.stdout if to_stdout else args.file.open("w", encoding="utf-8")
         try:
             with progress("export", None) as shown:
                 counts = await exporter.export(out, namespaces, shown)
+        except BaseException:
+            if not to_stdout:  # no half-written file left that looks like an export
+                out.close()
+                args.file.unlink(missing_ok=True)
+            raise
         finally:
             if not to_stdout:
                 out.close()

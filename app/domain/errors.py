@@ -94,6 +94,13 @@ class ConsentRequiredError(ThoughtgraphError):
     code = "CONSENT_REQUIRED"
 
 
+class VectorSpaceChangedError(ThoughtgraphError):
+    """A long read (an export) outlived the vector space it started in: a re-embed switched
+    the store meanwhile, so what it read would mix two embedders' vectors. Run it again."""
+
+    code = "VECTOR_SPACE_CHANGED"
+
+
 # --- infrastructure errors ----------------------------------------------------------------
 
 

@@ -1,13 +1,22 @@
 """``thoughtgraph export``: every node, relationship and change-log counter of a namespace
-(or of all), read in pages, written as JSON Lines (format: features.transfer.service)."""
+(or of all), read in pages, written as JSON Lines (format: features.transfer.service).
+
+An export reads one vector space from start to end: the store's active slot, pinned for
+the whole export (it may outlast a request's pin). A re-embed that switches the store
+meanwhile would leave it reading vectors that are retired and then dropped, beside thoughts
+written since with none in that slot, so the export then fails and asks to be run again.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Sequence
+from contextlib import aclosing
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from thoughtgraph.domain import validation as check
+from thoughtgraph.domain.errors import VectorSpaceChangedError
+from thoughtgraph.domain.vector_space import VectorSpace, VectorSpaces
 from thoughtgraph.features.repositories import Repositories
 from thoughtgraph.features.transfer.service import (
     NODE_BY_LABEL,
@@ -18,6 +27,7 @@ from thoughtgraph.features.transfer.service import (
     split_vector,
 )
 from thoughtgraph.ports.services import Embeddings
+from thoughtgraph.ports.vector_slots import SpaceRecords, pinned
 from thoughtgraph.progress import Progress
 
 PAGE_SIZE = 500
@@ -37,10 +47,16 @@ class ExportCounts:
 
 class Exporter:
     def __init__(
-        self, repos: Repositories, embedder: Embeddings, *, page_size: int = PAGE_SIZE
+        self,
+        repos: Repositories,
+        embedder: Embeddings,
+        spaces: SpaceRecords,
+        *,
+        page_size: int = PAGE_SIZE,
     ) -> None:
         self._executor = repos.executor
         self._embedder = embedder  # the one the stored vectors come from (bootstrap checks)
+        self._spaces = spaces
         self._repo = repos.transfer
         self._page_size = page_size
 
@@ -50,43 +66,83 @@ class Exporter:
         return await self._executor.namespaces()
 
     async def export(self, out: TextIO, namespaces: Sequence[str], shown: Progress) -> ExportCounts:
-        header = Header.now(
-            embedder=self._embedder.name,
-            dimension=self._embedder.dimension,
+        counts = ExportCounts()
+        async with aclosing(self.lines(namespaces, counts, shown)) as lines:
+            async for line in lines:
+                out.write(line)
+        return counts
+
+    async def lines(
+        self, namespaces: Sequence[str], counts: ExportCounts, shown: Progress
+    ) -> AsyncGenerator[str, None]:
+        """The export's lines, the header first, each ending in a newline; ``counts`` grows
+        as they go. Raises VectorSpaceChangedError after a namespace read while a re-embed
+        switched the store."""
+        started = await self._spaces.spaces(fresh=True)
+        with pinned(started.active.slot):
+            yield self._header(started.active, namespaces).line() + "\n"
+            for namespace in namespaces:
+                async for line in self._namespace(namespace, counts, shown):
+                    yield line
+                await self._still_in(started)
+                counts.namespaces += 1
+
+    def _header(self, space: VectorSpace, namespaces: Sequence[str]) -> Header:
+        # A re-embed's space is named by its record (its embedder was checked against it);
+        # the space the store was built in by the configured embedder, which the bootstrap
+        # accepted under a name that may differ from the record's.
+        embedder, dimension = (
+            (space.embedder, space.dimension)
+            if space.settings is not None
+            else (self._embedder.name, self._embedder.dimension)
+        )
+        return Header.now(
+            embedder=embedder,
+            dimension=dimension,
             engine=self._executor.engine,
             namespaces=list(namespaces),
         )
-        out.write(header.line() + "\n")
-        counts = ExportCounts()
-        for namespace in namespaces:
-            await self._namespace(out, namespace, counts, shown)
-            counts.namespaces += 1
-        return counts
+
+    async def _still_in(self, started: VectorSpaces) -> None:
+        now = await self._spaces.spaces(fresh=True)
+        if (now.active.slot, now.switched_at) != (started.active.slot, started.switched_at):
+            raise VectorSpaceChangedError(
+                f"a re-embed switched the store from {started.active.embedder} to "
+                f"{now.active.embedder} during the export, whose vectors would mix the two; "
+                "export again"
+            )
 
     async def _namespace(
-        self, out: TextIO, namespace: str, counts: ExportCounts, shown: Progress
-    ) -> None:
+        self, namespace: str, counts: ExportCounts, shown: Progress
+    ) -> AsyncIterator[str]:
         # Every node first, so that an import meets both ends before a relationship.
         ids: dict[str, list[str]] = {}
         for kind in NODE_KINDS:
-            ids[kind.key] = await self._nodes(out, namespace, kind, counts, shown)
+            ids[kind.key] = []
+            async for line in self._nodes(namespace, kind, counts, ids[kind.key], shown):
+                yield line
         for kind in (k for k in NODE_KINDS if k.outgoing):
             found = ids[kind.key]
             for start in range(0, len(found), self._page_size):
                 chunk = found[start : start + self._page_size]
                 for row in await self._repo.outgoing(kind.key, namespace, chunk):
-                    out.write(dumps(_edge_record(namespace, kind, row)) + "\n")
+                    yield dumps(_edge_record(namespace, kind, row)) + "\n"
                     counts.edges[row["type"]] = counts.edges.get(row["type"], 0) + 1
                     shown.advance()
         revision = await self._repo.change_log_revision(namespace)
         if revision is not None:
-            out.write(dumps({"record": "changeLog", "namespace": namespace, "revision": revision}))
-            out.write("\n")
+            record = {"record": "changeLog", "namespace": namespace, "revision": revision}
+            yield dumps(record) + "\n"
 
     async def _nodes(
-        self, out: TextIO, namespace: str, kind: NodeKind, counts: ExportCounts, shown: Progress
-    ) -> list[str]:
-        ids: list[str] = []
+        self,
+        namespace: str,
+        kind: NodeKind,
+        counts: ExportCounts,
+        ids: list[str],
+        shown: Progress,
+    ) -> AsyncIterator[str]:
+        """The namespace's nodes of ``kind``, page by page; their ids appended to ``ids``."""
         after = ""
         limit = kind.batch(self._page_size)
         while True:
@@ -102,12 +158,12 @@ class Exporter:
                 }
                 if vector is not None:
                     record["vector"] = vector
-                out.write(dumps(record) + "\n")
+                yield dumps(record) + "\n"
                 ids.append(str(row["id"]))
                 shown.advance()
             counts.nodes[kind.label] = counts.nodes.get(kind.label, 0) + len(rows)
             if len(rows) < limit:
-                return ids
+                return
             after = str(rows[-1]["id"])
 
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import io
+import json
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, TypeVar
 
@@ -15,8 +17,10 @@ import pytest
 
 from tests.support import LoopThread
 from tests.transfer_support import build_every_kind
+from thoughtgraph.domain.errors import VectorSpaceChangedError
 from thoughtgraph.domain.retrieval import RetrievalOptions
 from thoughtgraph.domain.vector_space import embedder_overrides
+from thoughtgraph.features.transfer.export import ExportCounts, Exporter
 from thoughtgraph.ports import vector_slots
 from thoughtgraph.ports.vector_slots import pinned
 from thoughtgraph.runtime import Runtime, open_runtime
@@ -149,6 +153,60 @@ def test_a_request_whose_pin_lapsed_names_the_embedder_of_its_own_space(
             assert await outliving == (0, 32)
 
     loop.run(scenario(), timeout=300)
+
+
+def test_an_export_across_a_switch_fails_and_one_after_it_reads_the_new_space(
+    loop: LoopThread, hashed_settings: Callable[..., Settings], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An export reads the space it started in, however long it takes (longer than a
+    request's pin), and fails when a re-embed switched the store meanwhile (its old vectors
+    dropped under it); the next export reads the new space throughout."""
+    monkeypatch.setattr(vector_slots, "PIN_SECONDS", -1.0)  # every request's pin lapses
+    settings = hashed_settings()
+
+    async def scenario() -> None:
+        async with open_runtime(settings) as runtime:
+            await request(build_every_kind(runtime, NS))
+            exporter = Exporter(runtime.repos, runtime.embedder, runtime.store, page_size=3)
+
+            async def across_a_switch() -> list[str]:
+                lines = exporter.lines([NS], ExportCounts(), _Silent())
+                read = [await anext(lines), await anext(lines)]  # the header, a thought
+                await switch_to(runtime, 48)
+                with pytest.raises(VectorSpaceChangedError, match="hash:32 to hash:48"):
+                    async for line in lines:
+                        read.append(line)
+                return read
+
+            read = await request(across_a_switch())
+            assert json.loads(read[0])["embedder"] == "hash:32"
+            assert _dimensions(read[1:]) == {32}  # never the new space's
+
+            out = io.StringIO()
+            await request(exporter.export(out, [NS], _Silent()))
+            after = out.getvalue().splitlines(keepends=True)
+            assert json.loads(after[0])["embedder"] == "hash:48"
+            assert _dimensions(after[1:]) == {48}
+            # What the failed export read after the switch had lost its vectors.
+            assert _vectors(read) < _vectors(after)
+
+    loop.run(scenario(), timeout=600)
+
+
+def _dimensions(lines: list[str]) -> set[int]:
+    """The lengths of the vectors among export lines."""
+    records = [json.loads(line) for line in lines]
+    return {len(record["vector"]) for record in records if "vector" in record}
+
+
+def _vectors(lines: list[str]) -> int:
+    """How many export lines carry a vector."""
+    return sum("vector" in json.loads(line) for line in lines)
+
+
+class _Silent:
+    def advance(self, n: int = 1) -> None:
+        del n
 
 
 def _data(content: str) -> Any:
