@@ -42,6 +42,9 @@ JVM_OPTIONS = [
     "--enable-native-access=ALL-UNNAMED",
 ]
 DEFAULT_DATABASE = "neo4j"
+# Neo4j 5.26's internal.dbms.index.vector.standard_merge_factor (default 50): how many
+# Lucene segments of one level a vector index keeps before merging them.
+VECTOR_MERGE_FACTOR = 4
 
 
 class DevNeo4jServer(OwnedProcess):
@@ -184,6 +187,10 @@ class DevNeo4jServer(OwnedProcess):
             "browser.remote_content_hostname_whitelist": "*",
             "client.allow_telemetry": "false",
             "db.tx_log.rotation.retention_policy": "2 files",
+            # Merge the vector indexes' Lucene segments at 4 a level, not 50: a query
+            # searches every segment, and a namespace written one thought a commit otherwise
+            # keeps dozens (docs/operations/scaling.md, "Sizing Neo4j").
+            "internal.dbms.index.vector.standard_merge_factor": VECTOR_MERGE_FACTOR,
         }
         lines = [
             "# Written by `thoughtgraph dev-neo4j` on every start; edits are overwritten.",
