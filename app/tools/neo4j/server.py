@@ -189,7 +189,7 @@ class DevNeo4jServer(OwnedProcess):
             "db.tx_log.rotation.retention_policy": "2 files",
             # Merge the vector indexes' Lucene segments at 4 a level, not 50: a query
             # searches every segment, and a namespace written one thought a commit otherwise
-            # keeps dozens (docs/operations/scaling.md, "Sizing Neo4j").
+            # keeps dozens (docs/operations/scaling.md, "Vector index segments on Neo4j").
             "internal.dbms.index.vector.standard_merge_factor": VECTOR_MERGE_FACTOR,
         }
         lines = [
