@@ -109,7 +109,7 @@ def export_records(
 
     async def run() -> None:
         with path.open("w", encoding="utf-8") as out:
-            await Exporter(repos(store), embedder, store, page_size=7).export(out, [ns], _Quiet())
+            await Exporter(repos(store), embedder, store, page_size=7).export(out, [ns], Quiet())
 
     loop.run(run(), timeout=SLOW_S)
     return records(path)
@@ -132,7 +132,7 @@ def import_file(
         with path.open(encoding="utf-8") as lines:
             fields = field_changes(store, embedder)
             return await Importer(repos(store), embedder, batch_size=5, fields=fields).restore(
-                lines, only=None, shown=_Quiet()
+                lines, only=None, shown=Quiet()
             )
 
     return loop.run(run(), timeout=SLOW_S)
@@ -161,7 +161,9 @@ def nearest_ids(
     return loop.run(run())
 
 
-class _Quiet:
+class Quiet:
+    """A Progress that shows nothing."""
+
     def advance(self, n: int = 1) -> None:
         del n
 

@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 import pytest
 
 from tests.support import LoopThread
-from tests.transfer_support import build_every_kind
+from tests.transfer_support import Quiet, build_every_kind
 from thoughtgraph.domain.errors import VectorSpaceChangedError
 from thoughtgraph.domain.retrieval import RetrievalOptions
 from thoughtgraph.domain.vector_space import embedder_overrides
@@ -170,7 +170,7 @@ def test_an_export_across_a_switch_fails_and_one_after_it_reads_the_new_space(
             exporter = Exporter(runtime.repos, runtime.embedder, runtime.store, page_size=3)
 
             async def across_a_switch() -> list[str]:
-                lines = exporter.lines([NS], ExportCounts(), _Silent())
+                lines = exporter.lines([NS], ExportCounts(), Quiet())
                 read = [await anext(lines), await anext(lines)]  # the header, a thought
                 await switch_to(runtime, 48)
                 with pytest.raises(VectorSpaceChangedError, match="hash:32 to hash:48"):
@@ -183,7 +183,7 @@ def test_an_export_across_a_switch_fails_and_one_after_it_reads_the_new_space(
             assert _dimensions(read[1:]) == {32}  # never the new space's
 
             out = io.StringIO()
-            await request(exporter.export(out, [NS], _Silent()))
+            await request(exporter.export(out, [NS], Quiet()))
             after = out.getvalue().splitlines(keepends=True)
             assert json.loads(after[0])["embedder"] == "hash:48"
             assert _dimensions(after[1:]) == {48}
@@ -202,11 +202,6 @@ def _dimensions(lines: list[str]) -> set[int]:
 def _vectors(lines: list[str]) -> int:
     """How many export lines carry a vector."""
     return sum("vector" in json.loads(line) for line in lines)
-
-
-class _Silent:
-    def advance(self, n: int = 1) -> None:
-        del n
 
 
 def _data(content: str) -> Any:
