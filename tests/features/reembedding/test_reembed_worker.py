@@ -14,7 +14,14 @@ import pytest
 from tests.api.test_api_keys import Keyed, codes
 from tests.processes.test_maintenance_worker import ping
 from tests.redis_server import RedisServer
-from tests.support import GraphQLClient, eventually, log_events, serve_in_thread, worker_process
+from tests.support import (
+    GraphQLClient,
+    eventually,
+    log_events,
+    serve_in_thread,
+    wait_for_event,
+    worker_process,
+)
 from thoughtgraph.api.keyfile import KeyFile
 from thoughtgraph.domain.access import ALL_NAMESPACES, Role
 from thoughtgraph.server import create_app
@@ -103,6 +110,8 @@ def test_an_admin_queues_a_reembed_that_a_worker_runs(
                 120,
                 "the worker's re-embed and drop",
             )
+            # The worker logs the job's end just after its last write, so wait for the line.
+            wait_for_event(log, "job.done", timeout=30, task=names.REEMBED)
             done = [e for e in log_events(log) if e.get("event") == "job.done"]
             assert [e["task"] for e in done if e["task"] == names.REEMBED] == [names.REEMBED]
         assert spaces()["active"] == {"slot": 1, "embedder": "hash:24", "dimension": 24}
