@@ -4,10 +4,14 @@
 from __future__ import annotations
 
 import json
+import os
+import select
+import subprocess
+import time
 from pathlib import Path
 from typing import Any
 
-from tests.support import run_cli
+from tests.support import THOUGHTGRAPH_CLI, hash_embedder_env, run_cli
 
 RECORD = {
     "content": "Refunds above 500 euros need a second approval",
@@ -91,3 +95,56 @@ def test_bad_files_are_refused_with_a_clear_code(tmp_path: Path) -> None:
     refused = run_cli(tmp_path / "data", "import", "--text", str(bad_text))
     assert refused.returncode == 2
     assert "[VALIDATION_ERROR]" in refused.stderr and "line 2" in refused.stderr
+
+
+def test_an_export_that_fails_midway_leaves_no_file(tmp_path: Path) -> None:
+    """The export's reader goes away after the header (a named pipe whose consumer died):
+    the write fails half-way, the command fails and removes the path it was given."""
+    data_dir = tmp_path / "data"
+    source = tmp_path / "many.txt"
+    # Far more than a pipe's 64 KiB: the export blocks on the full pipe, then breaks.
+    source.write_text("".join(f"Fact number {i} about the billing service\n" for i in range(400)))
+    assert run_cli(data_dir, "import", "--text", str(source)).returncode == 0
+    fifo = tmp_path / "export.jsonl"
+    os.mkfifo(fifo)
+    process = subprocess.Popen(
+        [*THOUGHTGRAPH_CLI, "export", str(fifo)],
+        env=hash_embedder_env(data_dir),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        header = _first_line(fifo, timeout_s=120)
+    finally:
+        stderr = _stderr_after(process, timeout_s=120)
+    assert header["format"] == "thoughtgraph-export"
+    assert process.returncode == 1, stderr
+    assert "BrokenPipeError" in stderr and "exported" not in stderr
+    assert not fifo.exists()
+
+
+def _first_line(fifo: Path, *, timeout_s: float) -> dict[str, Any]:
+    """Read the pipe until its first line, then close it: the writer's next write breaks."""
+    descriptor = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+    read = b""
+    deadline = time.monotonic() + timeout_s
+    try:
+        while b"\n" not in read:
+            ready, _, _ = select.select([descriptor], [], [], max(deadline - time.monotonic(), 0))
+            assert ready, f"no export line within {timeout_s} s"
+            chunk = os.read(descriptor, 65536)
+            assert chunk, "the export closed the pipe before its first line"
+            read += chunk
+    finally:
+        os.close(descriptor)
+    return dict(json.loads(read.split(b"\n", 1)[0]))
+
+
+def _stderr_after(process: subprocess.Popen[str], *, timeout_s: float) -> str:
+    try:
+        _, stderr = process.communicate(timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        _, stderr = process.communicate()
+    return str(stderr)
