@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from thoughtgraph.domain.judgement import PairRelation, PairToJudge, UsageMeter
 from thoughtgraph.domain.language import lexicon
 from thoughtgraph.domain.language.rules_judge import RuleJudge, about_different_things, judge_texts
+from thoughtgraph.domain.language.statements import parse
 from thoughtgraph.llm.embedders.base import TextEmbedder
 from thoughtgraph.tools.eval.updates import (
     MAX_COMPATIBLE_FLAGGED,
@@ -177,3 +178,34 @@ def test_pairs_below_the_similarity_floor_are_not_judged(local_embedder: TextEmb
 )
 def test_numbers_are_values_not_subjects(older: str, newer: str, apart: bool) -> None:
     assert about_different_things(older, newer) is apart
+
+
+@pytest.mark.parametrize(
+    ("text", "subject"),
+    [
+        # A fronted clause or phrase closed by a comma is not the subject.
+        (
+            "Since the storage upgrade in March, Prometheus keeps metrics for 45 days.",
+            ["Prometheus"],
+        ),
+        ("After Dmitri left, Keiko maintains the orjson fork.", ["Keiko"]),
+        # A fronted "On weekends" says what is talked about; an appositive stays too.
+        ("On weekends, the office opens at 10:00.", ["weekends", "office"]),
+        ("My sister Ana, a pharmacist, works in Porto.", ["sister", "Ana", "pharmacist"]),
+        # A comma before "and" joins two clauses: no subject after it.
+        (
+            "Since March the team grew, and we hired two engineers.",
+            ["Since", "March", "team", "grew"],
+        ),
+    ],
+)
+def test_the_subject_starts_after_a_fronted_clause(text: str, subject: list[str]) -> None:
+    assert [t.raw for t in parse(text, names=set()).tokens if t.in_subject] == subject
+
+
+def test_a_fronted_since_dates_a_change_and_is_no_detail_of_it() -> None:
+    older = "The office opens at 8:00."
+    changed = judge_texts(older, "Since the new lease, the office opens at 7:00.")
+    assert changed.relation is PairRelation.UPDATE and "('since')" in changed.explanation
+    same = judge_texts(older, "Since 2019, the office has opened at 8:00.")
+    assert same.relation is PairRelation.COMPATIBLE

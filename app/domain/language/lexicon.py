@@ -40,6 +40,15 @@ COPULAS = words("is are was were be been am")
 ADVERBS = words("now also still just only never not no longer always currently already too")
 
 NEGATIONS = words("not no never without cannot")
+
+# Words that open a clause or phrase put before the subject and closed by a comma
+# ("Since the upgrade, Prometheus keeps ...", "After Dmitri left, Keiko ..."): the subject
+# starts after the comma. A fronted "On weekends, ..." stays part of what is talked about.
+FRONTING = words("since after before once when because until while as following from")
+COORDINATORS = words("and but or so")
+# A fronted phrase that dates a state from an event ("Since the upgrade, ...", "After the
+# reorg, ...") is a change cue in the newer of two statements, and not a detail of it.
+CHANGE_FRONTING = words("since after following from")
 CONTRACTED_NOT = {
     "can't": ("can", "not"),
     "won't": ("will", "not"),

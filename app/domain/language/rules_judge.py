@@ -294,7 +294,7 @@ def _holder_side(statement: Statement) -> list[Token]:
     subject = [t for t in statement.tokens if t.in_subject]
     complement = [t for t in statement.tokens if not t.in_subject]
     if statement.boundary_word in lx.COPULAS:
-        first = words[0]
+        first = words[statement.subject_start]
         following = words[at + 1] if at + 1 < len(words) else None
         if first.lower in lx.DETERMINERS or first.possessive:
             return complement

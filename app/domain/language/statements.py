@@ -39,7 +39,7 @@ class Token:
     position: int  # index among the clause's words
     kind: str  # CONTENT | VERB | VALUE
     value_type: str | None  # number, time, ident, name, state, label (VALUE only)
-    in_subject: bool  # before the first verb: part of what the statement is about
+    in_subject: bool  # from the subject's start to the first verb: what the statement is about
     capitalised: bool
     scope: bool = False  # in a "for ..." phrase after the verb: whom or what it applies to
 
@@ -64,6 +64,7 @@ class Statement:
     # Positions of the words naming the older value ("switched from X to ..."), and their norms.
     mention_positions: frozenset[int]
     old_mention: frozenset[str]
+    subject_start: int = 0  # index of the subject's first word, after a fronted phrase
 
     @functools.cached_property
     def norms(self) -> frozenset[str]:  # read many times per judgement: computed once
@@ -89,7 +90,9 @@ def parse(text: str, *, names: set[str], older: Statement | None = None) -> Stat
     if older is None:
         return _parse_cached(text, first_is_name, as_newer=False)
     lowered = [w.lower for w in layout.words]
-    if not find_phrases(lowered, lx.CHANGE_CUES) and not find_phrases(lowered, lx.ADDITIVE_CUES):
+    fronted_change = layout.subject_start and lowered[0] in lx.CHANGE_FRONTING
+    cues = find_phrases(lowered, lx.CHANGE_CUES) or find_phrases(lowered, lx.ADDITIVE_CUES)
+    if not cues and not fronted_change:
         return _parse_cached(text, first_is_name, as_newer=True)  # the older cannot matter
     return _parse(text, names=names, older=older, as_newer=True)
 
@@ -104,11 +107,11 @@ def _parse_cached(text: str, first_is_name: bool, *, as_newer: bool) -> Statemen
 def _parse(text: str, *, names: set[str], older: Statement | None, as_newer: bool) -> Statement:
     """``as_newer`` without ``older``: a newer statement with no cue phrases at all."""
     layout = _layout(text)
-    words, boundary = list(layout.words), layout.boundary
+    words, start, boundary = list(layout.words), layout.subject_start, layout.boundary
 
     def token_at(index: int) -> Token | None:
         # Only the first word's reading depends on the pair (is it a name elsewhere?).
-        return layout.tokens[index] if index else _token(words, 0, boundary, names)
+        return layout.tokens[index] if index else _token(words, 0, (start, boundary), names)
 
     lowered = [w.lower for w in words]
     skip: set[int] = set()
@@ -126,6 +129,11 @@ def _parse(text: str, *, names: set[str], older: Statement | None, as_newer: boo
             if not re.search(rf"\b{re.escape(phrase)}\b", older_text):
                 additive.append(phrase)
                 skip |= set(span)
+        fronted = words[0].lower if start else None
+        older_first = older.words[0].lower if older.words else None
+        if fronted in lx.CHANGE_FRONTING and older_first != fronted:
+            change.append(fronted)
+            skip |= set(range(start))
     elif not as_newer:
         # Cue words in an older statement are no change between the two: drop "now" & co.
         skip |= {i for _, span in find_phrases(lowered, ("now", "currently")) for i in span}
@@ -141,9 +149,9 @@ def _parse(text: str, *, names: set[str], older: Statement | None, as_newer: boo
         token = token_at(index)
         if token is not None:
             tokens.append(token)
-    first = words[0] if words else None
+    first = words[start] if start < len(words) else None
     definite = first is not None and (first.lower in lx.DETERMINERS or first.possessive)
-    definite = definite or any(w.possessive for w in words[:boundary])
+    definite = definite or any(w.possessive for w in words[start:boundary])
     mentioned = {token_at(i) for i in mention}
     return Statement(
         text=text,
@@ -157,6 +165,7 @@ def _parse(text: str, *, names: set[str], older: Statement | None, as_newer: boo
         negating_cue=negating,
         mention_positions=frozenset(mention),
         old_mention=frozenset(t.norm for t in mentioned if t is not None),
+        subject_start=start,
     )
 
 
@@ -165,6 +174,7 @@ class _Layout:
     """What parsing a clause needs that depends on its text alone."""
 
     words: tuple[Word, ...]
+    subject_start: int
     boundary: int
     tokens: tuple[Token | None, ...]  # by word index; index 0 is read per pair (None here)
 
@@ -172,9 +182,23 @@ class _Layout:
 @functools.lru_cache(maxsize=TEXT_CACHE_SIZE)
 def _layout(text: str) -> _Layout:
     words = split_words(text)
-    boundary = predicate_start(words)
-    tokens = tuple(_token(words, i, boundary, set()) if i else None for i in range(len(words)))
-    return _Layout(tuple(words), boundary, tokens)
+    start = subject_start(words)
+    boundary = start + predicate_start(words[start:])
+    subject = (start, boundary)
+    tokens = tuple(_token(words, i, subject, set()) if i else None for i in range(len(words)))
+    return _Layout(tuple(words), start, boundary, tokens)
+
+
+def subject_start(words: list[Word]) -> int:
+    """Index of the subject's first word: after a fronted clause or phrase closed by a comma
+    ("Since the storage upgrade in March, Prometheus keeps ..."), else 0. A comma before
+    "and", "but", "or" or "so" joins two clauses; what follows it is no subject."""
+    if not words or words[0].lower not in lx.FRONTING:
+        return 0
+    comma = next((i for i, w in enumerate(words) if w.raw == ","), None)
+    if comma is None or comma + 2 >= len(words) or words[comma + 1].lower in lx.COORDINATORS:
+        return 0
+    return comma + 1
 
 
 def _old_value_words(words: list[Word], older: Statement) -> set[int]:
@@ -262,11 +286,16 @@ def _before(words: list[Word], index: int) -> Word:
 
 
 def _norm_of(words: list[Word], index: int) -> str:
-    token = _token(words, index, 0, set())
+    token = _token(words, index, (0, 0), set())
     return token.norm if token is not None else words[index].lower
 
 
-def _token(words: list[Word], index: int, boundary: int, names: set[str]) -> Token | None:
+def _token(
+    words: list[Word], index: int, subject: tuple[int, int], names: set[str]
+) -> Token | None:
+    """The token of ``words[index]``; ``subject`` is (start, end) of the subject's words."""
+    start, boundary = subject
+    in_subject = start <= index < boundary
     word = words[index]
     lower = word.lower
     if word.punct or lower in lx.NEGATIONS:
@@ -280,7 +309,7 @@ def _token(words: list[Word], index: int, boundary: int, names: set[str]) -> Tok
         )
     )
     if particle:
-        return Token(word.raw, lower, index, VALUE, "state", index < boundary, False)
+        return Token(word.raw, lower, index, VALUE, "state", in_subject, False)
     if lower in lx.FUNCTION_WORDS and not (lower == "may" and word.raw[0].isupper()):
         return None
     value_type, norm = _value(words, index, names)
@@ -296,7 +325,7 @@ def _token(words: list[Word], index: int, boundary: int, names: set[str]) -> Tok
         position=index,
         kind=kind,
         value_type=value_type,
-        in_subject=index < boundary,
+        in_subject=in_subject,
         capitalised=word.raw[:1].isupper(),
         scope=_after_for(words, index, boundary),
     )
