@@ -23,6 +23,7 @@ import numpy as np
 from thoughtgraph.domain.judgement import PairRelation
 from thoughtgraph.domain.language import lexicon as lx
 from thoughtgraph.domain.language.rules_judge import Finding, judge_texts
+from thoughtgraph.domain.language.state_change import ends_older_state
 
 MODEL_FILE = "update_weights.py"
 _WORD = re.compile(r"[a-z0-9][a-z0-9._'-]*[a-z0-9]|[a-z0-9]")
@@ -77,6 +78,7 @@ FEATURES: tuple[str, ...] = (
     "additive_cue",
     "reason_cue",
     "ended_cue",
+    "state_ended",
     "length_ratio",
     "opinion_cue",
 )
@@ -202,6 +204,7 @@ def features(
         float(_has(newer, lx.ADDITIVE_CUES) and not _has(older, lx.ADDITIVE_CUES)),
         float(_has(newer, _REASON_CUES)),
         float(_has(newer, _ENDED_CUES)),
+        float(ends_older_state(older, newer)),
         min(len(new_words), 60) / max(len(old_words), 1),
         float(_has(newer, ("think", "feel", "love", "like", "prefer", "seems", "great", "nice"))),
     ]

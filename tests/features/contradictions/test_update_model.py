@@ -45,6 +45,28 @@ def test_model_judge_flags_a_fresh_change(local_embedder: TextEmbedder) -> None:
     assert verdict.contradicts, verdict
 
 
+def test_model_judge_flags_a_state_said_to_be_over(local_embedder: TextEmbedder) -> None:
+    # Written for this test: the newer keeps the older's words and adds few; only the
+    # word order says the state ended (docs/design/contradictions.md, "Fourth pass").
+    judge = ModelJudge()
+    for older, newer in [
+        (
+            "The east wing is closed for renovation.",
+            "The east wing has reopened after the renovation.",
+        ),
+        ("Priya is on sick leave.", "Priya is back from sick leave and taking calls."),
+    ]:
+        (verdict,) = asyncio.run(judge.judge([_pair(older, newer, local_embedder)], UsageMeter()))
+        assert verdict.contradicts, (older, newer, verdict)
+    past = _pair(
+        "The east wing is open.",
+        "The east wing was closed for renovation last year, and it is open again.",
+        local_embedder,
+    )
+    (verdict,) = asyncio.run(judge.judge([past], UsageMeter()))
+    assert not verdict.contradicts, verdict
+
+
 def test_model_judge_leaves_a_compatible_look_alike(local_embedder: TextEmbedder) -> None:
     judge = ModelJudge()
     for older, newer in [
