@@ -209,3 +209,16 @@ def test_a_fronted_since_dates_a_change_and_is_no_detail_of_it() -> None:
     assert changed.relation is PairRelation.UPDATE and "('since')" in changed.explanation
     same = judge_texts(older, "Since 2019, the office has opened at 8:00.")
     assert same.relation is PairRelation.COMPATIBLE
+
+
+def test_a_number_in_a_for_phrase_is_a_measure_not_whom_it_is_for() -> None:
+    # Written for this test: "for 2 hours" measures; "for the web tier" says whom.
+    older = "The meeting room is booked for 2 hours."
+    changed = judge_texts(older, "The meeting room is booked for 3 hours now.")
+    assert changed.relation is PairRelation.UPDATE, changed
+    scoped = judge_texts(
+        "The feature flag is enabled for the API tier.",
+        "The feature flag is enabled for the web tier.",
+    )
+    assert scoped.relation is PairRelation.COMPATIBLE
+    assert scoped.explanation.startswith("Said for different things"), scoped

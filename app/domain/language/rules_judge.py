@@ -36,6 +36,7 @@ from thoughtgraph.domain.judgement import (
 )
 from thoughtgraph.domain.language import lexicon as lx
 from thoughtgraph.domain.language.claims import claim_sentences
+from thoughtgraph.domain.language.quantities import quantity
 from thoughtgraph.domain.language.statements import (
     CONTENT,
     VALUE,
@@ -43,7 +44,6 @@ from thoughtgraph.domain.language.statements import (
     Statement,
     Token,
     parse,
-    quantity,
 )
 from thoughtgraph.domain.language.words import capitalised_names, clauses
 

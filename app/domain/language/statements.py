@@ -9,7 +9,6 @@ one-or-two-sentence thoughts agents write.
 from __future__ import annotations
 
 import functools
-import itertools
 import re
 from dataclasses import dataclass
 
@@ -333,10 +332,12 @@ def _token(
 
 def _after_for(words: list[Word], index: int, boundary: int) -> bool:
     """Whether the word sits in a "for ..." phrase of the predicate ("is enabled for the API
-    tier"; not "the Slack channel for incidents is ...")."""
-    for previous in range(index - 1, boundary, -1):
+    tier"; not "the Slack channel for incidents is ..."; "for 15 days" is a measure)."""
+    for previous in range(index, boundary, -1):
         lower = words[previous].lower
-        if lower == "for":
+        if _NUMBER.match(lower):
+            return False
+        if previous < index and lower == "for":
             return True
         if words[previous].punct or lower in lx.PREPOSITIONS or lower in lx.VERB_FORM_BASE:
             return False
@@ -385,16 +386,3 @@ def _value(words: list[Word], index: int, names: set[str]) -> tuple[str | None, 
     if raw[:1].isupper() and (index > 0 or lower in names):
         return "name", lower
     return None, stemmed
-
-
-def quantity(tokens: list[Token]) -> float | None:
-    """ "5 minutes" -> 300.0 (seconds), "2 GB" -> 2e9 (bytes); None for anything else."""
-    ordered = sorted(tokens, key=lambda t: t.position)
-    for number, unit in itertools.pairwise(ordered):
-        scale = lx.DURATION_S.get(unit.norm) or lx.SIZE_B.get(unit.norm)
-        if number.value_type == "number" and scale is not None:
-            try:
-                return float(number.norm.lstrip("$€£").rstrip("%")) * scale
-            except ValueError:
-                return None
-    return None
