@@ -39,6 +39,9 @@ CHANGED = [
     ("Elasticsearch backs the search page.", "Elasticsearch was replaced by OpenSearch."),
     ("The default branch is master.", "The default branch is main."),
     ("Auto-scaling is turned on for the API.", "Auto-scaling is turned off for the API."),
+    # a quantity that moved to a new value
+    ("The waiting list has 30 names.", "The waiting list has grown to 45 names."),
+    ("The queue timeout is 20 seconds.", "The queue timeout was extended to 40 seconds."),
 ]
 COMPATIBLE = [
     ("the billing service listens on 8080", "the auth service listens on 9443"),

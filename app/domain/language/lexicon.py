@@ -154,6 +154,18 @@ CHANGE_CUES = (
     "has become",
     "used to",
     "cut to",
+    # A quantity or extent moving to a new value ("has grown to 185 employees").
+    "grew to",
+    "grown to",
+    "rose to",
+    "risen to",
+    "fell to",
+    "fallen to",
+    "climbed to",
+    "extended to",
+    "shortened to",
+    "reset to",
+    "swapped",
     # Corrections: the newer says the older was wrong.
     "actually",
     "in fact",

@@ -73,7 +73,8 @@ def _says(words: list[str], phrase: tuple[str, ...]) -> bool:
 
 
 def _named(text: str) -> set[str]:
-    """Words written capitalised: names, which a state is not ("back from Hydra")."""
+    """Words written capitalised, names and a sentence's first word: a state is neither
+    ("back from Hydra")."""
     return {w.lower() for w in re.findall(r"\b[A-Z][\w'-]*", text)}
 
 
