@@ -42,6 +42,9 @@ CHANGED = [
     # a quantity that moved to a new value
     ("The waiting list has 30 names.", "The waiting list has grown to 45 names."),
     ("The queue timeout is 20 seconds.", "The queue timeout was extended to 40 seconds."),
+    # something given up: no longer so
+    ("I pay for the Sunday paper.", "I cancelled the Sunday paper."),
+    ("We own a camper van.", "We sold the camper van in June."),
 ]
 COMPATIBLE = [
     ("the billing service listens on 8080", "the auth service listens on 9443"),

@@ -166,6 +166,12 @@ CHANGE_CUES = (
     "shortened to",
     "reset to",
     "swapped",
+    # Giving something up (not "quit": "I won't quit" is encouragement as often).
+    "cancelled",
+    "canceled",
+    "gave up",
+    "given up",
+    "sold",
     # Corrections: the newer says the older was wrong.
     "actually",
     "in fact",
@@ -183,6 +189,11 @@ NEGATING_CUES = frozenset(
         "discontinued",
         "retired",
         "deprecated",
+        "cancelled",
+        "canceled",
+        "gave up",
+        "given up",
+        "sold",
     }
 )
 ADDITIVE_CUES = (
