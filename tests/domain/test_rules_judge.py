@@ -228,3 +228,13 @@ def test_a_number_in_a_for_phrase_is_a_measure_not_whom_it_is_for() -> None:
     )
     assert scoped.relation is PairRelation.COMPATIBLE
     assert scoped.explanation.startswith("Said for different things"), scoped
+
+
+def test_a_when_or_why_clause_of_the_newer_is_no_detail_of_what_it_says() -> None:
+    # Written for this test: a new value, then when or why it came.
+    older = "The night bus stops at Elm Road."
+    moved = judge_texts(older, "The night bus stops at Castle Street since the roadworks began.")
+    assert moved.relation is PairRelation.UPDATE, moved
+    assert "'Elm Road' -> 'Castle Street'" in moved.explanation
+    same = judge_texts(older, "The night bus stops at Elm Road because the route was extended.")
+    assert same.relation is PairRelation.COMPATIBLE, same

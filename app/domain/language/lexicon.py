@@ -49,6 +49,8 @@ COORDINATORS = words("and but or so")
 # A fronted phrase that dates a state from an event ("Since the upgrade, ...", "After the
 # reorg, ...") is a change cue in the newer of two statements, and not a detail of it.
 CHANGE_FRONTING = words("since after following from")
+# A trailing clause or phrase opened by one of these says when or why, not what.
+ADJUNCTS = words("since after following because until once")
 CONTRACTED_NOT = {
     "can't": ("can", "not"),
     "won't": ("will", "not"),

@@ -147,7 +147,8 @@ def _decide(old: Statement, new: Statement) -> Finding:
 def _compare_predicates(
     old: Statement, new: Statement, only_old: list[Token], only_new: list[Token]
 ) -> Finding:
-    """Same subject: what do the words that differ after the verb say?"""
+    """Same subject: what do the words that differ say, bar a when-or-why clause of the newer?"""
+    only_new = [t for t in only_new if t.position < new.adjunct_start]
     cue = ", ".join(f"'{c}'" for c in new.change_cues)
     verbs_old, verbs_new = _of(only_old, VERB), _of(only_new, VERB)
     values_old, values_new = _of(only_old, VALUE), _of(only_new, VALUE)

@@ -69,6 +69,13 @@ class Statement:
     def norms(self) -> frozenset[str]:  # read many times per judgement: computed once
         return frozenset(token.norm for token in self.tokens)
 
+    @functools.cached_property
+    def adjunct_start(self) -> int:
+        """Index of a trailing clause that says when or why ("is Riverside Stadium after the
+        move"): it dates or explains the statement and is no detail of what it says."""
+        after = range(self.boundary + 1, len(self.words))
+        return next((i for i in after if self.words[i].lower in lx.ADJUNCTS), len(self.words))
+
     @property
     def boundary_word(self) -> str | None:
         return self.words[self.boundary].lower if self.boundary < len(self.words) else None
