@@ -36,6 +36,8 @@ AUXILIARIES = words(
     """
 )
 COPULAS = words("is are was were be been am")
+# What a bag-of-words comparison skips: words that name nothing the statement is about.
+STOP_WORDS = FUNCTION_WORDS | DETERMINERS | PRONOUNS | AUXILIARIES | COPULAS
 # Skipped when looking for the word before a verb: "we now keep", "Alice also owns".
 ADVERBS = words("now also still just only never not no longer always currently already too")
 

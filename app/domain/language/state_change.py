@@ -5,7 +5,8 @@ academic probation", "frozen" -> "unfrozen", "a broken wrist in a cast" -> "the 
 off". A bag of words sees only the shared words; English marks leaving a state with a
 small closed set of particles and verbs (and the un- of a participle), so the test is
 that one of them stands next to a word of the older statement, and that the older did not
-already speak of leaving. Names are not states ("the ferry back from Hydra").
+already speak of leaving. Names (capitalised words) are not states ("the ferry back
+from Hydra").
 
 A pure function over text; a feature of :mod:`update_model`, weighed by its fit.
 """
@@ -15,34 +16,33 @@ from __future__ import annotations
 import re
 
 from thoughtgraph.domain.language import lexicon as lx
+from thoughtgraph.domain.language.words import capitalised_names, find_phrases, plain_words
 
-_WORD = re.compile(r"[a-z0-9][a-z0-9.'-]*[a-z0-9]|[a-z0-9]")
 _NUMBER = re.compile(r"^\d[\d.,]*$")
-_STOP = lx.FUNCTION_WORDS | lx.DETERMINERS | lx.PRONOUNS | lx.AUXILIARIES | lx.COPULAS
 
-# Phrases that say a state is left, as word tuples; the state's words stand after them
-# ("out of maintenance mode") or, for the copula-final ones, before ("the cast is off").
-EXIT_BEFORE_STATE: tuple[tuple[str, ...], ...] = (
-    ("out", "of"),
-    ("off",),
-    ("back", "from"),
-    ("finished",),
-    ("ended",),
-    ("done", "with"),
-    ("recovered", "from"),
+# Phrases that say a state is left: the state's words stand after them ("out of
+# maintenance mode") or, for the copula-final ones, before ("the cast is off").
+EXIT_BEFORE_STATE = (
+    "out of",
+    "off",
+    "back from",
+    "finished",
+    "ended",
+    "done with",
+    "recovered from",
 )
-EXIT_AFTER_STATE: tuple[tuple[str, ...], ...] = (
-    ("is", "off"),
-    ("is", "over"),
-    ("is", "done"),
-    ("was", "settled"),
-    ("was", "lifted"),
-    ("was", "resolved"),
-    ("cleared",),
-    ("healed",),
-    ("reopened",),
-    ("was", "repaired"),
-    ("was", "fixed"),
+EXIT_AFTER_STATE = (
+    "is off",
+    "is over",
+    "is done",
+    "was settled",
+    "was lifted",
+    "was resolved",
+    "cleared",
+    "healed",
+    "reopened",
+    "was repaired",
+    "was fixed",
 )
 # "off" leaves a state after be, come, go, get or a verb of moving ("I'm off probation",
 # "Tom was taken off the list"); after other verbs it is a particle ("show off").
@@ -55,51 +55,26 @@ _REACH = 4  # words before a copula-final exit phrase that may name the state
 _OBJECT_WORDS = 2  # words of the phrase after an exit phrase that may name the state
 
 
-def _words(text: str) -> list[str]:
-    return _WORD.findall(text.lower())
-
-
-def _content(words: list[str]) -> set[str]:
-    return {w for w in words if w not in _STOP and not _NUMBER.match(w)}
-
-
-def _find(words: list[str], phrase: tuple[str, ...]) -> list[int]:
-    size = len(phrase)
-    return [i for i in range(len(words) - size + 1) if tuple(words[i : i + size]) == phrase]
-
-
-def _says(words: list[str], phrase: tuple[str, ...]) -> bool:
-    return bool(_find(words, phrase))
-
-
-def _named(text: str) -> set[str]:
-    """Words written capitalised, names and a sentence's first word: a state is neither
-    ("back from Hydra")."""
-    return {w.lower() for w in re.findall(r"\b[A-Z][\w'-]*", text)}
-
-
 def ends_older_state(older: str, newer: str) -> bool:
     """Does ``newer`` say that a state ``older`` describes is over?"""
-    old_words, new_words = _words(older), _words(newer)
-    names = _named(older) | _named(newer)
-    state = _content(old_words) - names
+    old_words, new_words = plain_words(older), plain_words(newer)
+    names = capitalised_names(older, newer)
+    state = {w for w in old_words if w not in lx.STOP_WORDS and not _NUMBER.match(w)} - names
     if any(f"un{word}" in new_words and word not in new_words for word in state):
         return True  # frozen -> unfrozen, locked -> unlocked
-    for phrase in EXIT_BEFORE_STATE:
-        if _says(old_words, phrase):
-            continue  # the older already speaks of leaving: not a new ending
-        for at in _find(new_words, phrase):
-            if phrase == ("off",) and (at == 0 or new_words[at - 1] not in _OFF_AFTER):
-                continue  # "show off your studio": off as a particle, not a place left
-            if state & _object(new_words[at + len(phrase) :], names):
-                return True
-    for phrase in EXIT_AFTER_STATE:
-        if _says(old_words, phrase):
+    # A phrase the older already says is no new ending.
+    said = {phrase for phrase, _ in find_phrases(old_words, EXIT_BEFORE_STATE)}
+    for phrase, span in find_phrases(new_words, EXIT_BEFORE_STATE):
+        if phrase in said:
             continue
-        for at in _find(new_words, phrase):
-            before = new_words[max(0, at - _REACH) : at]
-            if state & set(before):
-                return True
+        if phrase == "off" and (span.start == 0 or new_words[span.start - 1] not in _OFF_AFTER):
+            continue  # "show off your studio": off as a particle, not a place left
+        if state & _object(new_words[span.stop :], names):
+            return True
+    said = {phrase for phrase, _ in find_phrases(old_words, EXIT_AFTER_STATE)}
+    for phrase, span in find_phrases(new_words, EXIT_AFTER_STATE):
+        if phrase not in said and state & set(new_words[max(0, span.start - _REACH) : span.start]):
+            return True
     return False
 
 

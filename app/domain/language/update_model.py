@@ -24,12 +24,11 @@ from thoughtgraph.domain.judgement import PairRelation
 from thoughtgraph.domain.language import lexicon as lx
 from thoughtgraph.domain.language.rules_judge import Finding, judge_texts
 from thoughtgraph.domain.language.state_change import ends_older_state
+from thoughtgraph.domain.language.words import plain_words
 
 MODEL_FILE = "update_weights.py"
-_WORD = re.compile(r"[a-z0-9][a-z0-9._'-]*[a-z0-9]|[a-z0-9]")
 _NUMBER = re.compile(r"\d")
 _VERSION = re.compile(r"^v?\d+(\.\d+)+$|^v\d+$")
-_STOP = lx.FUNCTION_WORDS | lx.DETERMINERS | lx.PRONOUNS | lx.AUXILIARIES | lx.COPULAS
 _REASON_CUES = (
     "because",
     "since",
@@ -143,12 +142,8 @@ def model_path() -> Path:
     return Path(__file__).resolve().with_name(MODEL_FILE)  # the source, not a build link
 
 
-def _words(text: str) -> list[str]:
-    return _WORD.findall(text.lower())
-
-
 def _has(text: str, cues: tuple[str, ...] | frozenset[str]) -> bool:
-    padded = f" {' '.join(_words(text))} "
+    padded = f" {' '.join(plain_words(text))} "
     return any(f" {cue} " in padded for cue in cues)
 
 
@@ -171,14 +166,14 @@ def features(
 ) -> np.ndarray:
     """The feature vector of one pair (in :data:`FEATURES` order)."""
     found = finding if finding is not None else judge_texts(older, newer)
-    old_words, new_words = _words(older), _words(newer)
-    old_content = {w for w in old_words if w not in _STOP}
-    new_content = {w for w in new_words if w not in _STOP}
+    old_words, new_words = plain_words(older), plain_words(newer)
+    old_content = {w for w in old_words if w not in lx.STOP_WORDS}
+    new_content = {w for w in new_words if w not in lx.STOP_WORDS}
     only_old, only_new = old_content - new_content, new_content - old_content
     kept = len(old_content & new_content) / len(old_content) if old_content else 0.0
     fresh = len(only_new) / len(new_content) if new_content else 0.0
-    head_old = [w for w in old_words if w not in _STOP][:3]
-    head_new = {w for w in new_words if w not in _STOP}
+    head_old = [w for w in old_words if w not in lx.STOP_WORDS][:3]
+    head_new = {w for w in new_words if w not in lx.STOP_WORDS}
     head = sum(w in head_new for w in head_old) / len(head_old) if head_old else 0.0
     names_old, names_new = _names(older), _names(newer)
     old_neg = _has(older, lx.NEGATIONS)

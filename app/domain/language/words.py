@@ -44,6 +44,14 @@ def _clauses(text: str) -> tuple[str, ...]:
     return tuple(part for part in parts if _WORD.search(part)) or (text,)
 
 
+_PLAIN_WORD = re.compile(r"[a-z0-9][a-z0-9._'-]*[a-z0-9]|[a-z0-9]")
+
+
+def plain_words(text: str) -> list[str]:
+    """The text's words lowercased, without punctuation: for bag-of-words features."""
+    return _PLAIN_WORD.findall(text.lower())
+
+
 def split_words(text: str) -> list[Word]:
     return list(_split_words(text))
 
