@@ -17,6 +17,8 @@ from typing import Any, NamedTuple
 
 from pydantic import ValidationInfo
 
+from thoughtgraph.domain.language.words import rejoin_titles
+
 MAX_CHARS = 280
 MAX_SENTENCES = 2
 
@@ -80,7 +82,7 @@ def normalised(text: str) -> str:
 
 
 def sentences(text: str) -> list[str]:
-    found = [s.strip() for s in _SENTENCE_END.split(normalised(text))]
+    found = [s.strip() for s in rejoin_titles(_SENTENCE_END.split(normalised(text)))]
     return [s for s in found if s]
 
 

@@ -129,6 +129,13 @@ def test_sentences_do_not_split_inside_numbers_or_versions() -> None:
     ]
 
 
+def test_a_title_full_stop_ends_no_sentence() -> None:
+    assert sentences("Dr. Ines Pardo took over from Mr. Hale. He retired.") == [
+        "Dr. Ines Pardo took over from Mr. Hale.",
+        "He retired.",
+    ]
+
+
 def test_thought_kinds_map_to_styles() -> None:
     assert thought_style("fact") is Style.SEMANTIC
     assert thought_style("decision") is Style.SEMANTIC

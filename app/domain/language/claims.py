@@ -23,7 +23,7 @@ import enum
 import functools
 import re
 
-from thoughtgraph.domain.language.words import TEXT_CACHE_SIZE
+from thoughtgraph.domain.language.words import TEXT_CACHE_SIZE, rejoin_titles
 
 
 class Kind(enum.StrEnum):
@@ -167,7 +167,8 @@ def body(text: str) -> str:
 
 
 def sentences(text: str) -> list[str]:
-    return [s.strip() for s in _SENTENCE_END.split(body(text)) if s.strip(" .!?\"'")]
+    parts = rejoin_titles(_SENTENCE_END.split(body(text)))
+    return [s.strip() for s in parts if s.strip(" .!?\"'")]
 
 
 def _starts(words: list[str], phrases: tuple[str, ...]) -> bool:

@@ -44,6 +44,22 @@ def _clauses(text: str) -> tuple[str, ...]:
     return tuple(part for part in parts if _WORD.search(part)) or (text,)
 
 
+# A title's full stop ends no sentence: "Dr. Okonkwo is on leave" is one sentence.
+_TITLE_END = re.compile(r"(?:^|\s)(?:Dr|Mr|Mrs|Ms|Mx|Prof|St|Mt|Jr|Sr|Rev|Capt|Lt|Sgt)\.$")
+
+
+def rejoin_titles(pieces: list[str]) -> list[str]:
+    """Pieces of a text split at full stops, each one that ends on a title ("Dr.") joined
+    to the next."""
+    joined: list[str] = []
+    for piece in pieces:
+        if joined and _TITLE_END.search(joined[-1]):
+            joined[-1] = f"{joined[-1]} {piece}"
+        else:
+            joined.append(piece)
+    return joined
+
+
 _PLAIN_WORD = re.compile(r"[a-z0-9][a-z0-9._'-]*[a-z0-9]|[a-z0-9]")
 
 
