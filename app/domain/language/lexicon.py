@@ -288,16 +288,21 @@ TIME_WORDS = words(
 # "from X to Y", "instead of X", "X was replaced by Y", "took over from X", "X handed ...
 # over to Y", "renamed X to Y": X is the older statement's value, named in the newer one.
 # ("The CLI was renamed to Y" names the subject, not the old value: no pattern for it.)
+# A character of a phrase: no clause punctuation, but a full stop inside a word
+# ("booking.com", "1.4") stays.
+_PHRASE_CHAR = r"(?:[^,;.]|\.(?=\w))"
 OLD_VALUE_PATTERNS = tuple(
     re.compile(pattern)
     for pattern in (
-        r"\bfrom (?P<old>[^,;.]+?) (?:to|into)\b",
+        rf"\bfrom (?P<old>{_PHRASE_CHAR}+?) (?:to|into)\b",
         r"\b(?:instead of|rather than) (?P<old>[^,;]+?)(?:[,;.]|$)",
-        r"\breplac(?:ed|es|ing) (?P<old>[^,;.]+?) (?:with|by|as|in|for)\b",
-        r"^(?P<old>[^,;.]+?) (?:was|were|has been|have been|is being|got) replaced\b",
-        r"\b(?:took|taken|takes|take) over (?:[^,;.]+? )?from (?P<old>[^,;.]+?)(?:[,;.]|$)",
-        r"^(?P<old>[^,;.]+?) (?:handed|hands|passed|passes|transferred) (?:[^,;.]+ )?over\b",
-        r"\brenamed (?P<old>[^,;.]+?) to\b",
+        rf"\breplac(?:ed|es|ing) (?P<old>{_PHRASE_CHAR}+?) (?:with|by|as|in|for)\b",
+        rf"^(?P<old>{_PHRASE_CHAR}+?) (?:was|were|has been|have been|is being|got) replaced\b",
+        rf"\b(?:took|taken|takes|take) over (?:{_PHRASE_CHAR}+? )?from "
+        rf"(?P<old>{_PHRASE_CHAR}+?)(?:[,;.]|$)",
+        rf"^(?P<old>{_PHRASE_CHAR}+?) (?:handed|hands|passed|passes|transferred) "
+        rf"(?:{_PHRASE_CHAR}+ )?over\b",
+        rf"\brenamed (?P<old>{_PHRASE_CHAR}+?) to\b",
     )
 )
 
