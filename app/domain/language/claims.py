@@ -148,6 +148,7 @@ INTERROGATIVE_AUX = _set(
 WH_WORDS = _set("what who whom whose which when where why how")
 SUBJECT_PRONOUNS = _set("you i we they he she it that this there")
 # Modifiers that sit between a copula and its evaluative word: "is so very", "a really".
+EXCLAIMING = _set("so such")  # degree words that make a predicate an exclamation
 DEGREE = _set(
     """
     so very really just such a an the quite pretty totally super truly too most more
@@ -218,6 +219,8 @@ def _evaluative_predicate(words: list[str]) -> bool:
                 j += 1
             if j < len(words) and words[j] in EVALUATIVE:
                 return True
+            if j < len(words) and words[i + 1] in EXCLAIMING:
+                return True  # "dance is so expressive": "so" and "such" exclaim
             if j > i + 1 and j == len(words):
                 return False
     return False

@@ -59,6 +59,10 @@ def _consolidate(loop: LoopThread, runtime: Runtime, ns: str):  # type: ignore[n
         ("Everything's great over here.", Kind.ACKNOWLEDGEMENT),
         ("Everything in the archive bucket is encrypted.", Kind.CLAIM),
         ("Lots of volunteers signed up for the food drive.", Kind.CLAIM),
+        # "so" or "such" after the verb exclaims, whatever the adjective.
+        ("Flamenco is so fierce and precise.", Kind.OPINION),
+        ("The harbour walk was such a treat.", Kind.OPINION),
+        ("The harbour walk is 4 km long.", Kind.CLAIM),
     ],
 )
 def test_sentence_kinds(text: str, kind: Kind) -> None:
