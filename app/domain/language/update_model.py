@@ -22,6 +22,7 @@ import numpy as np
 
 from thoughtgraph.domain.judgement import PairRelation
 from thoughtgraph.domain.language import lexicon as lx
+from thoughtgraph.domain.language.displacement import displaces_older_value
 from thoughtgraph.domain.language.rules_judge import Finding, judge_texts
 from thoughtgraph.domain.language.state_change import ends_older_state
 from thoughtgraph.domain.language.words import plain_words
@@ -78,6 +79,7 @@ FEATURES: tuple[str, ...] = (
     "reason_cue",
     "ended_cue",
     "state_ended",
+    "value_displaced",
     "length_ratio",
     "opinion_cue",
 )
@@ -200,6 +202,7 @@ def features(
         float(_has(newer, _REASON_CUES)),
         float(_has(newer, _ENDED_CUES)),
         float(ends_older_state(older, newer)),
+        float(displaces_older_value(older, newer)),
         min(len(new_words), 60) / max(len(old_words), 1),
         float(_has(newer, ("think", "feel", "love", "like", "prefer", "seems", "great", "nice"))),
     ]

@@ -67,6 +67,20 @@ def test_model_judge_flags_a_state_said_to_be_over(local_embedder: TextEmbedder)
     assert not verdict.contradicts, verdict
 
 
+def test_model_judge_flags_an_older_value_named_as_left_behind(
+    local_embedder: TextEmbedder,
+) -> None:
+    # Written for this test: the newer repeats the older's value, as the one replaced or
+    # gone (docs/design/contradictions.md, "Fifth pass").
+    judge = ModelJudge()
+    for older, newer in [
+        ("Tomas coaches the under-12s.", "Lena coaches the under-12s since Tomas retired."),
+        ("Invoices are sent with Mailchimp.", "We moved invoice mail from Mailchimp to Postmark."),
+    ]:
+        (verdict,) = asyncio.run(judge.judge([_pair(older, newer, local_embedder)], UsageMeter()))
+        assert verdict.contradicts, (older, newer, verdict)
+
+
 def test_model_judge_leaves_a_compatible_look_alike(local_embedder: TextEmbedder) -> None:
     judge = ModelJudge()
     for older, newer in [
