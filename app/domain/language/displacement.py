@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 
 from thoughtgraph.domain.language import lexicon as lx
-from thoughtgraph.domain.language.words import find_phrases, plain_words
+from thoughtgraph.domain.language.words import find_phrases, past_determiners, plain_words
 
 # Verbs of leaving said of the one who leaves, which stands before them: "Ines left".
 LEAVES_AFTER_HOLDER = (
@@ -118,6 +118,4 @@ def _words(text: str) -> list[str]:
 
 
 def _object(words: list[str]) -> set[str]:
-    while words and (words[0] in lx.DETERMINERS or words[0] in lx.PRONOUNS):
-        words = words[1:]
-    return set(words[:_VALUE_REACH])
+    return set(past_determiners(words)[:_VALUE_REACH])

@@ -16,7 +16,12 @@ from __future__ import annotations
 import re
 
 from thoughtgraph.domain.language import lexicon as lx
-from thoughtgraph.domain.language.words import capitalised_names, find_phrases, plain_words
+from thoughtgraph.domain.language.words import (
+    capitalised_names,
+    find_phrases,
+    past_determiners,
+    plain_words,
+)
 
 _NUMBER = re.compile(r"^\d[\d.,]*$")
 
@@ -81,8 +86,7 @@ def ends_older_state(older: str, newer: str) -> bool:
 def _object(words: list[str], names: set[str]) -> set[str]:
     """The first words of the noun phrase ``words`` open with, past its determiners; none
     when it opens with a name (a place left, "back from Hydra", is not a state)."""
-    while words and (words[0] in lx.DETERMINERS or words[0] in lx.PRONOUNS):
-        words = words[1:]
+    words = past_determiners(words)
     if not words or words[0] in names:
         return set()
     return set(words[:_OBJECT_WORDS])

@@ -121,6 +121,15 @@ def _capitalised_names(text: str) -> frozenset[str]:
     )
 
 
+def past_determiners(words: list[str]) -> list[str]:
+    """The lowercased words of a noun phrase from its first word past determiners and
+    pronouns ("the new one" -> "new one")."""
+    start = 0
+    while start < len(words) and (words[start] in lx.DETERMINERS or words[start] in lx.PRONOUNS):
+        start += 1
+    return words[start:]
+
+
 def find_phrases(lowered: list[str], phrases: Iterable[str]) -> list[tuple[str, range]]:
     """Where each phrase occurs, longest first, never two over the same word."""
     return list(_find_phrases(tuple(lowered), tuple(phrases)))
