@@ -77,20 +77,23 @@ def displaces_older_value(older: str, newer: str) -> bool:
         return False
     if _names_old_value(newer, said):
         return True
-    return any(_leaves_or_removes(old_words, piece, said) for piece in _pieces(newer))
+    # Frames the older itself uses say nothing new.
+    leaving = {phrase for phrase, _ in find_phrases(old_words, LEAVES_AFTER_HOLDER)}
+    removing = {phrase for phrase, _ in find_phrases(old_words, REMOVES_BEFORE_VALUE)}
+    return any(_leaves_or_removes(piece, said, leaving, removing) for piece in _pieces(newer))
 
 
-def _leaves_or_removes(old_words: list[str], words: list[str], said: set[str]) -> bool:
+def _leaves_or_removes(
+    words: list[str], said: set[str], leaving: set[str], removing: set[str]
+) -> bool:
     """Within one piece of the newer statement: a word of the older before a verb of
-    leaving, or after a verb of removing."""
-    used = {phrase for phrase, _ in find_phrases(old_words, LEAVES_AFTER_HOLDER)}
+    leaving, or after a verb of removing, other than those the older uses."""
     for phrase, span in find_phrases(words, LEAVES_AFTER_HOLDER):
         holder = words[max(0, span.start - _HOLDER_REACH) : span.start]
-        if phrase not in used and said & set(holder):
+        if phrase not in leaving and said & set(holder):
             return True
-    used = {phrase for phrase, _ in find_phrases(old_words, REMOVES_BEFORE_VALUE)}
     for phrase, span in find_phrases(words, REMOVES_BEFORE_VALUE):
-        if phrase not in used and said & _object(words[span.stop :]):
+        if phrase not in removing and said & _object(words[span.stop :]):
             return True
     return False
 

@@ -65,7 +65,14 @@ _PLAIN_WORD = re.compile(r"[a-z0-9][a-z0-9._'-]*[a-z0-9]|[a-z0-9]")
 
 def plain_words(text: str) -> list[str]:
     """The text's words lowercased, without punctuation: for bag-of-words features."""
-    return _PLAIN_WORD.findall(text.lower())
+    return list(_plain_words(text))
+
+
+# The update model reads each text of a pair a dozen times (every cue list, both features
+# of word order): remembered like the other tokenizers here.
+@functools.lru_cache(maxsize=TEXT_CACHE_SIZE)
+def _plain_words(text: str) -> tuple[str, ...]:
+    return tuple(_PLAIN_WORD.findall(text.lower()))
 
 
 def split_words(text: str) -> list[Word]:
