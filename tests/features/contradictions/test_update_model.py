@@ -10,7 +10,7 @@ import numpy as np
 
 from tests.knowledge_support import contribute, make_runtime
 from tests.support import LoopThread
-from thoughtgraph.domain.judgement import PairToJudge, UsageMeter
+from thoughtgraph.domain.judgement import PairToJudge, UsageMeter, Verdict
 from thoughtgraph.domain.language.update_model import FEATURES, features, shipped_model
 from thoughtgraph.domain.ranking.near_duplicates import near_duplicates
 from thoughtgraph.features.contradictions.judge import ModelJudge
@@ -22,6 +22,11 @@ def _pair(older: str, newer: str, embedder: TextEmbedder) -> PairToJudge:
     a, b = (np.asarray(v) for v in embedder.embed_documents([older, newer]))
     sim = float(a @ b / (np.linalg.norm(a) * np.linalg.norm(b)))
     return PairToJudge("p", "o", older, 1, "n", newer, 2, sim)
+
+
+def _verdict(judge: ModelJudge, older: str, newer: str, embedder: TextEmbedder) -> Verdict:
+    (verdict,) = asyncio.run(judge.judge([_pair(older, newer, embedder)], UsageMeter()))
+    return verdict
 
 
 def test_model_is_shipped_and_deterministic() -> None:
@@ -56,7 +61,7 @@ def test_model_judge_flags_a_state_said_to_be_over(local_embedder: TextEmbedder)
         ),
         ("Priya is on sick leave.", "Priya is back from sick leave and taking calls."),
     ]:
-        (verdict,) = asyncio.run(judge.judge([_pair(older, newer, local_embedder)], UsageMeter()))
+        verdict = _verdict(judge, older, newer, local_embedder)
         assert verdict.contradicts, (older, newer, verdict)
     past = _pair(
         "The east wing is open.",
@@ -77,7 +82,7 @@ def test_model_judge_flags_an_older_value_named_as_left_behind(
         ("Tomas coaches the under-12s.", "Lena coaches the under-12s since Tomas retired."),
         ("Invoices are sent with Mailchimp.", "We moved invoice mail from Mailchimp to Postmark."),
     ]:
-        (verdict,) = asyncio.run(judge.judge([_pair(older, newer, local_embedder)], UsageMeter()))
+        verdict = _verdict(judge, older, newer, local_embedder)
         assert verdict.contradicts, (older, newer, verdict)
 
 
@@ -87,7 +92,7 @@ def test_model_judge_leaves_a_compatible_look_alike(local_embedder: TextEmbedder
         ("The robotics club meets in room 12.", "The chess club meets in room 12 as well."),
         ("Priya speaks Spanish.", "Priya also speaks Portuguese."),
     ]:
-        (verdict,) = asyncio.run(judge.judge([_pair(older, newer, local_embedder)], UsageMeter()))
+        verdict = _verdict(judge, older, newer, local_embedder)
         assert not verdict.contradicts, (older, newer, verdict)
 
 
@@ -102,7 +107,7 @@ def test_model_judge_leaves_chit_chat_between_two_people(local_embedder: TextEmb
             "Omar: Thanks, Dana. It's definitely changed me. Some close friends kept checking.",
         ),
     ]:
-        (verdict,) = asyncio.run(judge.judge([_pair(older, newer, local_embedder)], UsageMeter()))
+        verdict = _verdict(judge, older, newer, local_embedder)
         assert not verdict.contradicts, (older, newer, verdict)
 
 
@@ -123,7 +128,7 @@ def test_a_subject_word_on_one_side_only_does_not_veto_a_change(
             "The greenhouse thermostat setting moved to 21 degrees.",
         ),
     ]:
-        (verdict,) = asyncio.run(judge.judge([_pair(older, newer, local_embedder)], UsageMeter()))
+        verdict = _verdict(judge, older, newer, local_embedder)
         assert verdict.contradicts, (older, newer, verdict)
         assert "Different subjects" in verdict.explanation  # the rules' reading, no veto
     apart = _pair(
@@ -143,7 +148,7 @@ def test_greetings_around_a_claim_name_no_subject_of_it(local_embedder: TextEmbe
         "Sam: Hey Lee, long time no talk! Things have been hectic lately. "
         "The hardest part was that we had to sell the old boat."
     )
-    (verdict,) = asyncio.run(judge.judge([_pair(older, newer, local_embedder)], UsageMeter()))
+    verdict = _verdict(judge, older, newer, local_embedder)
     assert not verdict.contradicts, verdict
     assert verdict.explanation.startswith("their claims are about different things"), verdict
 
