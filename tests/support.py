@@ -46,9 +46,20 @@ class LoopThread:
         return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
 
     def close(self) -> None:
+        """Stop the loop as ``asyncio.run`` does: tasks still pending (a write-behind
+        timer of a runtime a test did not close) are cancelled and awaited first, so none
+        is destroyed pending with the loop."""
+        self.run(_cancel_pending())
         self.loop.call_soon_threadsafe(self.loop.stop)
         self._thread.join(timeout=10)
         self.loop.close()
+
+
+async def _cancel_pending() -> None:
+    tasks = [task for task in asyncio.all_tasks() if task is not asyncio.current_task()]
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
 
 
 def running_in_ci() -> bool:
