@@ -12,8 +12,11 @@ from hypothesis import strategies as st
 
 from thoughtgraph.domain.judgement import PairRelation, PairToJudge, UsageMeter
 from thoughtgraph.domain.language import lexicon
-from thoughtgraph.domain.language.rules_judge import RuleJudge, about_different_things, judge_texts
+from thoughtgraph.domain.language.claims import without_openers
+from thoughtgraph.domain.language.different_things import about_different_things
+from thoughtgraph.domain.language.rules_judge import RuleJudge, judge_texts
 from thoughtgraph.domain.language.statements import parse
+from thoughtgraph.domain.language.words import lasting_now, plain_words
 from thoughtgraph.llm.embedders.base import TextEmbedder
 from thoughtgraph.tools.eval.updates import (
     MAX_COMPATIBLE_FLAGGED,
@@ -238,3 +241,57 @@ def test_a_when_or_why_clause_of_the_newer_is_no_detail_of_what_it_says() -> Non
     assert "'Elm Road' -> 'Castle Street'" in moved.explanation
     same = judge_texts(older, "The night bus stops at Elm Road because the route was extended.")
     assert same.relation is PairRelation.COMPATIBLE, same
+
+
+def test_a_text_is_read_past_its_opening_interjections() -> None:
+    # Written for this test: "Heads up," and "Ugh," name no subject; the clause after
+    # them says what changed. A list of names before a comma is the subject itself.
+    older = "The book club meets at 7 pm."
+    for newer in (
+        "Heads up, the book club meets at 8 pm now.",
+        "Ugh, the book club got moved to 8 pm.",
+    ):
+        finding = judge_texts(older, newer)
+        assert finding.relation is PairRelation.UPDATE, (newer, finding)
+        assert "'7' -> '8'" in finding.explanation, finding
+    listed = "Postgres, Redis and Nginx run on the box."
+    assert without_openers(listed) == listed
+    assert without_openers("Quick note: the box reboots at 2 am.") == "the box reboots at 2 am."
+
+
+def test_a_phrase_naming_a_new_regime_is_a_change_cue_not_a_detail() -> None:
+    # Written for this test: "under the new pricing" says why the fee changed; a plain
+    # qualifier ("for the spring term") is a different context, and the same value under
+    # the new pricing is no change at all.
+    older = "Members pay 30 euros a month."
+    changed = judge_texts(older, "Members pay 35 euros a month under the new pricing.")
+    assert changed.relation is PairRelation.UPDATE, changed
+    assert "under the new" in changed.explanation, changed
+    same = judge_texts(older, "Members pay 30 euros a month under the new pricing.")
+    assert same.relation is PairRelation.COMPATIBLE, same
+    context = judge_texts(older, "Members pay 35 euros a month for the spring term.")
+    assert context.relation is PairRelation.COMPATIBLE, context
+
+
+def test_now_after_a_duration_that_lasted_is_no_change_cue() -> None:
+    # "Five years now, and ..." and "been ... for two years now" say how long; "is 60
+    # seconds now" and "booked for 3 hours now" say what changed.
+    lasting = ["Five years now, and I still paint.", "I've been painting for two years now."]
+    changed = ["The timeout is 60 seconds now.", "The room is booked for 3 hours now."]
+    for text, expected in [(t, True) for t in lasting] + [(t, False) for t in changed]:
+        words = plain_words(text)
+        assert lasting_now(words, words.index("now")) is expected, text
+    finding = judge_texts("I paint on Sundays.", "Five years now, and I paint on Saturdays.")
+    assert "('now')" not in finding.explanation, finding
+
+
+def test_claims_whose_subjects_point_elsewhere_are_about_nothing_the_rules_can_name() -> None:
+    # Written for this test: "this", "you" and "it" stand for what was said before; read
+    # alone, such a text cannot say that something changed (precision first).
+    for older, newer in [
+        ("This is a reminder to stay strong in tough times.", "Cool, so you have a reminder."),
+        ("The robotics club meets in room 12.", "It now meets in room 31."),
+    ]:
+        assert about_different_things(older, newer), (older, newer)
+    named = "The robotics club now meets in room 31."
+    assert not about_different_things("The robotics club meets in room 12.", named)

@@ -182,7 +182,12 @@ OPENERS = (
     "guess what", "fun fact", "good news", "bad news", "great news", "big news", "btw",
     "by the way", "oh and", "and btw", "anyway", "also", "update", "fyi", "heads up",
     "quick update", "so", "well", "funny thing", "you know what", "in other news",
+    "honestly", "frankly", "apparently", "basically", "turns out",
+    "as it turns out", "just so you know", "for the record", "just a heads up", "news",
+    "note", "quick note", "side note", "reminder", "psa", "change of plans", "ok so",
+    "okay so", "so yeah", "oh by the way", "small update", "quick heads up",
 )  # fmt: skip
+_OPENING_CHUNK = re.compile(r"\s*([^,:;]{1,40}?)\s*[,:]\s+(?=\S)")
 
 
 def _strip_openers(sentence: str) -> str:
@@ -207,6 +212,19 @@ def _strip_openers(sentence: str) -> str:
             break
         chunks = chunks[1:]
     return ", ".join(chunks).strip()
+
+
+def without_openers(text: str) -> str:
+    """``text`` without the interjections and discourse markers that open it ("Ugh, the
+    evening got pushed" says "the evening got pushed"). Names stay: "Redis, Kafka and
+    ZooKeeper are ..." opens with its subject, not with a vocative."""
+    rest = text
+    while (found := _OPENING_CHUNK.match(rest)) is not None:
+        words = _TOKEN.findall(_normal(found[1]).lower())
+        if not words or not (all(w in INTERJECTIONS for w in words) or " ".join(words) in OPENERS):
+            break
+        rest = rest[found.end() :]
+    return rest
 
 
 def _evaluative_predicate(words: list[str]) -> bool:
@@ -343,6 +361,12 @@ def claim_sentences(text: str) -> tuple[str, ...]:
     return tuple(s for s in sentences(text) if sentence_kind(s) is Kind.CLAIM)
 
 
+def claims_without_openers(text: str) -> tuple[str, ...]:
+    """The claim sentences of ``text``, each without its opening interjections and
+    discourse markers (see ``without_openers``)."""
+    return tuple(without_openers(s) for s in claim_sentences(text))
+
+
 def is_claim(text: str) -> bool:
     """True when the text states at least one fact (see the module's docstring)."""
     return bool(claim_sentences(text))
@@ -353,21 +377,12 @@ def same_words(a: str, b: str) -> bool:
     return _TOKEN.findall(_normal(a).lower()) == _TOKEN.findall(_normal(b).lower())
 
 
-_FIRST_PERSON = _set("i i'm i've i'd i'll my me we we're we've we'd we'll our us myself")
-_CONNECTIVES = _set("plus and but so also oh anyway actually honestly now still then")
-
-
-def about_the_speaker(text: str) -> bool:
-    """Every claim of the text has a first-person subject ("I moved", "my sister is",
-    "we adopted"): what it says is about whoever wrote it, so two such texts by two
-    different authors are about two different people and cannot contradict."""
-    found = claim_sentences(text)
-    return bool(found) and all(_subject_word(s) in _FIRST_PERSON for s in found)
-
-
-def _subject_word(sentence: str) -> str:
+def subject_word(sentence: str) -> str:
     """The first word after openers and connectives ("Plus, I'm going" -> "i'm")."""
     words = _TOKEN.findall(_strip_openers(_normal(sentence)).lower())
     while words and words[0] in _CONNECTIVES:
         words = words[1:]
     return words[0] if words else ""
+
+
+_CONNECTIVES = _set("plus and but so also oh anyway actually honestly now still then")

@@ -97,7 +97,7 @@ EXCLUSIVE_VERBS = words("own lead manage head chair maintain")
 MULTI_VALUED_VERBS = words("like love enjoy know speak visit read watch play support")
 
 # Read in the newer text only, and only when the older one lacks them.
-CHANGE_CUES = (
+CHANGE_CUES: tuple[str, ...] = (
     "no longer",
     "not anymore",
     "any more",
@@ -180,6 +180,20 @@ CHANGE_CUES = (
     "actually",
     "in fact",
     "correction",
+)
+# A trailing phrase naming a new regime ("under the new handbook", "with the revised
+# plan") says why a value changed: a change cue, and (like ADJUNCTS) no detail of the value.
+NOVELTY_CUES = tuple(
+    f"{preposition} {determiner} {novelty}"
+    for preposition in ("under", "with", "for", "in", "per", "following", "after")
+    for determiner in ("the", "a", "our", "my", "its", "their", "his", "her")
+    for novelty in ("new", "revised", "updated", "amended", "latest")
+)
+CHANGE_CUES += NOVELTY_CUES
+# "Seven years now", "a while now": "now" after a duration says how long, not what changed.
+DURATIONS = words(
+    "second seconds minute minutes hour hours day days week weeks month months year years "
+    "decade decades while ages"
 )
 # Change cues that also negate what they apply to ("we dropped X" = "we no longer X").
 NEGATING_CUES = frozenset(

@@ -1,7 +1,8 @@
 """The offline contradiction judge: deterministic rules over two similar statements.
 
-It reads a pair the way a careful person would: what is each statement about (its
-subject: the words before the verb), which words differ, and what kind of words they are.
+It reads a pair the way a careful person would, past opening interjections ("Heads up,"):
+what each statement is about (its subject: the words before the verb), which words differ,
+and what kind of words they are.
 
 * The subjects differ ("the billing service" / "the auth service") -> compatible.
 * The newer one adds ("also", "too", "as well") -> compatible.
@@ -35,7 +36,7 @@ from thoughtgraph.domain.judgement import (
     Verdict,
 )
 from thoughtgraph.domain.language import lexicon as lx
-from thoughtgraph.domain.language.claims import claim_sentences
+from thoughtgraph.domain.language.claims import without_openers
 from thoughtgraph.domain.language.quantities import quantity
 from thoughtgraph.domain.language.statements import (
     CONTENT,
@@ -84,6 +85,7 @@ class RuleJudge:
 def judge_texts(older: str, newer: str) -> Finding:
     """How ``newer`` relates to ``older``. Multi-clause texts are judged on the two clauses
     that share the most ("...; they live in Vault" does not hide "no longer stored")."""
+    older, newer = without_openers(older), without_openers(newer)
     names = capitalised_names(older, newer)
     best: tuple[float, Statement, Statement] | None = None
     for older_clause in clauses(older):
@@ -95,16 +97,6 @@ def judge_texts(older: str, newer: str) -> Finding:
                 best = (overlap, old, new)
     assert best is not None  # clauses() never returns an empty list
     return _decide(best[1], best[2])
-
-
-def about_different_things(older: str, newer: str) -> bool:
-    """Whether the claims of two texts are about different things, as the rules read the
-    claim sentences alone: a greeting or an aside around a claim ("long time no talk!")
-    names no subject of the claim's."""
-    old_claims, new_claims = claim_sentences(older), claim_sentences(newer)
-    if not old_claims or not new_claims:
-        return judge_texts(older, newer).different_subjects
-    return judge_texts(" ".join(old_claims), " ".join(new_claims)).different_subjects
 
 
 def _overlap(old: Statement, new: Statement) -> float:

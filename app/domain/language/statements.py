@@ -17,6 +17,7 @@ from thoughtgraph.domain.language.words import (
     TEXT_CACHE_SIZE,
     Word,
     find_phrases,
+    lasting_now,
     split_words,
     stem,
 )
@@ -73,8 +74,10 @@ class Statement:
     def adjunct_start(self) -> int:
         """Index of a trailing clause that says when or why ("is Riverside Stadium after the
         move"): it dates or explains the statement and is no detail of what it says."""
+        lowered = [w.lower for w in self.words]
+        novel = {span[0] for _, span in find_phrases(lowered, lx.NOVELTY_CUES)}
         after = range(self.boundary + 1, len(self.words))
-        return next((i for i in after if self.words[i].lower in lx.ADJUNCTS), len(self.words))
+        return next((i for i in after if lowered[i] in lx.ADJUNCTS or i in novel), len(lowered))
 
     @property
     def boundary_word(self) -> str | None:
@@ -127,6 +130,8 @@ def _parse(text: str, *, names: set[str], older: Statement | None, as_newer: boo
     if older is not None:  # the newer of two, with cue phrases
         older_text = " ".join(w.lower for w in older.words)
         for phrase, span in find_phrases(lowered, lx.CHANGE_CUES):
+            if lasting_now(lowered, span.start):
+                continue
             if not re.search(rf"\b{re.escape(phrase)}\b", older_text):
                 change.append(phrase)
                 negating = negating or phrase in lx.NEGATING_CUES

@@ -25,7 +25,7 @@ from thoughtgraph.domain.language import lexicon as lx
 from thoughtgraph.domain.language.displacement import displaces_older_value
 from thoughtgraph.domain.language.rules_judge import Finding, judge_texts
 from thoughtgraph.domain.language.state_change import ends_older_state
-from thoughtgraph.domain.language.words import plain_words
+from thoughtgraph.domain.language.words import lasting_now, plain_words
 
 MODEL_FILE = "update_weights.py"
 _NUMBER = re.compile(r"\d")
@@ -149,6 +149,13 @@ def _has(text: str, cues: tuple[str, ...] | frozenset[str]) -> bool:
     return any(f" {cue} " in padded for cue in cues)
 
 
+def _has_change_cue(text: str) -> bool:
+    words = plain_words(text)
+    kept = [w for i, w in enumerate(words) if not lasting_now(words, i)]
+    padded = f" {' '.join(kept)} "
+    return any(f" {cue} " in padded for cue in lx.CHANGE_CUES)
+
+
 _SENTENCE_END = (".", "!", "?", ":", ";")
 
 
@@ -195,7 +202,7 @@ def features(
         float(any(_VERSION.match(w) for w in only_old | only_new)),
         float(bool(names_old - names_new) and bool(names_new - names_old)),
         float(not only_old),
-        float(_has(newer, lx.CHANGE_CUES) and not _has(older, lx.CHANGE_CUES)),
+        float(_has_change_cue(newer) and not _has_change_cue(older)),
         float(_has(newer, lx.NEGATING_CUES)),
         float(old_neg != new_neg),
         float(_has(newer, lx.ADDITIVE_CUES) and not _has(older, lx.ADDITIVE_CUES)),

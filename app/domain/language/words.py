@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from thoughtgraph.domain.language import lexicon as lx
@@ -167,3 +167,13 @@ def _longest_first(phrases: tuple[str, ...]) -> tuple[tuple[str, tuple[str, ...]
     """The phrases split into words, longest first (ties in their given order)."""
     split = [(phrase, tuple(phrase.split())) for phrase in phrases]
     return tuple(sorted(split, key=lambda item: -len(item[1])))
+
+
+def lasting_now(lowered: Sequence[str], index: int) -> bool:
+    """Whether the "now" at ``index`` ends a duration that says how long something has
+    lasted ("Seven years now, and ...", "I've been painting for two years now"), not that
+    it changed ("the timeout is 60 seconds now", "booked for 3 hours now")."""
+    if lowered[index] != "now" or not index or lowered[index - 1] not in lx.DURATIONS:
+        return False
+    before = lowered[max(0, index - 4) : index - 1]
+    return index <= 3 or ("for" in before and "been" in lowered[:index])

@@ -15,11 +15,8 @@ from thoughtgraph.domain.judgement import (
     Verdict,
 )
 from thoughtgraph.domain.language.claims import claim_sentences
-from thoughtgraph.domain.language.rules_judge import (
-    RuleJudge,
-    about_different_things,
-    judge_texts,
-)
+from thoughtgraph.domain.language.different_things import about_different_things
+from thoughtgraph.domain.language.rules_judge import RuleJudge, judge_texts
 from thoughtgraph.domain.language.update_model import UpdateModel, features, shipped_model
 from thoughtgraph.llm.client import LLMBudgetExhausted, LLMClient, LLMError
 from thoughtgraph.llm.prompts import contradictions

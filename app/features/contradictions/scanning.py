@@ -8,7 +8,8 @@ how an agent says "this changed". Only claims are judged: a question, a greeting
 or an opinion states nothing that a later thought could contradict or outdate
 (:func:`thoughtgraph.domain.language.claims.is_claim`), so a pair with one is never
 asked of the judge, recorded or superseded; nor is a pair of two authors one of whom
-speaks only of themselves (:func:`~thoughtgraph.domain.language.claims.about_the_speaker`).
+speaks only of themselves
+(:func:`~thoughtgraph.domain.language.different_things.about_the_speaker`).
 The judge reads the whole of each text: measured on the dev conversations, giving it the
 claims alone made short texts more alike and found more false changes, not fewer.
 """
@@ -21,7 +22,8 @@ from dataclasses import dataclass, field
 from thoughtgraph.domain.changes import Actor
 from thoughtgraph.domain.judgement import PairToJudge, UsageMeter, Verdict
 from thoughtgraph.domain.knowledge import RelatedThought, pair_fingerprint
-from thoughtgraph.domain.language.claims import about_the_speaker, is_claim
+from thoughtgraph.domain.language.claims import is_claim
+from thoughtgraph.domain.language.different_things import about_the_speaker
 from thoughtgraph.domain.models import ScoredThought, Thought, TimeView
 from thoughtgraph.domain.scopes import Viewer
 from thoughtgraph.domain.units import DAY_MS

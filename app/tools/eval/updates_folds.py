@@ -14,7 +14,8 @@ import numpy as np
 
 from thoughtgraph.domain.judgement import PairRelation
 from thoughtgraph.domain.language.claims import claim_sentences
-from thoughtgraph.domain.language.rules_judge import about_different_things, judge_texts
+from thoughtgraph.domain.language.different_things import about_different_things
+from thoughtgraph.domain.language.rules_judge import judge_texts
 from thoughtgraph.domain.language.update_model import UpdateModel, features, fit
 from thoughtgraph.llm.embedders.base import TextEmbedder
 from thoughtgraph.tools.eval.updates import (

@@ -14,12 +14,8 @@ from tests.knowledge_support import contribute
 from tests.support import LoopThread
 from thoughtgraph.domain.judgement import PairRelation, Verdict
 from thoughtgraph.domain.knowledge import ContradictionStatus, pair_fingerprint
-from thoughtgraph.domain.language.claims import (
-    Kind,
-    about_the_speaker,
-    is_claim,
-    sentence_kind,
-)
+from thoughtgraph.domain.language.claims import Kind, is_claim, sentence_kind
+from thoughtgraph.domain.language.different_things import about_the_speaker
 from thoughtgraph.domain.models import ThoughtFilter, ThoughtType
 from thoughtgraph.features.consolidation.jobs import run_consolidation
 from thoughtgraph.features.contradictions.jobs import scan_thoughts

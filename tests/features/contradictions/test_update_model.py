@@ -115,27 +115,35 @@ def test_a_subject_word_on_one_side_only_does_not_veto_a_change(
     local_embedder: TextEmbedder,
 ) -> None:
     # Written for this test. A newer statement that names its subject a little
-    # differently ("Honestly, ...", "the thermostat setting") still speaks of the same
-    # thing; only when each names a subject of its own are the two about different things.
+    # differently ("the thermostat setting") still speaks of the same thing; only when
+    # each names a subject of its own are the two about different things.
     judge = ModelJudge()
-    for older, newer in [
-        (
-            "The chess club meets on Tuesdays.",
-            "Honestly, the chess club meets on Thursdays these days.",
-        ),
-        (
-            "The greenhouse thermostat is set to 18 degrees.",
-            "The greenhouse thermostat setting moved to 21 degrees.",
-        ),
-    ]:
-        verdict = _verdict(judge, older, newer, local_embedder)
-        assert verdict.contradicts, (older, newer, verdict)
-        assert "Different subjects" in verdict.explanation  # the rules' reading, no veto
+    older = "The greenhouse thermostat is set to 18 degrees."
+    newer = "The greenhouse thermostat setting moved to 21 degrees."
+    verdict = _verdict(judge, older, newer, local_embedder)
+    assert verdict.contradicts, (older, newer, verdict)
+    assert "Different subjects" in verdict.explanation  # the rules' reading, no veto
+    # An opening interjection names no subject at all: the rules read past it.
+    older = "The chess club meets on Tuesdays."
+    newer = "Honestly, the chess club meets on Thursdays these days."
+    verdict = _verdict(judge, older, newer, local_embedder)
+    assert verdict.contradicts, verdict
+    assert "Different subjects" not in verdict.explanation, verdict
     apart = _pair(
         "The chess club meets on Tuesdays.", "The drama club meets on Tuesdays.", local_embedder
     )
     (verdict,) = asyncio.run(judge.judge([apart], UsageMeter()))
     assert not verdict.contradicts, verdict
+
+
+def test_a_duration_up_to_now_is_no_change_cue_for_the_model() -> None:
+    # Written for this test: "Five years now" says how long, "now" after the value says
+    # that it changed. (A chat turn so opened once passed as an update on the cue alone.)
+    cue = FEATURES.index("change_cue")
+    older = "Mia: I bake on Sundays."
+    lasting = features(older, "Mia: Five years now, and I bake on Saturdays.", 0.8)
+    changed = features(older, "Mia: I bake on Saturdays now.", 0.8)
+    assert lasting[cue] == 0.0 and changed[cue] == 1.0
 
 
 def test_greetings_around_a_claim_name_no_subject_of_it(local_embedder: TextEmbedder) -> None:
