@@ -295,3 +295,14 @@ def test_claims_whose_subjects_point_elsewhere_are_about_nothing_the_rules_can_n
         assert about_different_things(older, newer), (older, newer)
     named = "The robotics club now meets in room 31."
     assert not about_different_things("The robotics club meets in room 12.", named)
+
+
+def test_a_pronoun_subject_ends_before_a_verb_the_lexicon_does_not_know() -> None:
+    # Written for this test: "knit" is in no verb list; after "I" or "we" the predicate
+    # starts all the same, so the subject is the pronoun and not "we knit".
+    assert parse("I knit with the Tuesday circle.", names=set()).boundary == 1
+    finding = judge_texts(
+        "We knit at the library on Tuesdays.", "We knit at the community hall on Tuesdays now."
+    )
+    assert finding.relation is PairRelation.UPDATE, finding
+    assert "'library' -> 'community hall'" in finding.explanation, finding

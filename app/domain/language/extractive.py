@@ -13,7 +13,7 @@ import numpy as np
 
 from thoughtgraph.domain.judgement import ExtractedThought
 from thoughtgraph.domain.language import lexicon as lx
-from thoughtgraph.domain.language.statements import predicate_start
+from thoughtgraph.domain.language.subject_bounds import predicate_start
 from thoughtgraph.domain.language.words import split_words
 
 DEFAULT_SUMMARY_WORDS = 60

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 
 from thoughtgraph.domain.language import lexicon as lx
+from thoughtgraph.domain.language.subject_bounds import NUMBER, predicate_start, subject_start
 from thoughtgraph.domain.language.words import (
     TEXT_CACHE_SIZE,
     Word,
@@ -22,7 +23,6 @@ from thoughtgraph.domain.language.words import (
     stem,
 )
 
-_NUMBER = re.compile(r"^[$€£]?\d+(?:\.\d+)*%?$")
 _ORDINAL = re.compile(r"^(\d+)(?:st|nd|rd|th)$")
 _TIME = re.compile(r"^(\d{1,2})(?::(\d{2}))?\s*(am|pm)?$")
 _CAMEL = re.compile(r"[a-z][A-Z]")
@@ -200,18 +200,6 @@ def _layout(text: str) -> _Layout:
     return _Layout(tuple(words), start, boundary, tokens)
 
 
-def subject_start(words: list[Word]) -> int:
-    """Index of the subject's first word: after a fronted clause or phrase closed by a comma
-    ("Since the storage upgrade in March, Prometheus keeps ..."), else 0. A comma before
-    "and", "but", "or" or "so" joins two clauses; what follows it is no subject."""
-    if not words or words[0].lower not in lx.FRONTING:
-        return 0
-    comma = next((i for i, w in enumerate(words) if w.raw == ","), None)
-    if comma is None or comma + 2 >= len(words) or words[comma + 1].lower in lx.COORDINATORS:
-        return 0
-    return comma + 1
-
-
 def _old_value_words(words: list[Word], older: Statement) -> set[int]:
     """Indexes of the words that name the older statement's value ("switched from Jenkins
     to ..."): only when every word there that says something is in the older statement."""
@@ -234,66 +222,6 @@ def _old_value_words(words: list[Word], older: Statement) -> set[int]:
         if said and all(_norm_of(words, i) in older_norms for i in said):
             return set(indexes)
     return set()
-
-
-def predicate_start(words: list[Word]) -> int:
-    """Index of the word where the predicate starts: the first auxiliary, or the first
-    word that is a verb where it stands (not after "the", not a plural noun before a verb)."""
-    for index in range(1, len(words)):
-        word, before = words[index], _before(words, index)
-        after = words[index + 1] if index + 1 < len(words) else None
-        if word.punct:
-            continue
-        if word.lower in lx.AUXILIARIES and not (word.lower == "may" and word.raw[0].isupper()):
-            return index
-        if before.lower in lx.DETERMINERS or before.possessive:
-            continue  # "the deploy window", "Jane's preferred editor": a modifier
-        if word.lower in lx.IRREGULAR_VERBS:
-            return index
-        base = lx.VERB_FORM_BASE.get(word.lower)
-        if base is None or word.lower.endswith("ing"):
-            continue
-        if word.lower == base:
-            # A base form is a verb after a pronoun or a plural subject ("we use", "pull
-            # requests need", "deploys to production require").
-            if before.lower in lx.PRONOUNS or _plural_subject(words[:index]):
-                return index
-        elif word.lower.endswith("s"):
-            # "the team tracks work", not "dark launches are" or "the tests run nightly"
-            if after is None or not (
-                after.lower in lx.AUXILIARIES or lx.VERB_FORM_BASE.get(after.lower) == after.lower
-            ):
-                return index
-        else:
-            return index  # a past form
-    # No known verb: take an -s or -ed word that a preposition or a number follows
-    # ("the contract renews on 1 March").
-    for index in range(1, len(words) - 1):
-        word, before, after = words[index], _before(words, index), words[index + 1]
-        if before.lower in lx.DETERMINERS or before.possessive:
-            continue
-        verb_like = word.lower.endswith(("s", "ed")) and word.lower not in lx.FUNCTION_WORDS
-        if verb_like and (after.lower in lx.PREPOSITIONS or _NUMBER.match(after.lower)):
-            return index
-    return len(words)
-
-
-def _plural_subject(words: list[Word]) -> bool:
-    """Whether the words before a base-form verb start with a plural noun phrase."""
-    for word in words:
-        if word.punct or word.lower in lx.FUNCTION_WORDS or word.lower in lx.ADVERBS:
-            continue
-        if word.lower.endswith("s") and not word.lower.endswith(("ss", "us", "is")):
-            return True
-    return False
-
-
-def _before(words: list[Word], index: int) -> Word:
-    """The word before ``index``, looking past adverbs ("we now keep")."""
-    for previous in range(index - 1, 0, -1):
-        if words[previous].lower not in lx.ADVERBS:
-            return words[previous]
-    return words[0]
 
 
 def _norm_of(words: list[Word], index: int) -> str:
@@ -347,7 +275,7 @@ def _after_for(words: list[Word], index: int, boundary: int) -> bool:
     tier"; not "the Slack channel for incidents is ..."; "for 15 days" is a measure)."""
     for previous in range(index, boundary, -1):
         lower = words[previous].lower
-        if _NUMBER.match(lower):
+        if NUMBER.match(lower):
             return False
         if previous < index and lower == "for":
             return True
@@ -366,7 +294,7 @@ def _value(words: list[Word], index: int, names: set[str]) -> tuple[str | None, 
         hour = int(time.group(1)) % 12 + (12 if time.group(3) == "pm" else 0)
         hour = hour if time.group(3) else int(time.group(1))
         return "time", f"{hour}:{time.group(2) or '00'}"
-    if _NUMBER.match(lower):
+    if NUMBER.match(lower):
         return "number", lower
     ordinal = _ORDINAL.match(lower)
     if ordinal:
@@ -374,7 +302,7 @@ def _value(words: list[Word], index: int, names: set[str]) -> tuple[str | None, 
     if lower in lx.NUMBER_WORDS:
         return "number", lx.NUMBER_WORDS[lower]
     stemmed = stem(lower)
-    if lower == "second" and _NUMBER.match(previous):
+    if lower == "second" and NUMBER.match(previous):
         return "label", "second"
     if lower in lx.ORDINAL_WORDS:
         return "number", lx.ORDINAL_WORDS[lower]
