@@ -13,6 +13,7 @@ a fixed share of compatible pairs above it. Deterministic, microseconds a pair.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from dataclasses import dataclass
@@ -25,7 +26,7 @@ from thoughtgraph.domain.language import lexicon as lx
 from thoughtgraph.domain.language.displacement import displaces_older_value
 from thoughtgraph.domain.language.rules_judge import Finding, judge_texts
 from thoughtgraph.domain.language.state_change import ends_older_state
-from thoughtgraph.domain.language.words import lasting_now, plain_words
+from thoughtgraph.domain.language.words import TEXT_CACHE_SIZE, lasting_now, plain_words
 
 MODEL_FILE = "update_weights.py"
 _NUMBER = re.compile(r"\d")
@@ -149,6 +150,7 @@ def _has(text: str, cues: tuple[str, ...] | frozenset[str]) -> bool:
     return any(f" {cue} " in padded for cue in cues)
 
 
+@functools.lru_cache(maxsize=TEXT_CACHE_SIZE)  # a scan reads each text against many others
 def _has_change_cue(text: str) -> bool:
     words = plain_words(text)
     kept = [w for i, w in enumerate(words) if not lasting_now(words, i)]
