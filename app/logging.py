@@ -30,7 +30,10 @@ def configure_logging(level: str = "INFO", fmt: str = "console") -> None:
             renderer,
         ],
         wrapper_class=structlog.make_filtering_bound_logger(numeric),
-        logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
+        # One write per line: print() writes the line and its newline apart, and a
+        # stdlib record written between the two (celery's, from another thread) joined
+        # the JSON line, which log readers then could not parse.
+        logger_factory=structlog.WriteLoggerFactory(file=sys.stderr),
         cache_logger_on_first_use=False,
     )
     logging.basicConfig(
