@@ -271,6 +271,9 @@ def test_a_phrase_naming_a_new_regime_is_a_change_cue_not_a_detail() -> None:
     assert same.relation is PairRelation.COMPATIBLE, same
     context = judge_texts(older, "Members pay 35 euros a month for the spring term.")
     assert context.relation is PairRelation.COMPATIBLE, context
+    # "for" and "in" also name a scope ("for the new hires", "in the new design"): no cue.
+    scoped = judge_texts(older, "Members pay 35 euros a month for the new members.")
+    assert scoped.relation is PairRelation.COMPATIBLE, scoped
 
 
 def test_now_after_a_duration_that_lasted_is_no_change_cue() -> None:

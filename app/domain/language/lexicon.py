@@ -183,9 +183,10 @@ CHANGE_CUES: tuple[str, ...] = (
 )
 # A trailing phrase naming a new regime ("under the new handbook", "with the revised
 # plan") says why a value changed: a change cue, and (like ADJUNCTS) no detail of the value.
+# Not "for" or "in": "for the new hires", "in the new design" name a scope as often.
 NOVELTY_CUES = tuple(
     f"{preposition} {determiner} {novelty}"
-    for preposition in ("under", "with", "for", "in", "per", "following", "after")
+    for preposition in ("under", "with", "per", "following", "after")
     for determiner in ("the", "a", "our", "my", "its", "their", "his", "her")
     for novelty in ("new", "revised", "updated", "amended", "latest")
 )
