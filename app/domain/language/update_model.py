@@ -153,9 +153,9 @@ def _has(text: str, cues: tuple[str, ...] | frozenset[str]) -> bool:
 @functools.lru_cache(maxsize=TEXT_CACHE_SIZE)  # a scan reads each text against many others
 def _has_change_cue(text: str) -> bool:
     words = plain_words(text)
-    kept = [w for i, w in enumerate(words) if not lasting_now(words, i)]
-    padded = f" {' '.join(kept)} "
-    return any(f" {cue} " in padded for cue in lx.CHANGE_CUES)
+    return _has(
+        " ".join(w for i, w in enumerate(words) if not lasting_now(words, i)), lx.CHANGE_CUES
+    )
 
 
 _SENTENCE_END = (".", "!", "?", ":", ";")
