@@ -204,7 +204,7 @@ def test_numbers_are_values_not_subjects(older: str, newer: str, apart: bool) ->
         # A comma before "and" joins two clauses: no subject after it.
         (
             "Since March the team grew, and we hired two engineers.",
-            ["Since", "March", "team", "grew"],
+            ["Since", "March", "team"],
         ),
     ],
 )
@@ -309,3 +309,34 @@ def test_a_pronoun_subject_ends_before_a_verb_the_lexicon_does_not_know() -> Non
     )
     assert finding.relation is PairRelation.UPDATE, finding
     assert "'library' -> 'community hall'" in finding.explanation, finding
+
+
+def test_a_relation_noun_before_a_name_says_who_and_is_no_second_subject() -> None:
+    # Written for this test: "my brother Tom" and "Tom" are one person; two relations
+    # ("my brother Tom" / "my friend Tom") still tell two people apart.
+    older = "My brother Tom teaches chemistry."
+    same_person = judge_texts(older, "Tom teaches physics now.")
+    assert same_person.relation is PairRelation.UPDATE, same_person
+    assert "'chemistry' -> 'physics'" in same_person.explanation, same_person
+    two_people = judge_texts(older, "My friend Tom teaches physics now.")
+    assert two_people.relation is PairRelation.COMPATIBLE, two_people
+    assert two_people.different_subjects, two_people
+    # The name ends the subject, so a verb the lexicon does not know still starts the
+    # predicate; "the staging Postgres" is no relation and keeps its modifier.
+    snores = parse("My brother Tom snores at night.", names=set())
+    assert [w.raw for w in snores.words[: snores.boundary]] == ["My", "brother", "Tom"]
+    described = [t.raw for t in snores.tokens if t.describes_name]
+    assert described == ["brother"]
+    thing = parse("Our staging Postgres runs version 15.", names=set())
+    assert not any(t.describes_name for t in thing.tokens)
+
+
+def test_everyday_verbs_end_the_subject() -> None:
+    # Written for this test: "specifies", "quit", "taught" are verbs where they stand.
+    for text, subject in (
+        ("The lease specifies a notice period of 30 days.", ["The", "lease"]),
+        ("Our neighbour quit his job in May.", ["Our", "neighbour"]),
+        ("The evening class was taught by Ines.", ["The", "evening", "class"]),
+    ):
+        statement = parse(text, names=set())
+        assert [w.raw for w in statement.words[: statement.boundary]] == subject, text

@@ -43,6 +43,21 @@ ADVERBS = words("now also still just only never not no longer always currently a
 
 NEGATIONS = words("not no never without cannot")
 
+# Nouns that name a person or an animal by their relation to the speaker; before a name
+# they describe it ("my daughter Mia", "our cat Miso"): the name is what is talked about.
+RELATION_NOUNS = words(
+    """
+    daughter son child kid baby partner wife husband spouse boyfriend girlfriend fiance
+    fiancee brother sister sibling mother father mom mum dad parent stepmother stepfather
+    grandmother grandfather grandma grandpa granny aunt uncle cousin nephew niece friend
+    colleague coworker boss manager neighbour neighbor roommate flatmate housemate
+    landlord landlady tenant doctor dentist therapist physiotherapist physio coach tutor
+    teacher mentor assistant cat dog puppy kitten pet horse rabbit hamster parrot
+    """
+)
+# Determiners that make a relation noun the speaker's or someone's ("my sister Ana").
+OWNING_DETERMINERS = words("my our your his her their")
+
 # Words that open a clause or phrase put before the subject and closed by a comma
 # ("Since the upgrade, Prometheus keeps ...", "After Dmitri left, Keiko ..."): the subject
 # starts after the comma. A fronted "On weekends, ..." stays part of what is talked about.
@@ -81,6 +96,9 @@ VERBS = words(
     share ship show sign sit sort speak spend split start stay stop store stream submit
     support switch sync take talk target test throttle track train transfer trigger trust
     turn update upload use validate verify wait want watch work write
+    arrive belong borrow cancel celebrate climb commute depart earn eat enjoy feed
+    graduate learn lend lose marry owe postpone prescribe quit recommend relocate resign
+    retire sell smoke specify suggest swim teach weigh win
     """
 )
 IRREGULAR_VERBS = words(
@@ -88,6 +106,8 @@ IRREGULAR_VERBS = words(
     went gone goes took taken did done made became begun began ran sat sent kept held left
     led met paid said spoke spoken split set put wrote written rewritten built chose chosen
     gave given got knew known
+    quit ate eaten fed taught swam swum drove driven flew flown wore worn slept sold won
+    lost bought brought caught found told stood grew grown threw shown drew forgot withdrew
     """
 )
 

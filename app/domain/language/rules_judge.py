@@ -105,8 +105,8 @@ def _overlap(old: Statement, new: Statement) -> float:
 
 
 def _decide(old: Statement, new: Statement) -> Finding:
-    only_old = _unique(t for t in old.tokens if t.norm not in new.norms)
-    only_new = _unique(t for t in new.tokens if t.norm not in old.norms)
+    only_old = _unique(t for t in _named_plainly(old, new) if t.norm not in new.norms)
+    only_new = _unique(t for t in _named_plainly(new, old) if t.norm not in old.norms)
     cue = ", ".join(f"'{c}'" for c in new.change_cues)
     replaced = _named_replacement(old, new, only_new)
     if replaced is not None:
@@ -134,6 +134,14 @@ def _decide(old: Statement, new: Statement) -> Finding:
         added = ", ".join(f"'{c}'" for c in new.additive_cues)
         return _compatible(0.8, f"The newer adds to the older ({added}); both can hold")
     return _compare_predicates(old, new, only_old, only_new)
+
+
+def _named_plainly(statement: Statement, other: Statement) -> list[Token]:
+    """Its tokens, bar those describing a name ("my daughter Mia") the other names plainly
+    ("Mia ..."); two descriptions ("my sister Ana" / "my cousin Ana") tell people apart."""
+    if any(t.describes_name for t in other.tokens):
+        return list(statement.tokens)
+    return [t for t in statement.tokens if not t.describes_name]
 
 
 def _compare_predicates(
