@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from thoughtgraph.domain.language import lexicon as lx
 from thoughtgraph.domain.language.subject_bounds import (
     NUMBER,
-    is_name,
+    name_description,
     predicate_start,
     subject_start,
 )
@@ -202,33 +202,13 @@ def _layout(text: str) -> _Layout:
     start = subject_start(words)
     boundary = start + predicate_start(words[start:])
     subject = (start, boundary)
-    describing = _name_description(words, start, boundary)
+    described = name_description(words[start:])
+    describing = [] if described is None else [start + i for i in described[0]]
     tokens = tuple(
         _describing(_token(words, i, subject, set()), i in describing) if i else None
         for i in range(len(words))
     )
     return _Layout(tuple(words), start, boundary, tokens)
-
-
-def _name_description(words: list[Word], start: int, boundary: int) -> range:
-    """Indexes of the words that describe the name ending the subject: "daughter" in "My
-    daughter Mia is ...", "little brother" in "our little brother Sam". Only a relation noun
-    after "my", "our" & co. describes a name; "the staging Postgres" names a thing."""
-    if start >= boundary or words[start].lower not in lx.OWNING_DETERMINERS:
-        return range(0)
-    first_name = next((i for i in range(start + 1, boundary) if is_name(words[i])), boundary)
-    described = range(start + 1, first_name)
-    if (
-        not described
-        or first_name == boundary
-        or words[first_name - 1].lower not in lx.RELATION_NOUNS
-    ):
-        return range(0)
-    if any(w.punct or w.raw[:1].isupper() for w in words[start + 1 : first_name]):
-        return range(0)
-    if not all(is_name(w) for w in words[first_name:boundary]):
-        return range(0)
-    return described
 
 
 def _describing(token: Token | None, describes: bool) -> Token | None:

@@ -29,9 +29,9 @@ def predicate_start(words: list[Word]) -> int:
     word that is a verb where it stands (not after "the", not a plural noun before a verb)."""
     if len(words) > 1 and words[0].lower in lx.PRONOUNS and not words[1].punct:
         return 1
-    after_name = _after_described_name(words)
-    if after_name is not None:
-        return after_name
+    described = name_description(words)
+    if described is not None:
+        return described[1]
     for index in range(1, len(words)):
         word, before = words[index], _before(words, index)
         after = words[index + 1] if index + 1 < len(words) else None
@@ -71,24 +71,25 @@ def predicate_start(words: list[Word]) -> int:
     return len(words)
 
 
-def _after_described_name(words: list[Word]) -> int | None:
-    """After "my partner Leo", "our cat Miso": a relation noun and the name it describes
-    make the whole subject, so the predicate starts with the next word, known verb or not
-    ("My partner Leo smokes")."""
+def name_description(words: list[Word]) -> tuple[range, int] | None:
+    """In "My partner Leo smokes", "our little brother Sam is": the words describing the
+    name ("partner", "little brother") and the index after the name. A relation noun after
+    "my", "our" & co. and the name it precedes make the whole subject, so the predicate
+    starts after the name, known verb or not; "the staging Postgres" names a thing."""
     if not words or words[0].lower not in lx.OWNING_DETERMINERS:
         return None
     relation = next((i for i, w in enumerate(words) if w.lower in lx.RELATION_NOUNS), None)
     if relation is None or any(w.punct or w.raw[:1].isupper() for w in words[1:relation]):
         return None
     end = relation + 1
-    while end < len(words) and is_name(words[end]):
+    while end < len(words) and _is_name(words[end]):
         end += 1
     if end == relation + 1 or end >= len(words) or words[end].punct:
         return None
-    return end
+    return range(1, relation + 1), end
 
 
-def is_name(word: Word) -> bool:
+def _is_name(word: Word) -> bool:
     """A capitalised word that is not an acronym ("Mia", not "VPN")."""
     return word.raw[:1].isupper() and not word.raw.isupper() and word.raw.isalpha()
 
