@@ -41,6 +41,8 @@ def test_an_older_value_named_as_left_behind(older: str, newer: str) -> None:
         ("Thanks, Gina, for the tip.", "Thanks, Gina! I won't quit now."),
         # nothing new in the newer
         ("Orla sold the bike.", "Orla sold the bike."),
+        # a verb of leaving under negation: nobody left, nothing went
+        ("I won't sell the piano.", "I won't quit the choir, and I never sold the piano."),
     ],
 )
 def test_no_displacement_without_the_older_value(older: str, newer: str) -> None:

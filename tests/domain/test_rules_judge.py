@@ -340,3 +340,53 @@ def test_everyday_verbs_end_the_subject() -> None:
     ):
         statement = parse(text, names=set())
         assert [w.raw for w in statement.words[: statement.boundary]] == subject, text
+
+
+def test_values_in_two_slots_replace_nothing() -> None:
+    # Written for this test: how long against where, where against what; two places
+    # ("in room 12" / "at the church hall") are one slot.
+    for older, newer in (
+        (
+            "The review call is booked for 30 minutes.",
+            "The review call is booked in the Cedar room.",
+        ),
+        ("The printer is in the basement.", "The printer is a Brother HL-L2350."),
+    ):
+        finding = judge_texts(older, newer)
+        assert finding.relation is PairRelation.COMPATIBLE, finding
+        assert "two slots" in finding.explanation, finding
+    moved = judge_texts(
+        "The choir rehearses in room 12.", "The choir rehearses at the church hall."
+    )
+    assert moved.relation is PairRelation.UPDATE, moved
+
+
+def test_the_same_pronoun_is_a_shared_subject() -> None:
+    # Written for this test: "we" and "we" are one subject, so the new tool is a change;
+    # "I've" is "I" with its auxiliary, no subject word of its own.
+    older = "We use Jenkins for CI."
+    changed = judge_texts(older, "We use GitHub Actions for CI now.")
+    assert changed.relation is PairRelation.UPDATE, changed
+    assert "'Jenkins' -> 'GitHub Actions'" in changed.explanation, changed
+    other_verb = judge_texts(older, "We host Jenkins on a spare box.")
+    assert other_verb.relation is PairRelation.COMPATIBLE, other_verb
+    restated = judge_texts(
+        "I teach at the primary school in Ghent.",
+        "I've taught at the Ghent primary school since 2019.",
+    )
+    assert restated.relation is PairRelation.COMPATIBLE, restated
+    assert not restated.different_subjects, restated
+    assert "Different subjects" not in restated.explanation, restated
+
+
+def test_talk_that_differs_in_many_words_is_no_changed_value() -> None:
+    # Written for this test: a change cue ("After the storm,") and one shared word do not
+    # make a rambling second account an update; a changed value is a short phrase.
+    finding = judge_texts(
+        "We have been planning the garden party, booking the band and printing invitations.",
+        "After the storm, we moved the whole party indoors to the village hall.",
+    )
+    assert finding.relation is PairRelation.COMPATIBLE, finding
+    assert "Too much differs" in finding.explanation, finding
+    pronouns = judge_texts("She seemed so sad.", "They'd been sad for months.")
+    assert "Different subjects" in pronouns.explanation, pronouns

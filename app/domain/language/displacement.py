@@ -90,12 +90,20 @@ def _leaves_or_removes(
     leaving, or after a verb of removing, other than those the older uses."""
     for phrase, span in find_phrases(words, LEAVES_AFTER_HOLDER):
         holder = words[max(0, span.start - _HOLDER_REACH) : span.start]
-        if phrase not in leaving and said & set(holder):
+        if phrase not in leaving and not _negated(words, span.start) and said & set(holder):
             return True
     for phrase, span in find_phrases(words, REMOVES_BEFORE_VALUE):
-        if phrase not in removing and said & _object(words[span.stop :]):
+        if phrase in removing or _negated(words, span.start):
+            continue
+        if said & _object(words[span.stop :]):
             return True
     return False
+
+
+def _negated(words: list[str], start: int) -> bool:
+    """A verb under negation says nothing left: "I won't quit", "we never dropped it"."""
+    before = words[start - 1] if start else ""
+    return before in lx.NEGATIONS or before.endswith("n't")
 
 
 def _pieces(text: str) -> list[list[str]]:

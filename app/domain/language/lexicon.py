@@ -29,6 +29,20 @@ FUNCTION_WORDS = words(
 
 DETERMINERS = words("the a an our my your their its his her this that these those each every")
 PRONOUNS = words("we they i you he she it")
+# "I've", "we're": a pronoun subject with its auxiliary ("it's" reads as "it" already).
+CONTRACTED_PRONOUNS = {
+    f"{pronoun}'{ending}": pronoun
+    for pronoun, endings in (
+        ("i", ("m", "ve", "d", "ll")),
+        ("we", ("re", "ve", "d", "ll")),
+        ("you", ("re", "ve", "d", "ll")),
+        ("they", ("re", "ve", "d", "ll")),
+        ("he", ("d", "ll")),
+        ("she", ("d", "ll")),
+        ("it", ("d", "ll")),
+    )
+    for ending in endings
+}
 AUXILIARIES = words(
     """
     is are was were be been am has have had do does did will would shall should can could

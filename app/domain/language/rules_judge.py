@@ -37,7 +37,7 @@ from thoughtgraph.domain.judgement import (
 )
 from thoughtgraph.domain.language import lexicon as lx
 from thoughtgraph.domain.language.claims import without_openers
-from thoughtgraph.domain.language.quantities import quantity
+from thoughtgraph.domain.language.slots import different_slots, same_quantity, two_items
 from thoughtgraph.domain.language.statements import (
     CONTENT,
     VALUE,
@@ -46,6 +46,7 @@ from thoughtgraph.domain.language.statements import (
     Token,
     parse,
 )
+from thoughtgraph.domain.language.subjects import comparable_tokens, shares_pronoun
 from thoughtgraph.domain.language.words import capitalised_names, clauses
 
 
@@ -104,14 +105,19 @@ def _overlap(old: Statement, new: Statement) -> float:
     return len(old.norms & new.norms) / len(union) if union else 0.0
 
 
+_ONE_VALUE_WORDS = 3  # a value that changed is a short phrase ("the Leeds office")
+
+
 def _decide(old: Statement, new: Statement) -> Finding:
-    only_old = _unique(t for t in _named_plainly(old, new) if t.norm not in new.norms)
-    only_new = _unique(t for t in _named_plainly(new, old) if t.norm not in old.norms)
+    only_old = _unique(t for t in comparable_tokens(old, new) if t.norm not in new.norms)
+    only_new = _unique(t for t in comparable_tokens(new, old) if t.norm not in old.norms)
     cue = ", ".join(f"'{c}'" for c in new.change_cues)
     replaced = _named_replacement(old, new, only_new)
     if replaced is not None:
         return replaced
-    if not [t for t in old.tokens if t.norm in new.norms and t.kind != VERB]:
+    if not shares_pronoun(old, new) and not [
+        t for t in old.tokens if t.norm in new.norms and t.kind != VERB
+    ]:
         return _different(0.6, "They share no subject, only similar wording")
 
     holder = _new_holder(old, new, only_old, only_new)
@@ -134,14 +140,6 @@ def _decide(old: Statement, new: Statement) -> Finding:
         added = ", ".join(f"'{c}'" for c in new.additive_cues)
         return _compatible(0.8, f"The newer adds to the older ({added}); both can hold")
     return _compare_predicates(old, new, only_old, only_new)
-
-
-def _named_plainly(statement: Statement, other: Statement) -> list[Token]:
-    """Its tokens, bar those describing a name ("my daughter Mia") the other names plainly
-    ("Mia ..."); two descriptions ("my sister Ana" / "my cousin Ana") tell people apart."""
-    if any(t.describes_name for t in other.tokens):
-        return list(statement.tokens)
-    return [t for t in statement.tokens if not t.describes_name]
 
 
 def _compare_predicates(
@@ -205,18 +203,21 @@ def _compare_predicates(
             f"Different values of different things: {_words(content_old + values_old)} vs "
             f"{_words(content_new + values_new)}",
         )
+    two_slots = None if cue else different_slots(old, new, only_old, only_new)
+    if two_slots is not None:
+        return _compatible(0.6, two_slots)
     if values_old and values_new:
         if not cue:
             if content_old or content_new:
                 extra = _words(content_old or content_new)
                 return _compatible(0.6, f"Different values, and only one says {extra}")
-            if _two_items(values_old, values_new):
+            if two_items(values_old, values_new):
                 return _compatible(
                     0.6, f"Different items: {_words(values_old)} vs {_words(values_new)}"
                 )
             if _verb_base(old) in lx.MULTI_VALUED_VERBS:
                 return _compatible(0.6, f"'{_verb_base(old)}' can hold for several values")
-        if _same_quantity(values_old, values_new):
+        if same_quantity(values_old, values_new):
             return _compatible(0.8, "The same quantity in other units")
         change = f"{_words(values_old)} -> {_words(values_new)}"
         if cue:
@@ -234,6 +235,8 @@ def _compare_predicates(
 
     if content_old and content_new:
         change = f"{_words(content_old + values_old)} -> {_words(content_new + values_new)}"
+        if max(len(content_old), len(content_new)) > _ONE_VALUE_WORDS:
+            return _compatible(0.6, f"Too much differs to be one value: {change}")
         if cue:
             return _found(PairRelation.UPDATE, 0.7, f"'{subject}': {change} ({cue})")
         if _copula_complement(old, new, content_old, content_new):
@@ -335,21 +338,6 @@ def _copula_complement(
         if not before or before[-1].lower not in lx.COPULAS:
             return False
     return True
-
-
-def _two_items(values_old: list[Token], values_new: list[Token]) -> bool:
-    """Both the name and the number differ ("iOS 16" / "Android 10"): two products, each
-    with its own version, more likely than one value changed twice."""
-
-    def kinds(tokens: list[Token]) -> set[str]:
-        return {"name" if t.value_type in ("name", "ident") else str(t.value_type) for t in tokens}
-
-    return {"name", "number"} <= kinds(values_old) & kinds(values_new)
-
-
-def _same_quantity(values_old: list[Token], values_new: list[Token]) -> bool:
-    old, new = quantity(values_old), quantity(values_new)
-    return old is not None and new is not None and abs(old - new) <= 1e-9 * max(old, new, 1)
 
 
 def _verb_base(statement: Statement) -> str | None:
