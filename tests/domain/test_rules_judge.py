@@ -318,6 +318,9 @@ def test_a_relation_noun_before_a_name_says_who_and_is_no_second_subject() -> No
     same_person = judge_texts(older, "Tom teaches physics now.")
     assert same_person.relation is PairRelation.UPDATE, same_person
     assert "'chemistry' -> 'physics'" in same_person.explanation, same_person
+    # Without a change cue to excuse it, "brother" would be a subject word of its own.
+    plain = judge_texts(older, "Tom teaches physics.")
+    assert "Different subjects" not in plain.explanation, plain
     two_people = judge_texts(older, "My friend Tom teaches physics now.")
     assert two_people.relation is PairRelation.COMPATIBLE, two_people
     assert two_people.different_subjects, two_people
@@ -368,6 +371,8 @@ def test_the_same_pronoun_is_a_shared_subject() -> None:
     changed = judge_texts(older, "We use GitHub Actions for CI now.")
     assert changed.relation is PairRelation.UPDATE, changed
     assert "'Jenkins' -> 'GitHub Actions'" in changed.explanation, changed
+    moved = judge_texts("I live in Lisbon.", "I live in Porto now.")  # no shared word
+    assert moved.relation is PairRelation.UPDATE, moved
     other_verb = judge_texts(older, "We host Jenkins on a spare box.")
     assert other_verb.relation is PairRelation.COMPATIBLE, other_verb
     restated = judge_texts(
