@@ -340,28 +340,11 @@ def test_everyday_verbs_end_the_subject() -> None:
         ("The lease specifies a notice period of 30 days.", ["The", "lease"]),
         ("Our neighbour quit his job in May.", ["Our", "neighbour"]),
         ("The evening class was taught by Ines.", ["The", "evening", "class"]),
+        ("The loan rate reset to 4 percent in June.", ["The", "loan", "rate"]),
+        ("We'll use the new runner.", ["We'll"]),  # a base verb after a contracted pronoun
     ):
         statement = parse(text, names=set())
         assert [w.raw for w in statement.words[: statement.boundary]] == subject, text
-
-
-def test_values_in_two_slots_replace_nothing() -> None:
-    # Written for this test: how long against where, where against what; two places
-    # ("in room 12" / "at the church hall") are one slot.
-    for older, newer in (
-        (
-            "The review call is booked for 30 minutes.",
-            "The review call is booked in the Cedar room.",
-        ),
-        ("The printer is in the basement.", "The printer is a Brother HL-L2350."),
-    ):
-        finding = judge_texts(older, newer)
-        assert finding.relation is PairRelation.COMPATIBLE, finding
-        assert "two slots" in finding.explanation, finding
-    moved = judge_texts(
-        "The choir rehearses in room 12.", "The choir rehearses at the church hall."
-    )
-    assert moved.relation is PairRelation.UPDATE, moved
 
 
 def test_the_same_pronoun_is_a_shared_subject() -> None:

@@ -112,7 +112,7 @@ VERBS = words(
     turn update upload use validate verify wait want watch work write
     arrive belong borrow cancel celebrate climb commute depart earn eat enjoy feed
     graduate learn lend lose marry owe postpone prescribe quit recommend relocate resign
-    retire sell smoke specify suggest swim teach weigh win
+    resize retire sell smoke specify suggest swim teach weigh win
     """
 )
 IRREGULAR_VERBS = words(
@@ -122,7 +122,15 @@ IRREGULAR_VERBS = words(
     gave given got knew known
     quit ate eaten fed taught swam swum drove driven flew flown wore worn slept sold won
     lost bought brought caught found told stood grew grown threw shown drew forgot withdrew
+    reset cut
     """
+)
+
+# Verbs that set a value to what follows ("was turned down to 3 degrees", "started third
+# grade"): with the same unit on both sides, they restate one slot, unlike "hired 2".
+SETTING_VERBS = words(
+    "set turn resize reset cut start adjust change raise lower increase reduce bump drop "
+    "move switch push postpone reschedule"
 )
 
 # One holder at a time: "Alice owns X" / "Bob owns X" conflict, "Alice likes X" does not.

@@ -37,7 +37,12 @@ from thoughtgraph.domain.judgement import (
 )
 from thoughtgraph.domain.language import lexicon as lx
 from thoughtgraph.domain.language.claims import without_openers
-from thoughtgraph.domain.language.slots import different_slots, same_quantity, two_items
+from thoughtgraph.domain.language.slots import (
+    different_slots,
+    same_quantity,
+    same_unit,
+    two_items,
+)
 from thoughtgraph.domain.language.statements import (
     CONTENT,
     VALUE,
@@ -169,6 +174,9 @@ def _compare_predicates(
         else:
             content_old, content_new = content_old + verbs_old, content_new + verbs_new
             verbs_old, verbs_new = [], []
+    setting = all(t.norm in lx.SETTING_VERBS for t in verbs_new)
+    if verbs_new and setting and same_unit(old, new, values_old, values_new):
+        verbs_old, verbs_new = [], []  # "is set to 5 degrees" / "was turned down to 3 degrees"
     if verbs_old or verbs_new:
         return _compatible(
             0.7,

@@ -20,7 +20,7 @@ def different_slots(
     against no number, or values governed by different prepositions (or one by none)."""
     differ_old = [t for t in only_old if t.kind != VERB]
     differ_new = [t for t in only_new if t.kind != VERB]
-    if not differ_old or not differ_new:
+    if not differ_old or not differ_new or same_unit(old, new, differ_old, differ_new):
         return None
     said = f"{_words(differ_old)} vs {_words(differ_new)}"
     if _measure_against_none(differ_old, differ_new) or _measure_against_none(
@@ -30,6 +30,22 @@ def different_slots(
     if _slot(old, differ_old) != _slot(new, differ_new):
         return f"Said in two slots: {said}"
     return None
+
+
+def same_unit(
+    old: Statement, new: Statement, values_old: list[Token], values_new: list[Token]
+) -> bool:
+    """Each side's differing value is a number followed by the same unit ("5 degrees" / "3
+    degrees", "second grade" / "third grade"): one slot, however the verb puts it."""
+    unit_old, unit_new = _units(old, values_old), _units(new, values_new)
+    return bool(unit_old) and unit_old == unit_new
+
+
+def _units(statement: Statement, values: list[Token]) -> set[str]:
+    after = {t.position - 1: t for t in statement.tokens}
+    return {
+        after[t.position].norm for t in values if t.value_type == "number" and t.position in after
+    }
 
 
 def two_items(values_old: list[Token], values_new: list[Token]) -> bool:

@@ -49,7 +49,8 @@ def predicate_start(words: list[Word]) -> int:
         if word.lower == base:
             # A base form is a verb after a pronoun or a plural subject ("we use", "pull
             # requests need", "deploys to production require").
-            if before.lower in lx.PRONOUNS or _plural_subject(words[:index]):
+            pronoun = before.lower in lx.PRONOUNS or before.lower in lx.CONTRACTED_PRONOUNS
+            if pronoun or _plural_subject(words[:index]):
                 return index
         elif word.lower.endswith("s"):
             # "the team tracks work", not "dark launches are" or "the tests run nightly"

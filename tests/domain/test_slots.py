@@ -1,0 +1,46 @@
+"""Which slot a differing value fills (`domain/language/slots.py`), through the rules judge.
+
+Every pair is written for these tests.
+"""
+
+from __future__ import annotations
+
+from thoughtgraph.domain.judgement import PairRelation
+from thoughtgraph.domain.language.rules_judge import judge_texts
+
+
+def test_values_in_two_slots_replace_nothing() -> None:
+    # Written for this test: how long against where, where against what; two places
+    # ("in room 12" / "at the church hall") are one slot.
+    for older, newer in (
+        (
+            "The review call is booked for 30 minutes.",
+            "The review call is booked in the Cedar room.",
+        ),
+        ("The printer is in the basement.", "The printer is a Brother HL-L2350."),
+    ):
+        finding = judge_texts(older, newer)
+        assert finding.relation is PairRelation.COMPATIBLE, finding
+        assert "two slots" in finding.explanation, finding
+    moved = judge_texts(
+        "The choir rehearses in room 12.", "The choir rehearses at the church hall."
+    )
+    assert moved.relation is PairRelation.UPDATE, moved
+
+
+def test_a_setting_verb_restates_a_value_in_the_same_unit() -> None:
+    # "is set to 21 degrees" / "was turned down to 19 degrees": the verb differs, the slot
+    # (degrees) does not. A verb that adds ("hired 2 engineers") is no new total.
+    turned = judge_texts(
+        "The thermostat is set to 21 degrees.", "The thermostat was turned down to 19 degrees."
+    )
+    assert turned.relation is PairRelation.UPDATE, turned
+    assert "'21' -> '19'" in turned.explanation, turned
+    pushed = judge_texts("The review is on 7 March.", "The review was pushed to 14 March.")
+    assert pushed.relation is PairRelation.UPDATE, pushed
+    hired = judge_texts("The team has 8 engineers.", "The team hired 2 engineers.")
+    assert hired.relation is PairRelation.COMPATIBLE, hired
+    other_unit = judge_texts(
+        "The thermostat is set to 21 degrees.", "The thermostat was set to 2 hours."
+    )
+    assert other_unit.relation is PairRelation.COMPATIBLE, other_unit
