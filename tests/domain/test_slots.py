@@ -44,3 +44,14 @@ def test_a_setting_verb_restates_a_value_in_the_same_unit() -> None:
         "The thermostat is set to 21 degrees.", "The thermostat was set to 2 hours."
     )
     assert other_unit.relation is PairRelation.COMPATIBLE, other_unit
+
+
+def test_a_count_is_not_replaced_by_plain_words_without_a_cue() -> None:
+    # "is 20 requests per second per client" / "are counted per API key": how much, and
+    # how it is counted. A change cue still lets the newer say the count changed shape.
+    older = "The search API rate limit is 20 requests per second per client."
+    counted = judge_texts(older, "Search API rate limits are counted per API key.")
+    assert counted.relation is PairRelation.COMPATIBLE, counted
+    assert "A count and plain words" in counted.explanation, counted
+    cued = judge_texts(older, "Search API rate limits are counted per API key now.")
+    assert cued.relation is PairRelation.UPDATE, cued

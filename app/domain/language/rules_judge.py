@@ -38,6 +38,7 @@ from thoughtgraph.domain.judgement import (
 from thoughtgraph.domain.language import lexicon as lx
 from thoughtgraph.domain.language.claims import without_openers
 from thoughtgraph.domain.language.slots import (
+    counted,
     different_slots,
     same_quantity,
     same_unit,
@@ -239,6 +240,8 @@ def _compare_predicates(
             return _found(PairRelation.UPDATE, 0.8, f"'{subject}': {change} ({cue})")
         if _verb_base(old) in lx.MULTI_VALUED_VERBS:
             return _compatible(0.6, f"'{_verb_base(old)}' can hold for several values")
+        if counted(content_old + values_old) != counted(content_new + values_new):
+            return _compatible(0.6, f"A count and plain words fill two slots: {change}")
         return _found(PairRelation.UPDATE, 0.6, f"'{subject}': new value {change}")
 
     if content_old and content_new:

@@ -64,6 +64,14 @@ def same_quantity(values_old: list[Token], values_new: list[Token]) -> bool:
     return old is not None and new is not None and abs(old - new) <= 1e-9 * max(old, new, 1)
 
 
+def counted(differing: list[Token]) -> bool:
+    """Whether the differing words hold a count: a number that opens its phrase ("100
+    requests per second"), not one that ends a name ("room 12", "gate 4"). Without a
+    change cue, plain words ("counted per API key") do not replace a count."""
+    positions = {t.position for t in differing}
+    return any(t.value_type == "number" and t.position - 1 not in positions for t in differing)
+
+
 def _measure_against_none(measure: list[Token], other: list[Token]) -> bool:
     """A duration or a size ("45 minutes") against words with no number at all."""
     return quantity(measure) is not None and not any(t.value_type == "number" for t in other)
