@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.domain.reading import reads
 from thoughtgraph.domain.judgement import PairRelation, PairToJudge, UsageMeter
 from thoughtgraph.domain.language import lexicon
 from thoughtgraph.domain.language.claims import without_openers
@@ -264,13 +265,14 @@ def test_a_phrase_naming_a_new_regime_is_a_change_cue_not_a_detail() -> None:
     # qualifier ("for the spring term") is a different context, and the same value under
     # the new pricing is no change at all.
     older = "Members pay 30 euros a month."
-    changed = judge_texts(older, "Members pay 35 euros a month under the new pricing.")
-    assert changed.relation is PairRelation.UPDATE, changed
-    assert "under the new" in changed.explanation, changed
-    same = judge_texts(older, "Members pay 30 euros a month under the new pricing.")
-    assert same.relation is PairRelation.COMPATIBLE, same
-    context = judge_texts(older, "Members pay 35 euros a month for the spring term.")
-    assert context.relation is PairRelation.COMPATIBLE, context
+    reads(
+        older,
+        "Members pay 35 euros a month under the new pricing.",
+        PairRelation.UPDATE,
+        "under the new",
+    )
+    reads(older, "Members pay 30 euros a month under the new pricing.", PairRelation.COMPATIBLE)
+    reads(older, "Members pay 35 euros a month for the spring term.", PairRelation.COMPATIBLE)
     # "for" and "in" also name a scope ("for the new hires", "in the new design"): no cue.
     scoped = judge_texts(older, "Members pay 35 euros a month for the new members.")
     assert scoped.relation is PairRelation.COMPATIBLE, scoped
@@ -315,14 +317,11 @@ def test_a_relation_noun_before_a_name_says_who_and_is_no_second_subject() -> No
     # Written for this test: "my brother Tom" and "Tom" are one person; two relations
     # ("my brother Tom" / "my friend Tom") still tell two people apart.
     older = "My brother Tom teaches chemistry."
-    same_person = judge_texts(older, "Tom teaches physics now.")
-    assert same_person.relation is PairRelation.UPDATE, same_person
-    assert "'chemistry' -> 'physics'" in same_person.explanation, same_person
+    reads(older, "Tom teaches physics now.", PairRelation.UPDATE, "'chemistry' -> 'physics'")
     # Without a change cue to excuse it, "brother" would be a subject word of its own.
     plain = judge_texts(older, "Tom teaches physics.")
     assert "Different subjects" not in plain.explanation, plain
-    two_people = judge_texts(older, "My friend Tom teaches physics now.")
-    assert two_people.relation is PairRelation.COMPATIBLE, two_people
+    two_people = reads(older, "My friend Tom teaches physics now.", PairRelation.COMPATIBLE)
     assert two_people.different_subjects, two_people
     # The name ends the subject, so a verb the lexicon does not know still starts the
     # predicate; "the staging Postgres" is no relation and keeps its modifier.
@@ -351,18 +350,20 @@ def test_the_same_pronoun_is_a_shared_subject() -> None:
     # Written for this test: "we" and "we" are one subject, so the new tool is a change;
     # "I've" is "I" with its auxiliary, no subject word of its own.
     older = "We use Jenkins for CI."
-    changed = judge_texts(older, "We use GitHub Actions for CI now.")
-    assert changed.relation is PairRelation.UPDATE, changed
-    assert "'Jenkins' -> 'GitHub Actions'" in changed.explanation, changed
+    reads(
+        older,
+        "We use GitHub Actions for CI now.",
+        PairRelation.UPDATE,
+        "'Jenkins' -> 'GitHub Actions'",
+    )
     moved = judge_texts("I live in Lisbon.", "I live in Porto now.")  # no shared word
     assert moved.relation is PairRelation.UPDATE, moved
-    other_verb = judge_texts(older, "We host Jenkins on a spare box.")
-    assert other_verb.relation is PairRelation.COMPATIBLE, other_verb
-    restated = judge_texts(
+    reads(older, "We host Jenkins on a spare box.", PairRelation.COMPATIBLE)
+    restated = reads(
         "I teach at the primary school in Ghent.",
         "I've taught at the Ghent primary school since 2019.",
+        PairRelation.COMPATIBLE,
     )
-    assert restated.relation is PairRelation.COMPATIBLE, restated
     assert not restated.different_subjects, restated
     assert "Different subjects" not in restated.explanation, restated
 
@@ -370,11 +371,11 @@ def test_the_same_pronoun_is_a_shared_subject() -> None:
 def test_talk_that_differs_in_many_words_is_no_changed_value() -> None:
     # Written for this test: a change cue ("After the storm,") and one shared word do not
     # make a rambling second account an update; a changed value is a short phrase.
-    finding = judge_texts(
+    reads(
         "We have been planning the garden party, booking the band and printing invitations.",
         "After the storm, we moved the whole party indoors to the village hall.",
+        PairRelation.COMPATIBLE,
+        "Too much differs",
     )
-    assert finding.relation is PairRelation.COMPATIBLE, finding
-    assert "Too much differs" in finding.explanation, finding
     pronouns = judge_texts("She seemed so sad.", "They'd been sad for months.")
     assert "Different subjects" in pronouns.explanation, pronouns

@@ -5,6 +5,7 @@ Every pair is written for these tests.
 
 from __future__ import annotations
 
+from tests.domain.reading import reads
 from thoughtgraph.domain.judgement import PairRelation
 from thoughtgraph.domain.language.rules_judge import judge_texts
 
@@ -22,36 +23,39 @@ def test_values_in_two_slots_replace_nothing() -> None:
         finding = judge_texts(older, newer)
         assert finding.relation is PairRelation.COMPATIBLE, finding
         assert "two slots" in finding.explanation, finding
-    moved = judge_texts(
-        "The choir rehearses in room 12.", "The choir rehearses at the church hall."
+    reads(
+        "The choir rehearses in room 12.",
+        "The choir rehearses at the church hall.",
+        PairRelation.UPDATE,
     )
-    assert moved.relation is PairRelation.UPDATE, moved
 
 
 def test_a_setting_verb_restates_a_value_in_the_same_unit() -> None:
     # "is set to 21 degrees" / "was turned down to 19 degrees": the verb differs, the slot
     # (degrees) does not. A verb that adds ("hired 2 engineers") is no new total.
-    turned = judge_texts(
-        "The thermostat is set to 21 degrees.", "The thermostat was turned down to 19 degrees."
+    reads(
+        "The thermostat is set to 21 degrees.",
+        "The thermostat was turned down to 19 degrees.",
+        PairRelation.UPDATE,
+        "'21' -> '19'",
     )
-    assert turned.relation is PairRelation.UPDATE, turned
-    assert "'21' -> '19'" in turned.explanation, turned
-    pushed = judge_texts("The review is on 7 March.", "The review was pushed to 14 March.")
-    assert pushed.relation is PairRelation.UPDATE, pushed
-    hired = judge_texts("The team has 8 engineers.", "The team hired 2 engineers.")
-    assert hired.relation is PairRelation.COMPATIBLE, hired
-    other_unit = judge_texts(
-        "The thermostat is set to 21 degrees.", "The thermostat was set to 2 hours."
+    reads("The review is on 7 March.", "The review was pushed to 14 March.", PairRelation.UPDATE)
+    reads("The team has 8 engineers.", "The team hired 2 engineers.", PairRelation.COMPATIBLE)
+    reads(
+        "The thermostat is set to 21 degrees.",
+        "The thermostat was set to 2 hours.",
+        PairRelation.COMPATIBLE,
     )
-    assert other_unit.relation is PairRelation.COMPATIBLE, other_unit
 
 
 def test_a_count_is_not_replaced_by_plain_words_without_a_cue() -> None:
     # "is 20 requests per second per client" / "are counted per API key": how much, and
     # how it is counted. A change cue still lets the newer say the count changed shape.
     older = "The search API rate limit is 20 requests per second per client."
-    counted = judge_texts(older, "Search API rate limits are counted per API key.")
-    assert counted.relation is PairRelation.COMPATIBLE, counted
-    assert "A count and plain words" in counted.explanation, counted
-    cued = judge_texts(older, "Search API rate limits are counted per API key now.")
-    assert cued.relation is PairRelation.UPDATE, cued
+    reads(
+        older,
+        "Search API rate limits are counted per API key.",
+        PairRelation.COMPATIBLE,
+        "A count and plain words",
+    )
+    reads(older, "Search API rate limits are counted per API key now.", PairRelation.UPDATE)
