@@ -51,6 +51,7 @@ from thoughtgraph.domain.language.statements import (
     Statement,
     Token,
     parse,
+    said,
 )
 from thoughtgraph.domain.language.subjects import comparable_tokens, shares_pronoun
 from thoughtgraph.domain.language.words import capitalised_names, clauses
@@ -139,7 +140,7 @@ def _decide(old: Statement, new: Statement) -> Finding:
         if not (cue and not subject_new and brief):
             # Apart only when each names a subject of its own: one side's extra subject
             # word ("the slot", "the application") narrows the same subject.
-            explained = f"Different subjects: {_words(subject_old)} vs {_words(subject_new)}"
+            explained = f"Different subjects: {said(subject_old)} vs {said(subject_new)}"
             return _different(0.8, explained, apart=bool(subject_old) and bool(subject_new))
         only_old = [t for t in only_old if t is not dropped[0]]
     if new.additive_cues:
@@ -181,7 +182,7 @@ def _compare_predicates(
     if verbs_old or verbs_new:
         return _compatible(
             0.7,
-            f"Different things said about the subject: {_words(verbs_old)} vs {_words(verbs_new)}",
+            f"Different things said about the subject: {said(verbs_old)} vs {said(verbs_new)}",
         )
     subject = _masked(old, only_old)
 
@@ -189,7 +190,7 @@ def _compare_predicates(
         if (content_old and content_new) or (values_old and values_new):
             return _compatible(0.6, "Opposite statements, but about different details")
         what = (
-            f"{_words([a for a, _ in antonyms])} vs {_words([b for _, b in antonyms])}"
+            f"{said([a for a, _ in antonyms])} vs {said([b for _, b in antonyms])}"
             if antonyms
             else "one negates the other"
         )
@@ -199,18 +200,18 @@ def _compare_predicates(
 
     differing = content_old + content_new + values_old + values_new
     if not cue and _several_roles(old, new):
-        return _compatible(0.7, f"{_words(_holder_side(old))} can hold more than one role")
+        return _compatible(0.7, f"{said(_holder_side(old))} can hold more than one role")
     if differing and all(t.scope and t.value_type != "time" for t in differing):
         return _compatible(
             0.7,
-            f"Said for different things: {_words(content_old + values_old)} vs "
-            f"{_words(content_new + values_new)}",
+            f"Said for different things: {said(content_old + values_old)} vs "
+            f"{said(content_new + values_new)}",
         )
     if (values_old or values_new) and content_old and content_new:
         return _compatible(
             0.7,
-            f"Different values of different things: {_words(content_old + values_old)} vs "
-            f"{_words(content_new + values_new)}",
+            f"Different values of different things: {said(content_old + values_old)} vs "
+            f"{said(content_new + values_new)}",
         )
     two_slots = None if cue else different_slots(old, new, only_old, only_new)
     if two_slots is not None:
@@ -218,34 +219,34 @@ def _compare_predicates(
     if values_old and values_new:
         if not cue:
             if content_old or content_new:
-                extra = _words(content_old or content_new)
+                extra = said(content_old or content_new)
                 return _compatible(0.6, f"Different values, and only one says {extra}")
             if two_items(values_old, values_new):
                 return _compatible(
-                    0.6, f"Different items: {_words(values_old)} vs {_words(values_new)}"
+                    0.6, f"Different items: {said(values_old)} vs {said(values_new)}"
                 )
-            if _verb_base(old) in lx.MULTI_VALUED_VERBS:
-                return _compatible(0.6, f"'{_verb_base(old)}' can hold for several values")
+            if old.verb_base in lx.MULTI_VALUED_VERBS:
+                return _compatible(0.6, f"'{old.verb_base}' can hold for several values")
         if same_quantity(values_old, values_new):
             return _compatible(0.8, "The same quantity in other units")
-        change = f"{_words(values_old)} -> {_words(values_new)}"
+        change = f"{said(values_old)} -> {said(values_new)}"
         if cue:
             return _found(PairRelation.UPDATE, 0.85, f"'{subject}': {change} ({cue})")
         return _found(PairRelation.UPDATE, 0.7, f"'{subject}': new value {change}")
     if (values_old and content_new) or (values_new and content_old):
         # One slot, written as a value on one side and as a plain word on the other
         # ("bucket acme-backups-old" / "bucket acme-backups-2024").
-        change = f"{_words(content_old + values_old)} -> {_words(content_new + values_new)}"
+        change = f"{said(content_old + values_old)} -> {said(content_new + values_new)}"
         if cue:
             return _found(PairRelation.UPDATE, 0.8, f"'{subject}': {change} ({cue})")
-        if _verb_base(old) in lx.MULTI_VALUED_VERBS:
-            return _compatible(0.6, f"'{_verb_base(old)}' can hold for several values")
+        if old.verb_base in lx.MULTI_VALUED_VERBS:
+            return _compatible(0.6, f"'{old.verb_base}' can hold for several values")
         if counted(content_old + values_old) != counted(content_new + values_new):
             return _compatible(0.6, f"A count and plain words fill two slots: {change}")
         return _found(PairRelation.UPDATE, 0.6, f"'{subject}': new value {change}")
 
     if content_old and content_new:
-        change = f"{_words(content_old + values_old)} -> {_words(content_new + values_new)}"
+        change = f"{said(content_old + values_old)} -> {said(content_new + values_new)}"
         if max(len(content_old), len(content_new)) > _ONE_VALUE_WORDS:
             return _compatible(0.6, f"Too much differs to be one value: {change}")
         if cue:
@@ -272,8 +273,8 @@ def _named_replacement(old: Statement, new: Statement, only_new: list[Token]) ->
     return _found(
         PairRelation.UPDATE,
         0.9,
-        f"'{_masked(old, mentioned)}': {_words(mentioned)} replaced"
-        + (f" by {_words(added)}" if added else "")
+        f"'{_masked(old, mentioned)}': {said(mentioned)} replaced"
+        + (f" by {said(added)}" if added else "")
         + f" ({cue})",
     )
 
@@ -295,7 +296,7 @@ def _new_holder(
         return None
     if before not in _holder_side(old) or after not in _holder_side(new):
         return None
-    change = f"{_words(differ_old)} -> {_words(differ_new)}"
+    change = f"{said(differ_old)} -> {said(differ_new)}"
     if new.change_cues:
         return _found(PairRelation.UPDATE, 0.85, f"A role with one holder: {change}")
     return _found(PairRelation.UPDATE, 0.6, f"A role with one holder: {change}")
@@ -316,7 +317,7 @@ def _holder_side(statement: Statement) -> list[Token]:
         if following is not None and (following.lower in lx.DETERMINERS or following.possessive):
             return subject
         return []
-    return subject if _verb_base(statement) in lx.EXCLUSIVE_VERBS else []
+    return subject if statement.verb_base in lx.EXCLUSIVE_VERBS else []
 
 
 def _several_roles(old: Statement, new: Statement) -> bool:
@@ -351,11 +352,6 @@ def _copula_complement(
     return True
 
 
-def _verb_base(statement: Statement) -> str | None:
-    word = statement.boundary_word
-    return lx.VERB_FORM_BASE.get(word, word) if word is not None else None
-
-
 def _masked(statement: Statement, differing: list[Token]) -> str:
     """The statement with its differing words as "_": what it is about."""
     positions = {t.position for t in differing}
@@ -379,12 +375,6 @@ def _unique(tokens: Iterable[Token]) -> list[Token]:
 
 def _of(tokens: list[Token], kind: str) -> list[Token]:
     return [t for t in tokens if t.kind == kind]
-
-
-def _words(tokens: list[Token]) -> str:
-    if not tokens:
-        return "nothing"
-    return "'" + " ".join(t.raw for t in sorted(tokens, key=lambda t: t.position)) + "'"
 
 
 def _found(relation: PairRelation, confidence: float, explanation: str) -> Finding:

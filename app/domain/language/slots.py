@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from thoughtgraph.domain.language import lexicon as lx
 from thoughtgraph.domain.language.quantities import quantity
-from thoughtgraph.domain.language.statements import VERB, Statement, Token
+from thoughtgraph.domain.language.statements import VERB, Statement, Token, said
 
 # Prepositions of place and time stand in for each other ("in Lisbon" / "at the office").
 _SAME_SLOT = {"at": "in", "on": "in"}
@@ -22,13 +22,13 @@ def different_slots(
     differ_new = [t for t in only_new if t.kind != VERB]
     if not differ_old or not differ_new or same_unit(old, new, differ_old, differ_new):
         return None
-    said = f"{_words(differ_old)} vs {_words(differ_new)}"
+    differing = f"{said(differ_old)} vs {said(differ_new)}"
     if _measure_against_none(differ_old, differ_new) or _measure_against_none(
         differ_new, differ_old
     ):
-        return f"A measure and a name fill two slots: {said}"
+        return f"A measure and a name fill two slots: {differing}"
     if _slot(old, differ_old) != _slot(new, differ_new):
-        return f"Said in two slots: {said}"
+        return f"Said in two slots: {differing}"
     return None
 
 
@@ -97,7 +97,3 @@ def _governor(statement: Statement, token: Token) -> str | None:
         if words[index].punct or lower in lx.COPULAS or lower in lx.VERB_FORM_BASE:
             return None
     return None
-
-
-def _words(tokens: list[Token]) -> str:
-    return " ".join(t.raw for t in tokens)

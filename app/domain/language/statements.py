@@ -90,6 +90,12 @@ class Statement:
         return self.words[self.boundary].lower if self.boundary < len(self.words) else None
 
     @property
+    def verb_base(self) -> str | None:
+        """The base form of the word where the predicate starts ("used" -> "use")."""
+        word = self.boundary_word
+        return lx.VERB_FORM_BASE.get(word, word) if word is not None else None
+
+    @property
     def polarity(self) -> int:
         return (self.negations + (1 if self.negating_cue else 0)) % 2
 
@@ -209,6 +215,13 @@ def _layout(text: str) -> _Layout:
         for i in range(len(words))
     )
     return _Layout(tuple(words), start, boundary, tokens)
+
+
+def said(tokens: list[Token]) -> str:
+    """Tokens as an explanation quotes them, in text order ("nothing" for none)."""
+    if not tokens:
+        return "nothing"
+    return "'" + " ".join(t.raw for t in sorted(tokens, key=lambda t: t.position)) + "'"
 
 
 def _describing(token: Token | None, describes: bool) -> Token | None:

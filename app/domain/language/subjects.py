@@ -11,15 +11,10 @@ from thoughtgraph.domain.language.statements import Statement, Token
 def shares_pronoun(old: Statement, new: Statement) -> bool:
     """Both open with the same pronoun, which no token stands for, and the same verb: "I
     live in ..." twice is one frame; "I won't give up" / "I won't quit" are two sayings."""
-    pronoun, verb = _pronoun_subject(old), _verb(old)
+    pronoun, verb = _pronoun_subject(old), old.verb_base  # no verb: "I" alone
     if pronoun is None or verb is None:
         return False
-    return pronoun == _pronoun_subject(new) and verb == _verb(new)
-
-
-def _verb(statement: Statement) -> str | None:
-    word = statement.boundary_word  # None when no verb follows ("I")
-    return lx.VERB_FORM_BASE.get(word, word) if word is not None else None
+    return pronoun == _pronoun_subject(new) and verb == new.verb_base
 
 
 def comparable_tokens(statement: Statement, other: Statement) -> list[Token]:
