@@ -24,8 +24,13 @@ const { timings, mark } = stopwatch();
 const network = networkLog();
 const screenshots = {};
 
+// The view is ready when it rendered the page's current hash: right after a click the
+// hash may already be new while the previous render of the same view still shows.
 async function ready(page, view) {
-  await page.locator(`main#view[data-ready="${view}"]`).waitFor({ timeout });
+  await page.waitForFunction((name) => {
+    const root = document.getElementById('view');
+    return root.dataset.ready === name && root.dataset.route === window.location.hash;
+  }, view, { timeout });
 }
 
 async function shoot(page, name) {

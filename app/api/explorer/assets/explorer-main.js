@@ -1,7 +1,8 @@
 // Starts the explorer: the hash router (#/search?q=..., #/thought/<id>, #/contradictions,
 // #/topics, #/runs, #/timeline?since=N, #/context?q=...), the namespace picker (with the
 // namespaces the API lists as suggestions) and the settings dialog. After each render the
-// view element carries data-ready="<view>" (or "error"), which the page's tests wait for.
+// view element carries data-ready="<view>" (or "error") and data-route, the hash it
+// rendered, which the page's tests wait for: a hash set a moment ago may not be rendered yet.
 (function () {
   'use strict';
   var TGX = window.TGX;
@@ -24,11 +25,13 @@
   }
 
   function render() {
-    var route = parse(window.location.hash);
+    var hash = window.location.hash;
+    var route = parse(hash);
     var view = TGX.views[route.view] ? route.view : 'search';
     var token = (rendering += 1);
     root.textContent = '';
     root.removeAttribute('data-ready');
+    root.removeAttribute('data-route');
     document.querySelectorAll('#nav a').forEach(function (a) {
       var active = a.getAttribute('data-view') === view;
       a.classList.toggle('active', active);
@@ -41,11 +44,13 @@
       .then(function () {
         if (token !== rendering) return;
         TGX.status('');
+        root.setAttribute('data-route', hash);
         root.setAttribute('data-ready', view);
       })
       .catch(function (error) {
         if (token !== rendering) return;
         TGX.fail(error);
+        root.setAttribute('data-route', hash);
         root.setAttribute('data-ready', 'error');
       });
   }
