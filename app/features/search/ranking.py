@@ -124,9 +124,11 @@ class Ranking:
     ) -> tuple[dict[str, str], dict[str, str]]:
         """Newest refiner (the viewer sees) of each refined id, and the superseder of each
         superseded one: one batched lookup each, never one per hit."""
-        refiners = await self._repos.lineage.refiners(namespace, ids, viewer)
+        refiners, superseders = await asyncio.gather(
+            self._repos.lineage.refiners(namespace, ids, viewer),
+            self._repos.supersession.superseders(namespace, ids),
+        )
         newest = {tid: found[0] for tid, found in refiners.items() if found}
-        superseders = await self._repos.supersession.superseders(namespace, ids)
         return newest, superseders
 
     async def hybrid(
