@@ -22,6 +22,7 @@ from thoughtgraph.settings import Settings
 from thoughtgraph.store.cypher import StatementLibrary
 from thoughtgraph.store.cypher_store import CypherGraphStore
 
+NAMESPACE = "plans"
 GROWING_LABELS = ("Thought", "ThoughtVector", "ChangeEvent")
 SCAN = re.compile(r"(Node By Label Scan|All Node Scan) \| \(\w*:(\w+)\)")
 
@@ -66,21 +67,25 @@ def test_the_plan_reader_sees_a_scan() -> None:
     assert growing_scans("Node By Index Scan | (t:Thought)\nNode By Label Scan | (t:Topic)") == []
 
 
-@pytest.mark.parametrize(("name", "text"), list(statements()), ids=lambda v: str(v)[:40])
-def test_statement_reads_growing_labels_through_an_index(
-    loop: LoopThread, falkordb_store: CypherGraphStore, name: str, text: str
-) -> None:
-    namespace = "plans"
-    # A write creates the namespace's graph and indexes, which the plans should use.
+@pytest.fixture(scope="module")
+def plans_graph(loop: LoopThread, falkordb_store: CypherGraphStore) -> Any:
+    """The graph of a namespace with its indexes, which the plans should use: a write
+    creates both, once for every statement."""
     loop.run(
         falkordb_store.write(
             "thought.bulk_create_originals",
-            {"namespace": namespace, "rows": []},
-            namespace=namespace,
+            {"namespace": NAMESPACE, "rows": []},
+            namespace=NAMESPACE,
         )
     )
+    return falkordb_store._graph(NAMESPACE)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(("name", "text"), list(statements()), ids=lambda v: str(v)[:40])
+def test_statement_reads_growing_labels_through_an_index(
+    loop: LoopThread, plans_graph: Any, name: str, text: str
+) -> None:
     params = {p: value_for(p) for p in set(re.findall(r"\$(\w+)", text))}
-    graph = falkordb_store._graph(namespace)  # type: ignore[attr-defined]
-    plan = str(loop.run(graph.explain(text, params)))
+    plan = str(loop.run(plans_graph.explain(text, params)))
     scans = growing_scans(plan)
     assert not scans, f"{name} scans {scans} instead of seeking an index:\n{plan}"
