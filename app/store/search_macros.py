@@ -53,8 +53,16 @@ def _cosine(engine: str, stored: str, query: str) -> str:
     return f"(2.0 * vector.similarity.cosine({stored}, {query}) - 1.0)"
 
 
+def _stored_cosine(engine: str, left: str, right: str) -> str:
+    """Cosine similarity in [-1, 1] of two stored vectors."""
+    if engine == "falkordb":
+        return f"(1.0 - vec.cosineDistance({left}, {right}))"
+    return f"(2.0 * vector.similarity.cosine({left}, {right}) - 1.0)"
+
+
 SEARCH_MACROS: dict[str, Callable[..., str]] = {
     "retention": _retention,
     "search_filter": _search_filter,
     "cosine": _cosine,
+    "stored_cosine": _stored_cosine,
 }

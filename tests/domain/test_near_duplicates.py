@@ -5,7 +5,11 @@ tests/features/contradictions/test_update_model.py."""
 from __future__ import annotations
 
 from thoughtgraph.domain.models import SearchHit, Thought, ThoughtType
-from thoughtgraph.domain.ranking.near_duplicates import near_duplicates, newer_first
+from thoughtgraph.domain.ranking.near_duplicates import (
+    close_pairs,
+    near_duplicates,
+    newer_first,
+)
 
 
 def hit(tid: str, content: str, created: int, score: float, **fields: object) -> SearchHit:
@@ -63,11 +67,19 @@ def test_the_same_meaning_in_other_words_is_a_near_duplicate_given_the_vectors()
     hits = [older, other, newer]
     assert [h.thought.id for h in newer_first(hits)] == ["old", "x", "new"]  # few shared words
     close = {"old": [1.0, 0.0], "new": [0.8, 0.6], "x": [0.0, 1.0]}  # cosine 0.8
-    assert [h.thought.id for h in newer_first(hits, vectors=close)] == ["new", "x", "old"]
+    assert [h.thought.id for h in newer_first(hits, close=close_pairs(close))] == [
+        "new",
+        "x",
+        "old",
+    ]
     apart = {"old": [1.0, 0.0], "new": [0.6, 0.8], "x": [0.0, 1.0]}  # cosine 0.6
-    assert [h.thought.id for h in newer_first(hits, vectors=apart)] == ["old", "x", "new"]
+    assert [h.thought.id for h in newer_first(hits, close=close_pairs(apart))] == [
+        "old",
+        "x",
+        "new",
+    ]
     # A hit without a vector (not current, or past the window) is compared by its words.
-    assert [h.thought.id for h in newer_first(hits, vectors={"old": [1.0, 0.0]})] == [
+    assert [h.thought.id for h in newer_first(hits, close=close_pairs({"old": [1.0, 0.0]}))] == [
         "old",
         "x",
         "new",

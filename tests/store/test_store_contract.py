@@ -14,6 +14,7 @@ import pytest
 
 from tests.conftest import CONTRACT_DIMENSION
 from tests.support import LoopThread, axis, mix, repos, unit_vector
+from thoughtgraph.domain.changes import Actor
 from thoughtgraph.domain.errors import SchemaMismatchError
 from thoughtgraph.domain.models import (
     ChangeKind,
@@ -25,6 +26,7 @@ from thoughtgraph.domain.models import (
     ThoughtType,
     new_thought_id,
 )
+from thoughtgraph.domain.ranking.near_duplicates import close_pairs
 from thoughtgraph.domain.scopes import Viewer
 from thoughtgraph.store.cypher_store import CypherGraphStore
 
@@ -160,6 +162,44 @@ def test_vector_similarity_is_cosine_on_every_engine(
     assert by_content["ortho"] == pytest.approx(0.0, abs=1e-4)
     assert by_content["opp"] == pytest.approx(-1.0, abs=1e-4)
     assert [hit.thought.content for hit in hits] == ["same", "ortho", "opp"]
+
+
+def test_close_pairs_are_the_current_thoughts_whose_cosine_reaches_the_bar(
+    loop: LoopThread, store: CypherGraphStore, ns: str
+) -> None:
+    """The engine's pairs equal the pure rule's on the same vectors (numpy), on each
+    engine: what newer-first by meaning reads instead of the vectors themselves."""
+    vectors = {
+        "a": axis(D, 4),
+        "b": mix(axis(D, 4), axis(D, 5), 0.3),  # cosine with a about 0.82
+        "c": mix(axis(D, 4), axis(D, 5), 0.6),  # with a about 0.55, with b about 0.93
+        "d": axis(D, 6),
+    }  # a superseded copy of a is not current: it pairs with nothing
+    ids: dict[str, str] = {}
+    for name, vector in vectors.items():
+        thought = make_thought(ns, name)
+        write(loop, store, thought, vector)
+        ids[name] = thought.id
+    gone = make_thought(ns, "superseded twin of a")
+    write(loop, store, gone, axis(D, 4))
+    loop.run(
+        repos(store).supersession.supersede(
+            ns,
+            ids["a"],
+            gone.id,
+            reason="restated",
+            reason_embedding=axis(D, 4),
+            detector="test",
+            confidence=1.0,
+            actor=Actor(id="tester", name="Tester"),
+            at_ms=next_ms(),
+        )
+    )
+    found = loop.run(repos(store).thoughts.close_pairs(ns, [*ids.values(), gone.id], 0.75))
+    by_id = {ids[name]: vector for name, vector in vectors.items()}
+    assert found == close_pairs(by_id, 0.75)
+    assert found == {frozenset((ids["a"], ids["b"])), frozenset((ids["b"], ids["c"]))}
+    assert loop.run(repos(store).thoughts.close_pairs(ns, [ids["a"]], 0.75)) == set()
 
 
 def test_vector_search_applies_threshold_and_k(

@@ -10,8 +10,9 @@ Near-duplicate is measured two ways, either enough:
   adds a value, a reason or a qualifier ("now has 9 data nodes, following the capacity
   review"), which a share of the shorter text catches and a share of both texts (Jaccard)
   does not;
-- on the meaning, when the caller gives the hits' vectors: their cosine is at least
-  NEAR_DUPLICATE_COSINE. This catches the update said in other words ("I live in Lisbon"
+- on the meaning, when the caller gives the pairs of hits whose vectors' cosine is at
+  least NEAR_DUPLICATE_COSINE (``close_pairs``; a search has the engine find them, so no
+  vector crosses the wire). This catches the update said in other words ("I live in Lisbon"
   then "I live in Porto now, in a flat near the river": one shared content word).
 Only hits already in the result move, and only with each other: every other hit keeps its
 place, and scores stay as they were.
@@ -24,7 +25,7 @@ reordered; every fold chose the overlap 0.6, and 12 of 15 folds the cosine 0.75 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from functools import partial
 from typing import TypeVar
 
@@ -59,15 +60,14 @@ def newer_first(
     hits: Sequence[H],
     *,
     overlap: float = NEAR_DUPLICATE_OVERLAP,
-    vectors: Mapping[str, Sequence[float]] | None = None,
-    cosine: float = NEAR_DUPLICATE_COSINE,
+    close: Collection[frozenset[str]] = frozenset(),
 ) -> list[H]:
     """``hits`` with a superseded hit below its successor, and each group of undecided
-    near-duplicates newest first, in the places the group held. ``vectors``: the hits'
-    embeddings by thought id (a hit without one is compared by its words alone)."""
+    near-duplicates newest first, in the places the group held. ``close``: the pairs of
+    thought ids that mean the same (``close_pairs``); any other pair is compared by its
+    words alone."""
     ordered = list(hits)
     words = [content_words(hit.thought.content) for hit in ordered]
-    close = _close_pairs(vectors or {}, cosine)
 
     def same_subject(i: int, j: int) -> bool:
         if overlap_of(words[i], words[j]) >= overlap:
@@ -93,8 +93,11 @@ def _later_first(first: Thought, second: Thought, same_subject: Callable[[], boo
     return second.created_at_ms > first.created_at_ms and same_subject()
 
 
-def _close_pairs(vectors: Mapping[str, Sequence[float]], cosine: float) -> set[frozenset[str]]:
-    """The pairs of ids whose vectors' cosine is at least ``cosine`` (one matrix product)."""
+def close_pairs(
+    vectors: Mapping[str, Sequence[float]], cosine: float = NEAR_DUPLICATE_COSINE
+) -> set[frozenset[str]]:
+    """The pairs of ids whose vectors' cosine is at least ``cosine`` (one matrix product);
+    the store's ``thought.close_pairs`` answers the same in the engine."""
     ids = [tid for tid, vector in vectors.items() if len(vector)]
     if len(ids) < 2:
         return set()

@@ -13,7 +13,7 @@ from thoughtgraph.domain.models import ScoredThought, TimeView
 from thoughtgraph.domain.procedures import searched_kinds
 from thoughtgraph.domain.ranking import keywords, scoring
 from thoughtgraph.domain.ranking.fusion import reciprocal_rank_fusion
-from thoughtgraph.domain.ranking.near_duplicates import newer_first
+from thoughtgraph.domain.ranking.near_duplicates import NEAR_DUPLICATE_COSINE, newer_first
 from thoughtgraph.domain.ranking.retention import min_retention, tier_of
 from thoughtgraph.domain.retrieval import RankedHit, RetrievalOptions, UsagePolicy
 from thoughtgraph.domain.rules import rank_with_lineage, rank_with_supersession
@@ -113,11 +113,11 @@ class Ranking:
         """``hits`` with each group of near-duplicates newest first (domain.ranking.
         near_duplicates), by words and, with real ``vectors``, by the meaning of the best
         MEANING_WINDOW hits."""
-        by_id: dict[str, list[float]] = {}
+        close: set[frozenset[str]] = set()
         if vectors and len(hits) > 1:
             ids = [hit.thought.id for hit in hits[:MEANING_WINDOW]]
-            by_id = await self._repos.thoughts.vectors(namespace, ids)
-        return newer_first(hits, vectors=by_id)
+            close = await self._repos.thoughts.close_pairs(namespace, ids, NEAR_DUPLICATE_COSINE)
+        return newer_first(hits, close=close)
 
     async def lineage(
         self, namespace: str, ids: list[str], viewer: Viewer

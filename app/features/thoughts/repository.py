@@ -180,14 +180,19 @@ class ThoughtRepository:
             for row in rows
         ]
 
-    async def vectors(self, namespace: str, ids: Sequence[str]) -> dict[str, list[float]]:
-        """The embeddings of the current thoughts among ``ids``, by id."""
-        if not ids:
-            return {}
+    async def close_pairs(
+        self, namespace: str, ids: Sequence[str], cosine: float
+    ) -> set[frozenset[str]]:
+        """The pairs of current thoughts among ``ids`` whose embeddings' cosine is at least
+        ``cosine`` (computed in the engine: the vectors stay there)."""
+        if len(ids) < 2:
+            return set()
         rows = await self._x.read(
-            "thought.vectors", {"namespace": namespace, "ids": list(ids)}, namespace=namespace
+            "thought.close_pairs",
+            {"namespace": namespace, "ids": list(ids), "cosine": cosine},
+            namespace=namespace,
         )
-        return {r["id"]: vector_list(r["embedding"]) for r in rows}
+        return {frozenset((r["leftId"], r["rightId"])) for r in rows}
 
     async def with_embeddings(
         self, namespace: str, ids: Sequence[str]
