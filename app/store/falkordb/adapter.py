@@ -30,6 +30,7 @@ from thoughtgraph.store.cypher import StatementLibrary
 from thoughtgraph.store.cypher_store import CypherGraphStore, Row
 from thoughtgraph.store.falkordb.engine import EmbeddedFalkorDB
 from thoughtgraph.store.falkordb.params import cypher_header
+from thoughtgraph.store.falkordb.results import run_statement
 from thoughtgraph.store.falkordb.supervisor import EngineSupervisor
 
 # (label, property) pairs that must be unique; each needs an exact-match index first,
@@ -209,8 +210,12 @@ class FalkorDBGraphStore(CypherGraphStore):
         self, graph: AsyncGraph, text: str, params: Mapping[str, Any], *, read_only: bool
     ) -> list[Row]:
         try:
-            query = graph.ro_query if read_only else graph.query
-            result = await query(cypher_header(params) + text, None, timeout=self._timeout_ms)
+            return await run_statement(
+                graph,
+                cypher_header(params) + text,
+                read_only=read_only,
+                timeout_ms=self._timeout_ms,
+            )
         except redis_errors.ResponseError as exc:
             if read_only and "empty key" in str(exc):
                 return []  # the graph does not exist until its first write
@@ -221,8 +226,6 @@ class FalkorDBGraphStore(CypherGraphStore):
                     f"FalkorDB stopped a statement after {self._timeout_ms} ms: {exc}"
                 ) from exc
             raise StoreError(f"FalkorDB rejected a statement: {exc}") from exc
-        columns = [column[1] for column in result.header]
-        return [dict(zip(columns, record, strict=True)) for record in result.result_set]
 
     # --- namespaces --------------------------------------------------------------------
     async def _create_namespace_schema(self, namespace: str) -> None:
