@@ -174,12 +174,13 @@ def test_close_pairs_are_the_current_thoughts_whose_cosine_reaches_the_bar(
         "b": mix(axis(D, 4), axis(D, 5), 0.3),  # cosine with a about 0.82
         "c": mix(axis(D, 4), axis(D, 5), 0.6),  # with a about 0.55, with b about 0.93
         "d": axis(D, 6),
-    }  # a superseded copy of a is not current: it pairs with nothing
+    }
     ids: dict[str, str] = {}
     for name, vector in vectors.items():
         thought = make_thought(ns, name)
         write(loop, store, thought, vector)
         ids[name] = thought.id
+    # A superseded copy of a is not current: it pairs with nothing.
     gone = make_thought(ns, "superseded twin of a")
     write(loop, store, gone, axis(D, 4))
     loop.run(
