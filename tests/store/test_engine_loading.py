@@ -1,7 +1,8 @@
 """A start that finds the engine loading its data waits for it (the engine rebuilds every
 index as it loads and answers nothing meanwhile: minutes for a large store), up to its
-own limit; a worker attaching to that engine waits too. Loading is slowed for the test
-with the server's own key-load-delay option, on a real engine process."""
+own limit, saying in the service's log what the engine is doing; a worker attaching to
+that engine waits too. Loading is slowed for the test with the server's own
+key-load-delay option, on a real engine process."""
 
 from __future__ import annotations
 
@@ -13,12 +14,14 @@ from pathlib import Path
 import pytest
 import redis
 from falkordb import FalkorDB
+from structlog.testing import capture_logs
 
 from tests.support import LoopThread
 from thoughtgraph.domain.errors import EngineStartError
 from thoughtgraph.settings import Settings
 from thoughtgraph.store.factory import open_store
-from thoughtgraph.store.falkordb.engine import EmbeddedFalkorDB, loading_in
+from thoughtgraph.store.falkordb.engine import EmbeddedFalkorDB
+from thoughtgraph.store.falkordb.loading import loading_in, loading_step
 
 KEY_LOAD_DELAY_US = 1_500_000  # per key loaded: four keys take about six seconds
 START_TIMEOUT_S = 2.0
@@ -66,6 +69,38 @@ def test_a_start_waits_while_the_engine_loads(stored: Path) -> None:
         assert not engine.is_loading()
     finally:
         engine.stop()
+
+
+def test_a_long_load_is_reported_with_what_the_engine_is_doing(stored: Path) -> None:
+    engine = SlowLoadingEngine(
+        stored, start_timeout_s=START_TIMEOUT_S, load_timeout_s=120, loading_report_s=1.0
+    )
+    with capture_logs() as logs:
+        engine.start()
+    try:
+        reports = [entry for entry in logs if entry["event"] == "engine.loading"]
+        assert len(reports) >= 2  # about six seconds of loading, reported every second
+        assert [r["seconds"] for r in reports] == sorted(r["seconds"] for r in reports)
+        assert all(r["data_dir"] == str(stored) and r["doing"] for r in reports)
+        assert all(r["doing"] != "starting" for r in reports[1:])  # the engine's own words
+    finally:
+        engine.stop()
+
+
+def test_the_loading_step_is_the_latest_line_of_the_latest_run() -> None:
+    started = "7:M 28 Nov 2026 15:04:55.1 * Server initialized\n"
+    decoding = "7:M 28 Nov 2026 15:04:55.2 * <module> Graph 'g' loading Labels matrix\n"
+    indexes = "7:M 28 Nov 2026 15:04:55.3 * <module> Graph 'g' Constructing indexes.\n"
+    base = "7:M 28 Nov 2026 15:05:01.8 * DB loaded from base file a.base.rdb: 6.7 seconds\n"
+    assert loading_step(started + decoding) == "Graph 'g' loading Labels matrix"
+    assert loading_step(started + decoding + indexes) == "Graph 'g' Constructing indexes."
+    assert loading_step(started + indexes + base) == (
+        "replaying the log written since its base file"
+        " (DB loaded from base file a.base.rdb: 6.7 seconds)"
+    )
+    assert loading_step(indexes + started) == "Server initialized"  # only the latest run
+    assert loading_step("") == "starting"
+    assert loading_step(started + "not a line of the engine's\n") == "Server initialized"
 
 
 def test_loading_past_its_limit_is_refused_clearly(stored: Path) -> None:

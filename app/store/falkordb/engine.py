@@ -26,6 +26,7 @@ from typing import IO
 from thoughtgraph.child_process import OwnedProcess
 from thoughtgraph.domain.errors import DataDirLockedError, EngineStartError
 from thoughtgraph.settings import FsyncPolicy
+from thoughtgraph.store.falkordb.loading import RunLog, loading_in
 
 # What the engine logs when it cannot append to its log (disk full, in practice).
 _APPEND_FAILURES = ("AOF write error", "No space left on device", "Short write while writing")
@@ -58,7 +59,7 @@ def _pid_alive(pid: int) -> bool:
     return True
 
 
-LOG_TAIL_BYTES = 64 * 1024  # enough for a run's start-up lines
+LOADING_REPORT_S = 10.0  # how often a long load is reported in the service's log
 
 
 class EmbeddedFalkorDB(OwnedProcess):
@@ -71,16 +72,17 @@ class EmbeddedFalkorDB(OwnedProcess):
         fsync: FsyncPolicy = FsyncPolicy.EVERYSEC,
         start_timeout_s: float = 20.0,
         load_timeout_s: float = 900.0,
+        loading_report_s: float = LOADING_REPORT_S,
     ) -> None:
         self.data_dir = data_dir
         self.fsync = fsync
         self.start_timeout_s = start_timeout_s
         self.load_timeout_s = load_timeout_s
-        self._log_offset = 0  # where the current run's lines start in the log
         self.engine_dir = data_dir / "falkordb"
         self.lock_path = data_dir / "thoughtgraph.lock"
         self.pid_path = self.engine_dir / "engine.pid"
         self.log_path = self.engine_dir / "engine.log"
+        self._run_log = RunLog(self.log_path, report_every_s=loading_report_s)
         self.socket_path = self._choose_socket_path()
         self._lock_file: IO[str] | None = None
         self._process: subprocess.Popen[bytes] | None = None
@@ -272,10 +274,7 @@ class EmbeddedFalkorDB(OwnedProcess):
     def _spawn(self) -> None:
         with contextlib.suppress(FileNotFoundError):
             self.socket_path.unlink()
-        try:
-            self._log_offset = self.log_path.stat().st_size
-        except OSError:
-            self._log_offset = 0
+        self._run_log.begin()
         self._spawn_child(
             self._command(),
             what="the embedded engine",
@@ -305,6 +304,7 @@ class EmbeddedFalkorDB(OwnedProcess):
         if self._answers_ping():
             return True
         now = time.monotonic()
+        self._run_log.report_if_loading(now, data_dir=str(self.data_dir))
         if now <= deadline:
             return False
         loading = self.is_loading()
@@ -321,14 +321,7 @@ class EmbeddedFalkorDB(OwnedProcess):
 
     def is_loading(self) -> bool:
         """Whether the log of this object's run says the engine is loading its data."""
-        try:
-            with self.log_path.open("rb") as log:
-                size = log.seek(0, os.SEEK_END)
-                log.seek(max(self._log_offset, size - LOG_TAIL_BYTES))
-                text = log.read().decode(errors="replace")
-        except OSError:
-            return False
-        return loading_in(text) and self._recorded_engine_alive()
+        return loading_in(self._run_log.text()) and self._recorded_engine_alive()
 
     def _recorded_engine_alive(self) -> bool:
         """Whether the engine process of the pid file lives (a run that died loading
@@ -380,10 +373,3 @@ class EmbeddedFalkorDB(OwnedProcess):
                 process.wait(timeout=5)
         if process.stderr is not None:
             process.stderr.close()
-
-
-def loading_in(log: str) -> bool:
-    """Whether an engine log's latest run is loading its data: initialised and not yet
-    ready to accept connections."""
-    start = log.rfind("Server initialized")
-    return start >= 0 and "Ready to accept connections" not in log[start:]
