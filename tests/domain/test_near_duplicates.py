@@ -4,12 +4,9 @@ tests/features/contradictions/test_update_model.py."""
 
 from __future__ import annotations
 
+from tests.near_duplicate_support import close_pairs
 from thoughtgraph.domain.models import SearchHit, Thought, ThoughtType
-from thoughtgraph.domain.ranking.near_duplicates import (
-    close_pairs,
-    near_duplicates,
-    newer_first,
-)
+from thoughtgraph.domain.ranking.near_duplicates import near_duplicates, newer_first
 
 
 def hit(tid: str, content: str, created: int, score: float, **fields: object) -> SearchHit:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import pytest
 
 from tests.conftest import CONTRACT_DIMENSION
+from tests.near_duplicate_support import close_pairs
 from tests.support import LoopThread, axis, mix, repos, unit_vector
 from thoughtgraph.domain.changes import Actor
 from thoughtgraph.domain.errors import SchemaMismatchError
@@ -26,7 +27,6 @@ from thoughtgraph.domain.models import (
     ThoughtType,
     new_thought_id,
 )
-from thoughtgraph.domain.ranking.near_duplicates import close_pairs
 from thoughtgraph.domain.scopes import Viewer
 from thoughtgraph.store.cypher_store import CypherGraphStore
 

@@ -11,9 +11,10 @@ Near-duplicate is measured two ways, either enough:
   review"), which a share of the shorter text catches and a share of both texts (Jaccard)
   does not;
 - on the meaning, when the caller gives the pairs of hits whose vectors' cosine is at
-  least NEAR_DUPLICATE_COSINE (``close_pairs``; a search has the engine find them, so no
-  vector crosses the wire). This catches the update said in other words ("I live in Lisbon"
-  then "I live in Porto now, in a flat near the river": one shared content word).
+  least NEAR_DUPLICATE_COSINE (a search has the engine find them, statement
+  ``thought.close_pairs``, so no vector crosses the wire). This catches the update said
+  in other words ("I live in Lisbon" then "I live in Porto now, in a flat near the
+  river": one shared content word).
 Only hits already in the result move, and only with each other: every other hit keeps its
 place, and scores stay as they were.
 
@@ -25,11 +26,9 @@ reordered; every fold chose the overlap 0.6, and 12 of 15 folds the cosine 0.75 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Sequence
 from functools import partial
 from typing import TypeVar
-
-import numpy as np
 
 from thoughtgraph.domain.models import SearchHit, Thought, ThoughtKind
 from thoughtgraph.domain.ranking.keywords import query_words, stem
@@ -64,8 +63,8 @@ def newer_first(
 ) -> list[H]:
     """``hits`` with a superseded hit below its successor, and each group of undecided
     near-duplicates newest first, in the places the group held. ``close``: the pairs of
-    thought ids that mean the same (``close_pairs``); any other pair is compared by its
-    words alone."""
+    thought ids that mean the same (``thought.close_pairs``); any other pair is compared
+    by its words alone."""
     ordered = list(hits)
     words = [content_words(hit.thought.content) for hit in ordered]
 
@@ -91,18 +90,3 @@ def _later_first(first: Thought, second: Thought, same_subject: Callable[[], boo
     if second.kind is ThoughtKind.INSIGHT and first.kind is not ThoughtKind.INSIGHT:
         return False  # an inference about a person never takes the place of what was said
     return second.created_at_ms > first.created_at_ms and same_subject()
-
-
-def close_pairs(
-    vectors: Mapping[str, Sequence[float]], cosine: float = NEAR_DUPLICATE_COSINE
-) -> set[frozenset[str]]:
-    """The pairs of ids whose vectors' cosine is at least ``cosine`` (one matrix product);
-    the store's ``thought.close_pairs`` answers the same in the engine."""
-    ids = [tid for tid, vector in vectors.items() if len(vector)]
-    if len(ids) < 2:
-        return set()
-    matrix = np.asarray([vectors[tid] for tid in ids], dtype=np.float64)
-    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
-    units = matrix / np.where(norms > 0, norms, 1.0)
-    similar = np.argwhere(np.triu(units @ units.T, k=1) >= cosine)
-    return {frozenset((ids[a], ids[b])) for a, b in similar.tolist()}
