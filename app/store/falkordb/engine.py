@@ -26,7 +26,7 @@ from typing import IO
 from thoughtgraph.child_process import OwnedProcess
 from thoughtgraph.domain.errors import DataDirLockedError, EngineStartError
 from thoughtgraph.settings import FsyncPolicy
-from thoughtgraph.store.falkordb.loading import RunLog, loading_in
+from thoughtgraph.store.falkordb.loading import RunLog, latest_run, loading_in
 
 # What the engine logs when it cannot append to its log (disk full, in practice).
 _APPEND_FAILURES = ("AOF write error", "No space left on device", "Short write while writing")
@@ -144,8 +144,7 @@ class EmbeddedFalkorDB(OwnedProcess):
             tail = self.log_path.read_text(errors="replace")[-4000:]
         except OSError:
             return False
-        since_start = tail[max(tail.rfind("Server initialized"), 0) :]
-        return any(marker in since_start for marker in _APPEND_FAILURES)
+        return any(marker in latest_run(tail) for marker in _APPEND_FAILURES)
 
     def free_bytes(self) -> int:
         """Free space on the data dir's filesystem, for this user."""

@@ -26,17 +26,22 @@ _BASE_LOADED = "DB loaded from base file"
 LOG_TAIL_BYTES = 64 * 1024  # enough for a run's start-up lines
 
 
+def latest_run(text: str) -> str:
+    """An engine log's lines from its latest run's start (all of them when no start is in
+    the text)."""
+    return text[text.rfind("\n", 0, max(text.rfind(_RUN_START), 0)) + 1 :]
+
+
 def loading_in(text: str) -> bool:
     """Whether an engine log's latest run is loading its data: initialised and not yet
     ready to accept connections."""
-    start = text.rfind(_RUN_START)
-    return start >= 0 and _READY not in text[start:]
+    run = latest_run(text)
+    return _RUN_START in run and _READY not in run
 
 
 def loading_step(text: str) -> str:
     """What the latest line of an engine log's latest run says the engine is doing."""
-    start = text.rfind("\n", 0, max(text.rfind(_RUN_START), 0)) + 1  # that line's start
-    for line in reversed(text[start:].splitlines()):
+    for line in reversed(latest_run(text).splitlines()):
         found = _LINE.match(line.strip())
         if found is None:
             continue
