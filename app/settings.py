@@ -62,9 +62,14 @@ class Settings(BaseSettings):
     falkordb_graph: str = "thoughtgraph"
     falkordb_fsync: FsyncPolicy = FsyncPolicy.EVERYSEC
     falkordb_start_timeout_s: float = 20.0
-    # How long a start may take while the engine loads its data: it rebuilds every index
-    # as it loads (about 2 minutes per 100,000 thoughts on 2 cores) and answers nothing.
+    # How long a start may take while the engine loads its data. It rebuilds every index
+    # as it loads and answers nothing meanwhile: seconds after a clean stop, which drops
+    # the vector indexes (app/store/falkordb/restarts.py); after a crash about 90 s per
+    # 100,000 thoughts on 2 cores.
     falkordb_load_timeout_s: float = 900.0
+    # How long a start waits for the vector indexes a clean stop dropped, before it serves
+    # with searches by words alone (readiness says "degraded") until they are built.
+    falkordb_index_build_wait_s: float = 2.0
     # Writes are refused (STORE_FULL) while the data dir's disk has less free space than
     # this, so the engine never meets a full disk mid-write.
     min_free_disk_bytes: int = 64 * 1024 * 1024

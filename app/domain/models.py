@@ -269,4 +269,5 @@ class StoreHealth(_Frozen):
     ready: bool = False  # it answers, the schema is built and every index is usable
     writable: bool = False  # ready, and writes are accepted (the disk has room)
     reason: str | None = None  # why it is not ready or not writable (no paths, no pids)
+    degraded: str | None = None  # ready, but serving something in a lesser way, and what
     detail: str = ""  # where it runs: for logs and operators, never for clients

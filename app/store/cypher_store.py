@@ -91,6 +91,10 @@ class CypherGraphStore(abc.ABC):
         await self.pin_space()
         return await self._namespace_searchable(namespace)
 
+    async def text_searchable(self, namespace: str) -> bool:
+        await self.pin_space()
+        return await self._namespace_text_searchable(namespace)
+
     async def _prepare_namespace(self, namespace: str) -> None:
         """Before every write to a namespace: its schema in the request's vector space,
         created once per process."""
@@ -112,6 +116,10 @@ class CypherGraphStore(abc.ABC):
         """False when the namespace has no vector index yet (it was never written to)."""
         del namespace
         return True
+
+    async def _namespace_text_searchable(self, namespace: str) -> bool:
+        """False when the namespace has no full-text index yet (it was never written to)."""
+        return await self._namespace_searchable(namespace)
 
     @abc.abstractmethod
     def _engine_similarity(self, raw_score: float) -> float:
@@ -312,7 +320,13 @@ class CypherGraphStore(abc.ABC):
             return StoreHealth(**base, ok=True, reason=reason, detail=f"{detail}; {pending}")
         refusal = self._write_refusal()
         return StoreHealth(
-            **base, ok=True, ready=True, writable=refusal is None, reason=refusal, detail=detail
+            **base,
+            ok=True,
+            ready=True,
+            writable=refusal is None,
+            reason=refusal,
+            degraded=self._degraded(),
+            detail=detail,
         )
 
     async def _indexes_not_ready(self) -> list[str]:
@@ -321,4 +335,8 @@ class CypherGraphStore(abc.ABC):
 
     def _write_refusal(self) -> str | None:
         """Why writes are refused right now, if they are."""
+        return None
+
+    def _degraded(self) -> str | None:
+        """What the store serves in a lesser way right now, if anything."""
         return None

@@ -20,7 +20,12 @@ class Executor(Protocol):
         ...
 
     async def searchable(self, namespace: str) -> bool:
-        """False when the namespace has no vector index yet (never written to)."""
+        """Whether the namespace answers by meaning: False when it has no vector index yet
+        (never written to) or its vector indexes are being built (after a start)."""
+        ...
+
+    async def text_searchable(self, namespace: str) -> bool:
+        """Whether the namespace answers by words (False: never written to)."""
         ...
 
     async def namespaces(self) -> list[str]:

@@ -122,11 +122,13 @@ async def open_store(
         embedded=engine,
         statement_timeout_s=settings.statement_timeout_s,
         min_free_disk_bytes=settings.min_free_disk_bytes,
+        index_build_wait_s=settings.falkordb_index_build_wait_s,
     )
     store.start_supervision(settings.engine_watch_interval_s)
     try:
         yield store
     finally:
+        await store.shed_vector_indexes()  # the next start loads in seconds (restarts.py)
         await store.close()
         engine.stop()
         log.info("store.closed", engine="falkordb", data_dir=str(settings.data_dir))

@@ -1,8 +1,4 @@
-// A retired vector space's indexes in one namespace's graph (after a re-embed switched
-// away from it; app/ports/vector_slots.py). "no such index" means dropped already.
-DROP VECTOR INDEX FOR (v:{{ space(ThoughtVector) }}) ON (v.{{ space(embedding) }});
+// A retired vector space's other index in one namespace's graph (after a re-embed switched
+// away from it; app/ports/vector_slots.py), dropped after its vector indexes
+// (schema/drop_namespace_vectors). "no such index" means dropped already.
 DROP INDEX FOR (v:{{ space(ThoughtVector) }}) ON (v.id);
-DROP VECTOR INDEX FOR ()-[r:REFINES]-() ON (r.{{ space(reasonEmbedding) }});
-DROP VECTOR INDEX FOR ()-[r:CONSOLIDATES]-() ON (r.{{ space(reasonEmbedding) }});
-DROP VECTOR INDEX FOR ()-[r:SUPERSEDES]-() ON (r.{{ space(reasonEmbedding) }});
-DROP VECTOR INDEX FOR (ep:Episode) ON (ep.{{ space(embedding) }});

@@ -1,7 +1,6 @@
-// One namespace's graph in embedded FalkorDB, created before its first write. A graph per
-// namespace gives each one its own vector indexes, so a search's latency and completeness
-// depend on its own size only. "already indexed" errors mean the index exists (success);
-// the adapter adds the unique constraints after these exact-match indexes.
+// One namespace's graph in embedded FalkorDB, created before its first write, after its
+// vector indexes (schema/namespace_vectors). "already indexed" errors mean the index
+// exists (success); the adapter adds the unique constraints after these exact-match indexes.
 CREATE INDEX FOR (t:Thought) ON (t.id);
 CREATE INDEX FOR (t:Thought) ON (t.namespace);
 CREATE INDEX FOR (t:Thought) ON (t.createdAt);
@@ -18,15 +17,8 @@ CREATE INDEX FOR (e:ChangeEvent) ON (e.subjectId);
 // The change log read by revision (changesSince, a context's delta and recent thoughts).
 CREATE INDEX FOR (e:ChangeEvent) ON (e.revision);
 CREATE INDEX FOR (l:ChangeLog) ON (l.namespace);
-// A thought's vector is indexed on a node of its own (see FALKORDB_VECTOR_NODES in
-// app/store/vector_macros.py: SETs on an indexed node leave stale copies in the index).
-CREATE VECTOR INDEX FOR (v:{{ space(ThoughtVector) }}) ON (v.{{ space(embedding) }})
-OPTIONS {dimension: $dimension, similarityFunction: 'cosine'};
+// The nodes that carry the thoughts' vectors (schema/namespace_vectors), by thought id.
 CREATE INDEX FOR (v:{{ space(ThoughtVector) }}) ON (v.id);
-CREATE VECTOR INDEX FOR ()-[r:REFINES]-() ON (r.{{ space(reasonEmbedding) }})
-OPTIONS {dimension: $dimension, similarityFunction: 'cosine'};
-CREATE VECTOR INDEX FOR ()-[r:CONSOLIDATES]-() ON (r.{{ space(reasonEmbedding) }})
-OPTIONS {dimension: $dimension, similarityFunction: 'cosine'};
 CREATE INDEX FOR (t:Thought) ON (t.state);
 CREATE INDEX FOR (tp:Topic) ON (tp.id);
 CREATE INDEX FOR (c:Contradiction) ON (c.id);
@@ -48,9 +40,6 @@ CREATE INDEX FOR (run:ConsolidationRun) ON (run.id);
 CREATE INDEX FOR (p:PairCheck) ON (p.id);
 CREATE INDEX FOR (e:OpsEvent) ON (e.id);
 CREATE INDEX FOR (e:OpsEvent) ON (e.at);
-CREATE VECTOR INDEX FOR ()-[r:SUPERSEDES]-() ON (r.{{ space(reasonEmbedding) }})
-OPTIONS {dimension: $dimension, similarityFunction: 'cosine'};
-CREATE VECTOR INDEX FOR (ep:Episode) ON (ep.{{ space(embedding) }})
-OPTIONS {dimension: $dimension, similarityFunction: 'cosine'};
-// Last, so that once it exists every index above does (schema.namespace_searchable).
+// Last, so that once it exists every index of the namespace does: the vector indexes are
+// created before this statement (schema.namespace_searchable).
 CREATE FULLTEXT INDEX FOR (t:Thought) ON (t.content);

@@ -148,6 +148,7 @@ def test_readyz_reports_a_ready_writable_store(api: GraphQLClient) -> None:
         "writable": True,
         "engine": api.engine,
         "reason": None,
+        "degraded": None,
     }
 
 

@@ -54,19 +54,23 @@ async def healthz(request: Request) -> Response:
 async def readyz(request: Request) -> Response:
     """Readiness: the engine answers, the schema is built and every index is usable, so a
     request now will be served; 503 until then (after an engine restart, until it has
-    rebuilt its indexes). ``writable`` is false while writes are refused (a full disk)."""
+    rebuilt its indexes). ``writable`` is false while writes are refused (a full disk);
+    ``degraded`` says what is served in a lesser way (searches by words alone while the
+    vector indexes are built after a start), with status ``degraded``."""
     services: Services | None = getattr(request.app.state, "services", None)
     if services is None:
         return JSONResponse({"status": "starting", "ready": False}, status_code=503)
     health = await services.ops.store.health()
     if not health.ready:
         log.info("service.not_ready", reason=health.reason, detail=health.detail)
+    status = "degraded" if health.degraded else "ready"
     body = {
-        "status": "ready" if health.ready else "not_ready",
+        "status": status if health.ready else "not_ready",
         "ready": health.ready,
         "writable": health.writable,
         "engine": health.engine,
         "reason": health.reason,
+        "degraded": health.degraded,
     }
     return JSONResponse(body, status_code=200 if health.ready else 503)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from thoughtgraph.domain.errors import StoreError
 from thoughtgraph.domain.models import ScoredThought, Thought, TimeView
 from thoughtgraph.domain.scopes import Partition
 from thoughtgraph.store.executor import Executor, vector_list
@@ -38,6 +39,8 @@ class NeighbourRepository:
         found: dict[str, list[ScoredThought]] = {sid: [] for sid, _ in subjects}
         if not subjects:
             return found
+        if not await self._x.searchable(namespace):  # maintenance retries (StoreError)
+            raise StoreError(f"the vector indexes of {namespace!r} are being built; try again")
         rows = await self._x.read(
             "neighbours.nearest",
             {

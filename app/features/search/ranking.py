@@ -48,6 +48,13 @@ class Ranking:
         self._superseded_factor = superseded_factor
         self._insight_factor = insight_factor
 
+    async def by_words_only(self, namespace: str, text_only_vectors: bool) -> bool | None:
+        """None: nothing to search (never written to). True: by words alone, as its
+        vectors are placeholders (no embedder) or being indexed after a start."""
+        if await self._repos.executor.searchable(namespace):
+            return text_only_vectors
+        return True if await self._repos.executor.text_searchable(namespace) else None
+
     def params(self, options: RetrievalOptions) -> dict[str, object]:
         f = options.filter  # procedural kinds only when asked for (domain/procedures.py)
         kinds = searched_kinds(f.kinds, f.categories)

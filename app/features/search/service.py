@@ -181,11 +181,10 @@ class SearchService:
         text = checked_query(namespace, query, k, threshold)
         check.require_int_range("topicLimit", topic_k, 0, check.MAX_K)
         options = checked_options(options)
-        # A namespace never written to has no index yet: nothing to find.
-        if not await self._repos.executor.searchable(namespace):
+        full_text = await self._ranking.by_words_only(namespace, self.full_text_only)
+        if full_text is None:  # never written to: nothing to find
             return TieredResult(topics=(), thoughts=(), detail_level=detail_level)
         embedding = await self._embedder.async_embed_query(text)
-        full_text = self.full_text_only
         topics: list[TopicHit] = []
         if topic_k:
             found = await (  # without an embedder: BM25 scaled, not cosines (no threshold)
@@ -310,9 +309,9 @@ class SearchService:
         options: RetrievalOptions,
     ) -> list[RankedHit]:
         view = self._view_for(view, options)
-        if not await self._repos.executor.searchable(namespace):
+        full_text = await self._ranking.by_words_only(namespace, self.full_text_only)
+        if full_text is None:  # else True: no vectors to expand by
             return []
-        full_text = self.full_text_only  # no vectors to expand by
         expand = bool(options.expand) and not full_text
         pool = max(k, EXPANSION_POOL) if expand else k
         base = self._ranking.base

@@ -15,6 +15,7 @@ candidates asked for, incomplete. Namespace names are validated upstream
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Mapping
 from typing import Any
 
@@ -25,11 +26,25 @@ from redis import exceptions as redis_errors
 from redis.asyncio import BlockingConnectionPool, UnixDomainSocketConnection
 
 from thoughtgraph.domain.errors import StoreError, StoreFullError, StoreTimeoutError
+from thoughtgraph.domain.models import SchemaState
 from thoughtgraph.ports.vector_slots import current_slot
 from thoughtgraph.store.cypher import StatementLibrary
 from thoughtgraph.store.cypher_store import CypherGraphStore, Row
 from thoughtgraph.store.falkordb.engine import EmbeddedFalkorDB
+from thoughtgraph.store.falkordb.indexes import (
+    create_indexes,
+    create_unique_constraints,
+    drop_indexes,
+    indexes_building,
+)
 from thoughtgraph.store.falkordb.params import cypher_header
+from thoughtgraph.store.falkordb.restarts import (
+    BUILD_WAIT_S,
+    DEGRADED,
+    create_vector_indexes,
+    shed_vector_indexes,
+    until_built,
+)
 from thoughtgraph.store.falkordb.results import run_statement
 from thoughtgraph.store.falkordb.supervisor import EngineSupervisor
 
@@ -51,7 +66,6 @@ NAMESPACE_UNIQUE: tuple[tuple[str, str], ...] = (
     ("Checkpoint", "id"),
 )
 log = structlog.get_logger(__name__)
-_ALREADY_EXISTS = ("already indexed", "already exists")
 _LOST = (redis_errors.ConnectionError, redis_errors.TimeoutError)
 # How long a statement waits for a restarting engine (loading a large log takes seconds).
 RESTART_WAIT_S = 60.0
@@ -82,6 +96,7 @@ class FalkorDBGraphStore(CypherGraphStore):
         embedded: EmbeddedFalkorDB | None = None,
         statement_timeout_s: float = 10.0,
         min_free_disk_bytes: int = 0,
+        index_build_wait_s: float = BUILD_WAIT_S,
     ) -> None:
         super().__init__(statements)
         self._timeout_ms = max(1, int(statement_timeout_s * 1000))
@@ -101,6 +116,8 @@ class FalkorDBGraphStore(CypherGraphStore):
         self._graphs: dict[str, AsyncGraph] = {}
         # (namespace, slot) seen with every index built
         self._searchable: set[tuple[str, int]] = set()
+        self._vector_rebuild: asyncio.Task[None] | None = None  # after a start (restarts.py)
+        self._index_build_wait_s = index_build_wait_s
         self._supervisor = (
             EngineSupervisor(
                 embedded,
@@ -124,6 +141,9 @@ class FalkorDBGraphStore(CypherGraphStore):
 
     def namespace_graph_name(self, namespace: str) -> str:
         return f"{self._graph_name}:ns:{namespace}"
+
+    def namespace_graph(self, namespace: str) -> AsyncGraph:
+        return self._graph(namespace)
 
     def _graph(self, namespace: str | None) -> AsyncGraph:
         if namespace is None:
@@ -183,6 +203,7 @@ class FalkorDBGraphStore(CypherGraphStore):
         try:
             return await self._execute(graph, text, params, read_only=read_only)
         except _LOST as exc:
+            self._searchable.clear()  # a restarted engine may be building its indexes
             if _POOL_EXHAUSTED in str(exc):  # busy, not lost: every connection stayed in use
                 raise StoreTimeoutError(
                     f"FalkorDB was busy: no free connection for {name} within {self._timeout_ms} ms"
@@ -232,36 +253,64 @@ class FalkorDBGraphStore(CypherGraphStore):
         if self._supervisor is not None:  # creating indexes appends to the log too
             self._supervisor.refuse_write_if_full()
         graph = self._graph(namespace)
-        try:
-            await self._create_indexes(
-                graph, "schema.namespace", {"dimension": self.embedding_dimension}
+        dimension = {"dimension": self.embedding_dimension}
+        try:  # the full-text index last (schema.namespace_searchable)
+            await create_indexes(
+                graph, self._statements.get_all("schema.namespace_vectors"), dimension
             )
-            await self._create_unique_constraints(graph, NAMESPACE_UNIQUE)
+            await create_indexes(graph, self._statements.get_all("schema.namespace"), dimension)
+            await create_unique_constraints(graph, NAMESPACE_UNIQUE)
         except _LOST as exc:
             # Not retried here: the next write prepares the namespace again (idempotent).
             raise StoreError(f"FalkorDB was lost creating namespace {namespace!r}: {exc}") from exc
 
     async def _namespace_searchable(self, namespace: str) -> bool:
-        """Whether the namespace's indexes are all there: prepared here, or by another
-        process (the worker, another API) that may still be creating them."""
+        return (await self._search_readiness(namespace))[1]
+
+    async def _namespace_text_searchable(self, namespace: str) -> bool:
+        return (await self._search_readiness(namespace))[0]
+
+    async def _search_readiness(self, namespace: str) -> tuple[bool, bool]:
+        """Whether the namespace answers by words, and by meaning: its indexes may be
+        being created by another process (the worker, another API), or its vector
+        indexes built again after a restart. Asked of the engine until both hold."""
         key = (namespace, current_slot())
-        if key in self._prepared_namespaces or key in self._searchable:
-            return True
+        if key in self._searchable:
+            return True, True
         rows = await self._read("schema.namespace_searchable", {}, namespace=namespace)
-        if not rows or int(rows[0]["ready"]) < 2:
-            return False  # never written to, or its indexes are being created right now
-        self._searchable.add(key)
-        return True
+        row = rows[0] if rows else {}
+        text = int(row.get("textReady") or 0) > 0
+        vectors = text and int(row.get("vectorIndexed") or 0) > 0 and not row.get("building")
+        if vectors:
+            self._searchable.add(key)
+        return text, vectors
 
     async def _drop_space_schema(self, namespace: str) -> None:
-        graph = self._graph(namespace)
-        for text in self._statements.get_all("schema.drop_namespace_space"):
-            try:
-                await graph.query(text)
-            except redis_errors.ResponseError as exc:
-                if "no such index" not in str(exc):
-                    raise StoreError(f"FalkorDB could not drop a retired index: {exc}") from exc
+        texts = [
+            *self._statements.get_all("schema.drop_namespace_vectors"),
+            *self._statements.get_all("schema.drop_namespace_space"),
+        ]
+        await drop_indexes(self._graph(namespace), texts, doing="dropping a retired index")
         self._searchable.discard((namespace, current_slot()))
+
+    # --- restarts (restarts.py) ----------------------------------------------------------
+    async def bootstrap(self, *, embedding_dimension: int, embedder: str) -> SchemaState:
+        schema = await super().bootstrap(embedding_dimension=embedding_dimension, embedder=embedder)
+        if self._embedded is not None and self._vector_rebuild is None:
+            await create_vector_indexes(self, self._statements)
+            self._vector_rebuild = asyncio.create_task(until_built(self._indexes_building))
+            await asyncio.wait([self._vector_rebuild], timeout=self._index_build_wait_s)
+        return schema
+
+    def _degraded(self) -> str | None:
+        building = self._vector_rebuild is not None and not self._vector_rebuild.done()
+        return DEGRADED if building else None
+
+    async def shed_vector_indexes(self) -> None:
+        """Before a clean stop (restarts.py); not on a disk under its reserve."""
+        if self._write_refusal() is None:
+            self._searchable.clear()
+            await shed_vector_indexes(self, self._statements, self._client.connection)
 
     # --- supervision ------------------------------------------------------------------
     async def _reconnect(self) -> None:
@@ -280,15 +329,10 @@ class FalkorDBGraphStore(CypherGraphStore):
 
     async def _indexes_building(self) -> list[str]:
         """Indexes of any graph that cannot answer yet (built, or rebuilt from the log)."""
-        pending: list[str] = []
+        names = await self._client.list_graphs()
+        graphs = [(name, self._client.select_graph(name)) for name in names]
         text = self._statements.get("schema.index_states")
-        for name in await self._client.list_graphs():
-            graph = self._client.select_graph(name)
-            result = await graph.ro_query(text, timeout=self._timeout_ms)
-            pending += [
-                f"{name}:{label}" for label, status in result.result_set if status != "OPERATIONAL"
-            ]
-        return pending
+        return await indexes_building(graphs, text, self._timeout_ms)
 
     async def _wait_for_indexes(self) -> None:
         """After a restart the engine answers before its indexes are usable (it rebuilds
@@ -314,64 +358,16 @@ class FalkorDBGraphStore(CypherGraphStore):
         for namespace in await self.namespaces():
             graph = self._graph(namespace)
             if stored_version < 3:
-                await self._drop_old_vector_indexes(graph)
+                texts = self._statements.get_all("schema.drop_old_vector_indexes")
+                await drop_indexes(graph, texts, doing="upgrading the store")
             await self._create_namespace_schema(namespace)
             if stored_version < 3:
                 await graph.query(self._statements.get("schema.thought_vectors"))
 
-    async def _drop_old_vector_indexes(self, graph: AsyncGraph) -> None:
-        for text in self._statements.get_all("schema.drop_old_vector_indexes"):
-            try:
-                await graph.query(text)
-            except redis_errors.ResponseError as exc:
-                if "no such index" not in str(exc):
-                    raise StoreError(f"FalkorDB upgrade failed: {exc}") from exc
-
     async def _create_schema(self, dimension: int) -> None:
         del dimension  # vector indexes are per namespace (schema.namespace)
-        await self._create_indexes(self._catalog, "schema.bootstrap", {})
-        await self._create_unique_constraints(self._catalog, CATALOG_UNIQUE)
-
-    async def _create_indexes(
-        self, graph: AsyncGraph, statements: str, params: Mapping[str, Any]
-    ) -> None:
-        for text in self._statements.get_all(statements):
-            try:
-                await graph.query(text, dict(params))
-            except redis_errors.ResponseError as exc:
-                if not any(marker in str(exc) for marker in _ALREADY_EXISTS):
-                    raise StoreError(f"FalkorDB schema setup failed: {exc}") from exc
-
-    async def _create_unique_constraints(
-        self, graph: AsyncGraph, wanted: tuple[tuple[str, str], ...]
-    ) -> None:
-        existing = {
-            (c["label"], tuple(c["properties"]))
-            for c in await graph.list_constraints()
-            if c.get("type") == "UNIQUE"
-        }
-        for label, prop in wanted:
-            if (label, (prop,)) in existing:
-                continue
-            try:
-                await graph.create_node_unique_constraint(label, prop)
-            except redis_errors.ResponseError as exc:
-                if not any(marker in str(exc) for marker in _ALREADY_EXISTS):
-                    raise StoreError(f"FalkorDB constraint setup failed: {exc}") from exc
-        await self._await_constraints(graph)
-
-    async def _await_constraints(self, graph: AsyncGraph) -> None:
-        """Unique constraints build in the background; writes must wait until they hold."""
-        for _ in range(500):
-            pending = [
-                c
-                for c in await graph.list_constraints()
-                if c.get("status") not in ("OPERATIONAL", None)
-            ]
-            if not pending:
-                return
-            await asyncio.sleep(0.02)
-        raise StoreError("FalkorDB unique constraints did not become operational")
+        await create_indexes(self._catalog, self._statements.get_all("schema.bootstrap"), {})
+        await create_unique_constraints(self._catalog, CATALOG_UNIQUE)
 
     async def _ping(self) -> str:
         pong = await self._client.connection.ping()
@@ -388,6 +384,10 @@ class FalkorDBGraphStore(CypherGraphStore):
         return {"socket": self._socket_path}
 
     async def close(self) -> None:
+        if self._vector_rebuild is not None:
+            self._vector_rebuild.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._vector_rebuild
         if self._supervisor is not None:
             await self._supervisor.stop_watching()
         await self._client.aclose()
