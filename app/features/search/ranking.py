@@ -6,7 +6,7 @@ lineage and supersession; the pure scoring is ``domain.ranking``)."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from thoughtgraph.domain.models import ScoredThought, TimeView
@@ -48,11 +48,14 @@ class Ranking:
         self._superseded_factor = superseded_factor
         self._insight_factor = insight_factor
 
-    async def by_words_only(self, namespace: str, text_only_vectors: bool) -> bool | None:
+    async def by_words_only(
+        self, namespace: str, placeholder_vectors: Callable[[], bool]
+    ) -> bool | None:
         """None: nothing to search (never written to). True: by words alone, as its
-        vectors are placeholders (no embedder) or being indexed after a start."""
+        vectors are placeholders (asked once the check has pinned the request's space)
+        or being indexed after a start."""
         if await self._repos.executor.searchable(namespace):
-            return text_only_vectors
+            return placeholder_vectors()
         return True if await self._repos.executor.text_searchable(namespace) else None
 
     def params(self, options: RetrievalOptions) -> dict[str, object]:

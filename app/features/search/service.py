@@ -181,7 +181,7 @@ class SearchService:
         text = checked_query(namespace, query, k, threshold)
         check.require_int_range("topicLimit", topic_k, 0, check.MAX_K)
         options = checked_options(options)
-        full_text = await self._ranking.by_words_only(namespace, self.full_text_only)
+        full_text = await self._ranking.by_words_only(namespace, lambda: self.full_text_only)
         if full_text is None:  # never written to: nothing to find
             return TieredResult(topics=(), thoughts=(), detail_level=detail_level)
         embedding = await self._embedder.async_embed_query(text)
@@ -309,7 +309,7 @@ class SearchService:
         options: RetrievalOptions,
     ) -> list[RankedHit]:
         view = self._view_for(view, options)
-        full_text = await self._ranking.by_words_only(namespace, self.full_text_only)
+        full_text = await self._ranking.by_words_only(namespace, lambda: self.full_text_only)
         if full_text is None:  # else True: no vectors to expand by
             return []
         expand = bool(options.expand) and not full_text
