@@ -64,8 +64,8 @@ class Settings(BaseSettings):
     falkordb_start_timeout_s: float = 20.0
     # How long a start may take while the engine loads its data. It rebuilds every index
     # as it loads and answers nothing meanwhile: seconds after a clean stop, which drops
-    # the vector indexes (app/store/falkordb/restarts.py); after a crash about 90 s per
-    # 100,000 thoughts on 2 cores.
+    # the vector indexes (app/store/falkordb/restarts.py); minutes on a large store after
+    # a crash (docs/guide/embedded-engine.md, "Restarts").
     falkordb_load_timeout_s: float = 900.0
     # How long a start waits for the vector indexes a clean stop dropped, before it serves
     # with searches by words alone (readiness says "degraded") until they are built.

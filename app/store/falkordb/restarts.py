@@ -1,10 +1,10 @@
 """Restarts in seconds: FalkorDB keeps no index on disk and rebuilds every one while it
-loads, answering nothing meanwhile (92 s for 100,000 thoughts, almost all of it the
-vector indexes). So a clean stop drops every namespace's vector indexes and rewrites the
-log without them; the next start loads in seconds, creates them again, and they build
-while the service serves, searching by words until they are built
-(docs/guide/embedded-engine.md, "Restarts"). After a crash the log still holds them and
-the engine rebuilds them while it loads, as before.
+loads, answering nothing meanwhile, and the vector indexes are nearly all of that time.
+So a clean stop drops every namespace's vector indexes and rewrites the log without
+them; the next start loads in seconds, creates them again, and they build while the
+service serves, searching by words until they are built (docs/guide/embedded-engine.md,
+"Restarts", has the figures). After a crash the log still holds them and the engine
+rebuilds them while it loads.
 """
 
 from __future__ import annotations
