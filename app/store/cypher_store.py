@@ -91,9 +91,9 @@ class CypherGraphStore(abc.ABC):
         await self.pin_space()
         return await self._namespace_searchable(namespace)
 
-    async def text_searchable(self, namespace: str) -> bool:
+    async def search_readiness(self, namespace: str) -> tuple[bool, bool]:
         await self.pin_space()
-        return await self._namespace_text_searchable(namespace)
+        return await self._search_readiness(namespace)
 
     async def _prepare_namespace(self, namespace: str) -> None:
         """Before every write to a namespace: its schema in the request's vector space,
@@ -117,9 +117,10 @@ class CypherGraphStore(abc.ABC):
         del namespace
         return True
 
-    async def _namespace_text_searchable(self, namespace: str) -> bool:
-        """False when the namespace has no full-text index yet (it was never written to)."""
-        return await self._namespace_searchable(namespace)
+    async def _search_readiness(self, namespace: str) -> tuple[bool, bool]:
+        """By words, by meaning: both False until the namespace is written to."""
+        searchable = await self._namespace_searchable(namespace)
+        return searchable, searchable
 
     @abc.abstractmethod
     def _engine_similarity(self, raw_score: float) -> float:

@@ -24,8 +24,9 @@ class Executor(Protocol):
         (never written to) or its vector indexes are being built (after a start)."""
         ...
 
-    async def text_searchable(self, namespace: str) -> bool:
-        """Whether the namespace answers by words (False: never written to)."""
+    async def search_readiness(self, namespace: str) -> tuple[bool, bool]:
+        """Whether the namespace answers by words (False: never written to), and by
+        meaning (``searchable``), from one look at its indexes."""
         ...
 
     async def namespaces(self) -> list[str]:

@@ -118,7 +118,7 @@ def test_without_its_vector_indexes_a_namespace_is_searched_by_words_and_written
         loop.run(store.shed_vector_indexes())  # as a stop does, the engine left running
         assert vector_indexes(loop, store) == []
         assert not loop.run(store.searchable(NS))
-        assert loop.run(store.text_searchable(NS))
+        assert loop.run(store.search_readiness(NS)) == (True, False)  # by words, not meaning
 
         hits = loop.run(services.search.search(NS, "apple harvest October"))
         assert hits[0].thought.content == "the apple harvest starts in October"

@@ -54,9 +54,10 @@ class Ranking:
         """None: nothing to search (never written to). True: by words alone, as its
         vectors are placeholders (asked once the check has pinned the request's space)
         or being indexed after a start."""
-        if await self._repos.executor.searchable(namespace):
+        by_words, by_meaning = await self._repos.executor.search_readiness(namespace)
+        if by_meaning:
             return placeholder_vectors()
-        return True if await self._repos.executor.text_searchable(namespace) else None
+        return True if by_words else None
 
     def params(self, options: RetrievalOptions) -> dict[str, object]:
         f = options.filter  # procedural kinds only when asked for (domain/procedures.py)

@@ -267,9 +267,6 @@ class FalkorDBGraphStore(CypherGraphStore):
     async def _namespace_searchable(self, namespace: str) -> bool:
         return (await self._search_readiness(namespace))[1]
 
-    async def _namespace_text_searchable(self, namespace: str) -> bool:
-        return (await self._search_readiness(namespace))[0]
-
     async def _search_readiness(self, namespace: str) -> tuple[bool, bool]:
         """Whether the namespace answers by words, and by meaning: its indexes may be
         being created by another process (the worker, another API), or its vector
