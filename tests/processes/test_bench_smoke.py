@@ -140,7 +140,8 @@ def test_bench_prints_every_measurement(tmp_path: Path) -> None:
         "batch call alone",
         "one sentence per call alone",
         "contributeMany, 100 per call",
-        "single contributes",
+        "single contributes (embed",
+        "single contributes, 20 agents at once",
     ):
         rate = re.search(re.escape(label) + r".*?\s([\d,]+\.\d) thoughts/s \(30 thoughts\)", out)
         assert rate and float(rate[1].replace(",", "")) > 0, (label, out)

@@ -1,7 +1,8 @@
 """Ingest throughput with the local embedder: the embedder's batch call alone and one
-sentence per call alone, the same number of thoughts through ``contributeMany`` batches
-and through single contributes (ThoughtService in process, on the bench's engine), a
-batch of each in turn; and where a single contribute's time goes (the write path's
+sentence per call alone, the same number of thoughts through ``contributeMany`` batches,
+through single contributes one after the other and through single contributes from
+twenty agents at once (ThoughtService in process, on the bench's engine), a batch of
+each in turn; and where a single contribute's time goes (the write path's
 parts: the embedding, the guidance query and the write statement with its change event,
 which run at once, and the rest: validation, access, the scan request, the operational
 event, logging)."""
@@ -28,7 +29,9 @@ from thoughtgraph.tools.bench.report import Row, Target
 # contributeMany at least 80% of the embedder's batch throughput, single contributes at
 # least 80% of its one-sentence throughput.
 TARGET_SHARE = 0.80
-WAYS = ("embedder", "embedder, one sentence", "contributeMany", "contribute")
+WAYS = ("embedder", "embedder, one sentence", "contributeMany", "contribute", "at once")
+# Single contributes from this many agents at once (on Neo4j they share transactions).
+AGENTS_AT_ONCE = 20
 # Timed inside single contributes: the embedding, then the guidance read and the write at
 # once (their wall time together, and each alone); the rest is other.
 AT_ONCE = "guidance and write at once"
@@ -68,10 +71,11 @@ class IngestBench:
         return self.rows()
 
     async def _interleaved(self, settings: Settings, embedder: TextEmbedder) -> None:
-        """A round of each way per batch, in turn, so that all four see the same machine
+        """A round of each way per batch, in turn, so that all five see the same machine
         (others' load comes and goes): the embedder's batch call alone (the one
         contributeMany makes), one sentence per call alone (what a contribute embeds), a
-        contributeMany call, and as many single contributes, their parts timed."""
+        contributeMany call, as many single contributes, their parts timed, and as many
+        again from twenty agents at once."""
         from thoughtgraph.runtime import open_runtime
 
         namespace = f"bench-ingest-{secrets.token_hex(4)}"
@@ -101,6 +105,7 @@ class IngestBench:
                         spent["contribute"] += await _timed(_single(thoughts, namespace, chunks[3]))
                     finally:
                         parts.detach()
+                    spent["at once"] += await _timed(_at_once(thoughts, namespace, chunks[4]))
                     shown.advance(sum(len(chunk) for chunk in chunks))
         self.rates = {way: self.count / seconds for way, seconds in spent.items()}
         self.parts_ms = {part: parts.seconds.get(part, 0.0) * 1000 / self.count for part in PARTS}
@@ -118,6 +123,7 @@ class IngestBench:
             "embedder, one sentence": "ingest: the local embedder, one sentence per call alone",
             "contributeMany": f"ingest: contributeMany, {MAX_BATCH} per call (embed + write)",
             "contribute": "ingest: single contributes (embed, guidance, write)",
+            "at once": f"ingest: single contributes, {AGENTS_AT_ONCE} agents at once",
         }
         for key, label in labels.items():
             if key in self.rates:
@@ -170,6 +176,16 @@ async def _one_by_one(embedder: TextEmbedder, texts: Sequence[str]) -> None:
 async def _single(thoughts: ThoughtService, namespace: str, texts: Sequence[str]) -> None:
     for text in texts:
         await thoughts.contribute(_input(namespace, text))
+
+
+async def _at_once(thoughts: ThoughtService, namespace: str, texts: Sequence[str]) -> None:
+    free = asyncio.Semaphore(AGENTS_AT_ONCE)
+
+    async def one(text: str) -> None:
+        async with free:
+            await thoughts.contribute(_input(namespace, text))
+
+    await asyncio.gather(*(one(text) for text in texts))
 
 
 async def _timed(work: Awaitable[object]) -> float:
