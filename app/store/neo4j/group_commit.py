@@ -81,7 +81,7 @@ class WriteGroups:
         pending = _Pending(text, params, asyncio.get_running_loop().create_future())
         queue = self._queues.setdefault(key, _Queue())
         queue.waiting.append(pending)
-        if queue.drain is None:
+        if queue.drain is None or queue.drain.done():
             # A task of its own: a caller that gives up (its request cancelled) must not
             # take the others' transaction down with it.
             queue.drain = asyncio.create_task(self._drain(key, queue), name=f"writes:{key}")
