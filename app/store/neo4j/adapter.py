@@ -79,9 +79,7 @@ class Neo4jGraphStore(CypherGraphStore):
         self._bookmarks = AsyncGraphDatabase.bookmark_manager()
         # Writes to one namespace go in groups, one transaction each (group_commit).
         self._write_groups = WriteGroups(
-            self._execute_many,
-            lambda text, params: self._execute(text, params, write=True),
-            kept_for_each=lambda exc: isinstance(exc, _UNAVAILABLE),
+            self._execute_many, kept_for_each=lambda exc: isinstance(exc, _UNAVAILABLE)
         )
 
     @classmethod

@@ -32,7 +32,6 @@ MAX_GROUP = 32
 
 Statement = tuple[str, Mapping[str, Any]]
 RunMany = Callable[[Sequence[Statement]], Awaitable[list[list[Row]]]]
-RunOne = Callable[[str, Mapping[str, Any]], Awaitable[list[Row]]]
 
 
 @dataclass
@@ -62,15 +61,14 @@ class WriteGroups:
     def __init__(
         self,
         run_many: RunMany,
-        run_one: RunOne,
         *,
         kept_for_each: Callable[[BaseException], bool],
         max_group: int = MAX_GROUP,
     ) -> None:
-        """``kept_for_each(error)``: whether a group's error is every statement's (the
-        server is unreachable) rather than one statement's."""
+        """``run_many``: statements in one transaction, each one's rows (a statement alone
+        is a group of one). ``kept_for_each(error)``: whether a group's error is every
+        statement's (the server is unreachable) rather than one statement's."""
         self._run_many = run_many
-        self._run_one = run_one
         self._kept_for_each = kept_for_each
         self._max_group = max_group
         self._queues: dict[str | None, _Queue] = {}
@@ -111,42 +109,24 @@ class WriteGroups:
                 del self._queues[key]
 
     async def _commit(self, group: list[_Pending]) -> None:
-        if len(group) == 1:
-            await self._alone(group[0])
-            return
         try:
             found = await self._run_many([(p.text, p.params) for p in group])
         except asyncio.CancelledError:
             _fail(group, StoreError("the store closed during this write"))
             raise
         except Exception as exc:
-            if self._kept_for_each(exc):
+            if len(group) == 1 or self._kept_for_each(exc):
                 _fail(group, exc)
                 return
-            for pending in group:
-                await self._alone(pending)
+            for pending in group:  # each alone: its own outcome
+                if not pending.answer.done():  # its caller gave up while its group ran
+                    await self._commit([pending])
             return
         self.counts.transactions += 1
         self.counts.statements += len(group)
         for pending, rows in zip(group, found, strict=True):
             if not pending.answer.done():
                 pending.answer.set_result(rows)
-
-    async def _alone(self, pending: _Pending) -> None:
-        if pending.answer.done():  # its caller gave up while its group ran
-            return
-        try:
-            rows = await self._run_one(pending.text, pending.params)
-        except asyncio.CancelledError:
-            _fail([pending], StoreError("the store closed during this write"))
-            raise
-        except Exception as exc:
-            _fail([pending], exc)
-            return
-        self.counts.transactions += 1
-        self.counts.statements += 1
-        if not pending.answer.done():
-            pending.answer.set_result(rows)
 
 
 def _fail(group: Sequence[_Pending], error: BaseException) -> None:
