@@ -98,7 +98,7 @@ MODEL = """\
   0.488526,
   0.090164
  ],
- "threshold": 0.630347,
+ "threshold": 0.587038,
  "conflict_above": 1.0
 }
 """

@@ -1,7 +1,8 @@
 """Leave-one-domain-out evaluation and fitting of the offline update model.
 
-Every fold fits the model (weights and its precision-first threshold) on the other
-domains plus the small undomained set, and scores the left-out domain. Baselines are
+Every fold fits the model (weights and its precision-first threshold, calibrated on what
+the shipped judge flags) on the other domains plus the small undomained set, and scores
+the left-out domain. Baselines are
 scored the same way: the rules alone, "always update" above the similarity floor, and an
 embedding-similarity threshold chosen on the training folds.
 """
@@ -28,9 +29,10 @@ from thoughtgraph.tools.eval.updates import (
 )
 
 # The issue's target for compatible pairs flagged on unseen domains. The model's threshold
-# keeps the training compatibles' *out-of-fold* scores (each training domain scored by a
-# model fitted without it) at or below this share: in-sample scores are overconfident, and a
-# threshold set on them flagged 2.0% of left-out compatibles where it promised 0.5%.
+# keeps the shipped judge's flags on the training compatibles at or below this share, by
+# their *out-of-fold* scores (each training domain scored by a model fitted without it):
+# in-sample scores are overconfident, and a threshold set on them flagged 2.0% of left-out
+# compatibles where it promised 0.5%.
 MAX_FLAGGED_OUT_OF_FOLD = 0.01
 
 
@@ -78,12 +80,29 @@ async def featurise(embedder: TextEmbedder, pairs: list[EvalPair]) -> Featured:
     )
 
 
+def _shipped_gates(featured: Featured, min_similarity: float) -> tuple[np.ndarray, np.ndarray]:
+    """Which pairs the shipped judge leaves to the model (above the similarity floor, one
+    claim sentence a side, not about different things) and which the rules flag on its
+    other path (above the floor, several claim sentences)."""
+    floor = featured.sim >= min_similarity
+    to_model = floor & (featured.single == 1) & (featured.different == 0)
+    by_rules = floor & (featured.single == 0) & (featured.rules == 1)
+    return to_model, by_rules
+
+
 def calibrated_fit(
-    x: np.ndarray, y: np.ndarray, groups: np.ndarray, extra: Featured
+    training: Featured,
+    groups: np.ndarray,
+    extra: Featured,
+    *,
+    min_similarity: float = DEFAULT_MIN_SIMILARITY,
 ) -> UpdateModel:
-    """The model fitted on every row of ``x`` (plus ``extra``), its threshold the lowest
-    that keeps at most ``MAX_FLAGGED_OUT_OF_FOLD`` of the compatible rows' out-of-fold
-    scores above it, each group scored by a model fitted on the others (and ``extra``)."""
+    """The model fitted on every row of ``training`` (plus ``extra``), its threshold the
+    lowest that keeps the shipped judge's flags on the compatible rows at most
+    ``MAX_FLAGGED_OUT_OF_FOLD`` of them: each group scored out of fold (by a model fitted
+    on the others and ``extra``), counting only the compatibles the judge leaves to the
+    model, after the flags its rules path already spends of the allowance."""
+    x, y = training.x, training.y
     model = fit(
         np.vstack([x, extra.x]),
         np.concatenate([y, extra.y]),
@@ -98,10 +117,30 @@ def calibrated_fit(
             max_compatible_flagged=MAX_FLAGGED_OUT_OF_FOLD,
         )
         out_of_fold[held] = inner.probability(x[held].copy())
-    compatible = np.sort(out_of_fold[y == 0])[::-1]
-    allowed = int(np.floor(MAX_FLAGGED_OUT_OF_FOLD * len(compatible)))
-    threshold = float(compatible[allowed]) + 1e-6 if len(compatible) > allowed else 0.5
+    to_model, by_rules = _shipped_gates(training, min_similarity)
+    compatible = y == 0
+    allowed = int(np.floor(MAX_FLAGGED_OUT_OF_FOLD * compatible.sum()))
+    allowed -= int((by_rules & compatible).sum())
+    decided = np.sort(out_of_fold[to_model & compatible])[::-1]
+    if allowed < 0:
+        threshold = 1.0
+    elif len(decided) > allowed:
+        threshold = float(decided[allowed]) + 1e-6
+    else:
+        threshold = 0.5
     return replace(model, threshold=max(threshold, 0.5))
+
+
+def _subset(featured: Featured, mask: np.ndarray) -> Featured:
+    return Featured(
+        [p for p, keep in zip(featured.pairs, mask, strict=True) if keep],
+        featured.x[mask],
+        featured.y[mask],
+        featured.sim[mask],
+        featured.rules[mask],
+        featured.different[mask],
+        featured.single[mask],
+    )
 
 
 def _domains(featured: Featured) -> np.ndarray:
@@ -109,7 +148,7 @@ def _domains(featured: Featured) -> np.ndarray:
 
 
 def fit_all(domain: Featured, extra: Featured) -> UpdateModel:
-    return calibrated_fit(domain.x, domain.y, _domains(domain), extra)
+    return calibrated_fit(domain, _domains(domain), extra)
 
 
 def _rates(flags: np.ndarray, y: np.ndarray) -> tuple[float, float]:
@@ -127,7 +166,9 @@ def cross_validate(
     for left_out in domains:
         test, train = names == left_out, names != left_out
         y_train = np.concatenate([domain.y[train], extra.y])
-        model = calibrated_fit(domain.x[train], domain.y[train], names[train], extra)
+        model = calibrated_fit(
+            _subset(domain, train), names[train], extra, min_similarity=min_similarity
+        )
         floor = domain.sim[test] >= min_similarity
         y = domain.y[test]
         scored = model.probability(domain.x[test].copy()) >= model.threshold
