@@ -2,9 +2,9 @@
 
 Every fold fits the model (weights and its precision-first threshold, calibrated on what
 the shipped judge flags) on the other domains plus the small undomained set, and scores
-the left-out domain. Baselines are
-scored the same way: the rules alone, "always update" above the similarity floor, and an
-embedding-similarity threshold chosen on the training folds.
+the left-out domain. Baselines are scored the same way: the rules alone, "always update"
+above the similarity floor, and an embedding-similarity threshold chosen on the training
+folds.
 """
 
 from __future__ import annotations
