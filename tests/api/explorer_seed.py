@@ -156,7 +156,11 @@ def seed(api: KeyedClient, svc: EvalService, ns: str) -> Seeded:
     older = api.write(CONTRIBUTE, "contribute", ns, CONTRADICTION[0])
     newer = api.write(CONTRIBUTE, "contribute", ns, CONTRADICTION[1])
     svc.call(scan_thoughts(svc.runtime, ns, [newer]))
-    (found,) = api.data(CONTRADICTIONS, ns=ns, status="OPEN")["contradictions"]
+    # The run may have opened others among the monitoring thoughts (the offline judge
+    # flags "Agent monitoring now weighs error rate ..." against the oldest rule at low
+    # confidence, which opens a contradiction and supersedes nothing).
+    opened = api.data(CONTRADICTIONS, ns=ns, status="OPEN")["contradictions"]
+    (found,) = [c for c in opened if newer in (c["thoughtA"]["id"], c["thoughtB"]["id"])]
     assert (found["thoughtA"]["id"], found["thoughtB"]["id"]) == (older, newer)
     return Seeded(
         chain=chain,
