@@ -5,10 +5,10 @@
 // list the pairs are made from (on Neo4j a property read per pair took twice the time).
 MATCH (t:Thought)
 WHERE t.id IN $ids AND t.namespace = $namespace AND {{ current(t) }}
-WITH collect({id: t.id, embedding: t.{{ space(embedding) }}}) AS found
+WITH collect({id: t.id, vector: t.{{ space(embedding) }}}) AS found
 UNWIND found AS left
 UNWIND found AS right
 WITH left, right
 WHERE left.id < right.id
-  AND {{ stored_cosine(left.embedding, right.embedding) }} >= $cosine
+  AND {{ stored_cosine(left.vector, right.vector) }} >= $cosine
 RETURN left.id AS leftId, right.id AS rightId
