@@ -241,8 +241,17 @@ def fit(
         grad = z.T @ (p - y) / n + l2 * np.r_[0.0, w[1:]] / n
         w -= 0.5 * grad
     model = UpdateModel(tuple(w.tolist()), tuple(mean.tolist()), tuple(scale.tolist()), 0.5, 1.0)
-    scores = model.probability(x.copy())
-    compatible = np.sort(scores[y == 0])[::-1]
+    compatible = model.probability(x.copy())[y == 0]
     allowed = int(np.floor(max_compatible_flagged * len(compatible)))
-    threshold = float(compatible[allowed]) + 1e-6 if len(compatible) > allowed else 0.5
+    threshold = lowest_threshold(compatible, allowed)
     return UpdateModel(model.weights, model.mean, model.scale, max(threshold, 0.5), 1.0)
+
+
+def lowest_threshold(scores: np.ndarray, allowed: int) -> float:
+    """The lowest threshold that leaves at most ``allowed`` of ``scores`` at or above it:
+    just above the highest score past the allowed ones; 0.5 when every score may reach
+    it, 1.0 when none may (``allowed`` below 0)."""
+    if allowed < 0:
+        return 1.0
+    ranked = np.sort(scores)[::-1]
+    return float(ranked[allowed]) + 1e-6 if len(ranked) > allowed else 0.5

@@ -17,7 +17,12 @@ from thoughtgraph.domain.judgement import PairRelation
 from thoughtgraph.domain.language.claims import claim_sentences
 from thoughtgraph.domain.language.different_things import about_different_things
 from thoughtgraph.domain.language.rules_judge import judge_texts
-from thoughtgraph.domain.language.update_model import UpdateModel, features, fit
+from thoughtgraph.domain.language.update_model import (
+    UpdateModel,
+    features,
+    fit,
+    lowest_threshold,
+)
 from thoughtgraph.llm.embedders.base import TextEmbedder
 from thoughtgraph.tools.eval.updates import (
     DATA_FILE,
@@ -121,13 +126,7 @@ def calibrated_fit(
     compatible = y == 0
     allowed = int(np.floor(MAX_FLAGGED_OUT_OF_FOLD * compatible.sum()))
     allowed -= int((by_rules & compatible).sum())
-    decided = np.sort(out_of_fold[to_model & compatible])[::-1]
-    if allowed < 0:
-        threshold = 1.0
-    elif len(decided) > allowed:
-        threshold = float(decided[allowed]) + 1e-6
-    else:
-        threshold = 0.5
+    threshold = lowest_threshold(out_of_fold[to_model & compatible], allowed)
     return replace(model, threshold=max(threshold, 0.5))
 
 
@@ -173,9 +172,9 @@ def cross_validate(
         y = domain.y[test]
         scored = model.probability(domain.x[test].copy()) >= model.threshold
         sim_train = np.concatenate([domain.sim[train], extra.sim])
-        compat = np.sort(sim_train[y_train == 0])[::-1]
+        compat = sim_train[y_train == 0]
         allowed = int(np.floor(MAX_FLAGGED_OUT_OF_FOLD * len(compat)))
-        sim_threshold = float(compat[allowed]) + 1e-6
+        sim_threshold = lowest_threshold(compat, allowed)
         methods = {
             "model judge (shipped)": floor
             & np.where(
