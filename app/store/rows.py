@@ -14,6 +14,12 @@ def optional_int(value: Any) -> int | None:
     return None if value is None else int(value)
 
 
+def candidate_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The rows of a candidates statement (cypher/search/*_candidates) that carry a thought:
+    its last row carries only ``seen`` when few thoughts passed."""
+    return [row for row in rows if row["id"] is not None]
+
+
 def thought_from_row(row: Mapping[str, Any]) -> Thought:
     """Properties written before a field existed read as its default."""
     return Thought(

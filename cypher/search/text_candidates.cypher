@@ -3,17 +3,21 @@
 // their cosine similarity to the query so every hit is on one similarity scale. The
 // $textCandidates best matches are taken before the filters (a common word matches most
 // of a namespace, and a filter costs a property read per node); `seen` says how many, so
-// the repository widens, as on the vector side, when the filters left too few.
+// the repository widens, as on the vector side, when the filters left too few. A last
+// row without a thought (id null; $rowLimit is one more than the thoughts asked for)
+// carries `seen` when few passed: an answer with no match is not a saturated one.
 {{ fulltext_query_nodes(thought_content, Thought, $textQuery) }}
 WITH node, score
 ORDER BY score DESC
 LIMIT $textCandidates
 WITH collect({node: node, score: score}) AS found
-UNWIND found AS f
+UNWIND found + [null] AS f
 WITH f.node AS t, f.score AS score, size(found) AS seen
-WHERE t.namespace = $namespace AND {{ visible(t) }} AND {{ search_filter(t) }}
+WHERE t IS NULL OR (t.namespace = $namespace AND {{ visible(t) }} AND {{ search_filter(t) }})
 WITH t, score, seen
-ORDER BY score DESC, t.id
-LIMIT $k
+ORDER BY t IS NULL, score DESC, t.id
+LIMIT $rowLimit
 RETURN {{ thought_fields(t) }}, score AS textScore, seen,
-       {{ cosine(t.{{ space(embedding) }}, $embedding) }} AS similarity, {{ retention(t) }} AS retention
+       CASE WHEN t IS NULL THEN null
+            ELSE {{ cosine(t.{{ space(embedding) }}, $embedding) }} END AS similarity,
+       {{ retention(t) }} AS retention

@@ -2,13 +2,15 @@
 // filter of the search (search_filter) and the time view. The index answers its
 // $candidates nearest before any filter can apply, so the service asks for more than it
 // needs and widens when the filters left too few while the index was saturated: `seen`
-// says how many the index answered (app/features/search/repository.py).
+// says how many the index answered (app/features/search/repository.py), also on a last
+// row without a thought (id null; $rowLimit is one more than the thoughts asked for)
+// when few passed.
 {{ vector_query_namespace_nodes(Thought, {{ space(embedding) }}, $candidates, $embedding) }}
 WITH collect({node: node, score: score}) AS found
-UNWIND found AS f
+UNWIND found + [null] AS f
 WITH f.node AS t, f.score AS score, size(found) AS seen
-WHERE t.namespace = $namespace AND {{ visible(t) }} AND {{ search_filter(t) }}
+WHERE t IS NULL OR (t.namespace = $namespace AND {{ visible(t) }} AND {{ search_filter(t) }})
 WITH t, score, seen
-ORDER BY {{ nearest_first(score) }}, t.id
-LIMIT $k
+ORDER BY t IS NULL, {{ nearest_first(score) }}, t.id
+LIMIT $rowLimit
 RETURN {{ thought_fields(t) }}, score AS rawScore, {{ retention(t) }} AS retention, seen

@@ -55,6 +55,7 @@ PARAMS: dict[str, Any] = {
     "afterId": None,
     "afterRevision": 0,
     "limit": 10,
+    "rowLimit": 11,
     "k": 10,
     "candidates": 40,
     "embedding": [0.1] * 384,

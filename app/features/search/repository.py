@@ -5,8 +5,9 @@ Over-fetching the vector side: an HNSW index answers its nearest ``candidates`` 
 filter can apply, so a selective filter (a rare tag, a cold tier) may leave fewer than
 the search needs. The first query asks for ``max(need x OVERSAMPLE, MIN_CANDIDATES)``
 (x8 and 200 when the search narrows, x4 and 40 otherwise); when fewer than ``need``
-passed and the index was saturated (it answered every candidate asked for, or nothing
-passed at all), the query is repeated with four times the candidates, up to
+passed and the index was saturated (it answered every candidate asked for: the
+statements' ``seen``, also on a last row without a thought when few passed), the query
+is repeated with four times the candidates, up to
 MAX_CANDIDATES. A filter that selects one thought in a million-thought namespace is
 therefore answered from the full-text side and the widest vector beam only, which is the
 honest limit of a post-filtered ANN index. The full-text side is taken the same way (its
@@ -29,7 +30,7 @@ from thoughtgraph.store.executor import Executor
 from thoughtgraph.store.fulltext import UNION_BUDGET, escaped_terms, planned_query, query_terms
 from thoughtgraph.store.model_rows import topic_from_row
 from thoughtgraph.store.params import view_params
-from thoughtgraph.store.rows import thought_from_row
+from thoughtgraph.store.rows import candidate_rows, thought_from_row
 
 NARROW_OVERSAMPLE = 8
 NARROW_MIN_CANDIDATES = 200
@@ -184,14 +185,15 @@ class RetrievalRepository:
         saturated (the statement's ``seen``: how many it took before filtering)."""
         beam = min(MAX_CANDIDATES, beam)
         while True:
-            rows = await self._x.read(
+            answered = await self._x.read(
                 statement,
-                {"namespace": namespace, **params, beam_param: beam, "k": need},
+                {"namespace": namespace, **params, beam_param: beam, "rowLimit": need + 1},
                 namespace=namespace,
             )
-            saturated = not rows or int(rows[0]["seen"]) >= beam
+            rows = candidate_rows(answered)
+            saturated = bool(answered) and int(answered[0]["seen"]) >= beam
             if len(rows) >= need or not saturated or beam >= MAX_CANDIDATES:
-                return rows
+                return rows[:need]
             beam = min(MAX_CANDIDATES, beam * WIDEN)
 
     async def admitted(

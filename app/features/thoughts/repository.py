@@ -22,7 +22,7 @@ from thoughtgraph.domain.procedures import searched_kinds
 from thoughtgraph.domain.retrieval import SearchFilter, UsagePolicy
 from thoughtgraph.store.executor import Executor, vector_list
 from thoughtgraph.store.params import filter_params, thought_create_params, view_params
-from thoughtgraph.store.rows import thought_from_row
+from thoughtgraph.store.rows import candidate_rows, thought_from_row
 
 
 class SyntheticThought(Protocol):
@@ -141,7 +141,7 @@ class ThoughtRepository:
                 **filter_params(SearchFilter(), None, UsagePolicy(), kinds=searched_kinds((), ())),
                 "embedding": list(embedding),
                 "candidates": max(k * self._oversample, self._min_candidates),
-                "k": k,
+                "rowLimit": k + 1,
             },
             namespace=namespace,
         )
@@ -149,7 +149,7 @@ class ThoughtRepository:
             ScoredThought(
                 thought=thought_from_row(row), similarity=self._x.similarity(float(row["rawScore"]))
             )
-            for row in rows
+            for row in candidate_rows(rows)[:k]
         ]
         return [hit for hit in hits if hit.similarity >= min_similarity]
 

@@ -4,6 +4,7 @@ ignore, two-tier results."""
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 import pytest
@@ -474,3 +475,56 @@ def test_the_vector_side_widens_when_the_tiers_leave_too_few(
         repo.vector_candidates(ns, query_vector, 1, service.view(), params, narrows=False)
     )
     assert [r.thought.id for r in rows] == [hot.id]
+
+
+class CountingObserver:
+    """Counts the statements a store runs, by name."""
+
+    def __init__(self) -> None:
+        self.counts: dict[str, int] = {}
+
+    def statement(self, name: str, *, write: bool) -> contextlib.AbstractContextManager[object]:
+        del write
+        self.counts[name] = self.counts.get(name, 0) + 1
+        return contextlib.nullcontext()
+
+
+def test_an_unsaturated_answer_with_nothing_passed_is_not_widened(
+    loop: LoopThread,
+    store: CypherGraphStore,
+    writer: Writer,
+    clock: SetClock,
+    ns: str,
+    local_embedder: TextEmbedder,
+) -> None:
+    """Three thoughts and a filter none passes: each side saw fewer candidates than it
+    asked for, so asking again, wider, cannot find more; one read each. The same filter
+    in a namespace where the first beam is saturated still widens."""
+    query_vector = writer.embed(QUERY)
+    # A word of this namespace alone: Neo4j's full-text index spans the test's namespaces.
+    word = "probe" + ns.replace("-", "").replace("_", "")[-12:]
+    for i in range(3):
+        writer.thought(f"pipelines {word} by dashboard {i}", created_at_ms=clock.now - i)
+    service = search_service(store, local_embedder, clock)
+    repo = RetrievalRepository(store)
+    params = filter_params(SearchFilter(agent_id="nobody"), None, service.policy)
+    view = service.view()
+    counting = CountingObserver()
+    before, store.observer = store.observer, counting
+    try:
+        vector_rows = loop.run(
+            repo.vector_candidates(ns, query_vector, 5, view, params, narrows=True)
+        )
+        text_rows = loop.run(repo.text_candidates(ns, word, query_vector, 5, view, params))
+        assert vector_rows == [] and text_rows == []
+        assert counting.counts.get("search.vector_candidates") == 1
+        assert counting.counts.get("search.text_candidates") == 1
+        # Saturated: 210 matches of the word, the first beam 200 of them, none passing.
+        for i in range(3, 210):
+            writer.thought(f"pipelines {word} by dashboard {i}", created_at_ms=clock.now - i)
+        counting.counts.clear()
+        wider = loop.run(repo.text_candidates(ns, word, query_vector, 5, view, params))
+        assert wider == []
+        assert counting.counts.get("search.text_candidates") == 2
+    finally:
+        store.observer = before
