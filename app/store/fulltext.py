@@ -52,6 +52,13 @@ def _escape_term(term: str) -> str:
     return "".join(ch if _PLAIN.match(ch) else "\\" + ch for ch in term)
 
 
+def whole_value_query(value: str) -> str:
+    """A query for one whole value, as written, of a keyword-analysed index (Neo4j's
+    thought_tags: each tag one token): every character outside [a-z0-9] escaped, spaces
+    and upper case included, so the query is one term and no operator."""
+    return _escape_term(value)
+
+
 def escaped_terms(text: str) -> list[str]:
     """The words of ``text`` as the full-text index is asked for them (both engines
     share the escaping): the keys planned_query expects counted."""

@@ -56,3 +56,6 @@ FOR (ep:Episode) ON (ep.{{ space(embedding) }})
 OPTIONS {indexConfig: {`vector.dimensions`: $dimension, `vector.similarity_function`: 'cosine',
                        `vector.quantization.enabled`: false}};
 CREATE FULLTEXT INDEX thought_content IF NOT EXISTS FOR (t:Thought) ON EACH [t.content];
+// Listings by tag (thought.list_tagged): each tag of the list one token, matched whole.
+CREATE FULLTEXT INDEX thought_tags IF NOT EXISTS FOR (t:Thought) ON EACH [t.tags]
+OPTIONS {indexConfig: {`fulltext.analyzer`: 'keyword'}};

@@ -382,6 +382,30 @@ def test_list_pages_newest_first_with_filters(
         assert [t.content for t in (*first.thoughts, *rest.thoughts)] == contents(listing)
 
 
+def test_a_tag_is_listed_whole_and_as_written(
+    loop: LoopThread, store: CypherGraphStore, ns: str
+) -> None:
+    """Tags with the characters validation allows (spaces, '_.:/#+-', upper case) are
+    found whole: not by a word of theirs, another case or a prefix, whatever the engine's
+    index for tags (Neo4j: a keyword-analysed full-text index)."""
+    special = "Ops Team: on-call/#1+"
+    tagged = make_thought(ns, "special", tags=[special, "AND", "x.y"])
+    other = make_thought(ns, "other", tags=["ops", "team", "on-call"])
+    for thought in (tagged, other):
+        write(loop, store, thought)
+
+    def contents(tag: str) -> list[str]:
+        page = loop.run(repos(store).thoughts.page(ns, ThoughtFilter(tag=tag), None, 10))
+        return [t.content for t in page.thoughts]
+
+    assert contents(special) == ["special"]
+    assert contents("AND") == ["special"]
+    assert contents("x.y") == ["special"]
+    assert contents("on-call") == ["other"]
+    for missing in ("ops team: on-call/#1+", "Ops Team", "Ops", "x", "and", "*", ""):
+        assert contents(missing) == [], missing
+
+
 def test_change_log_revisions_and_history(
     loop: LoopThread, store: CypherGraphStore, ns: str
 ) -> None:

@@ -21,6 +21,7 @@ from thoughtgraph.domain.models import (
 from thoughtgraph.domain.procedures import searched_kinds
 from thoughtgraph.domain.retrieval import SearchFilter, UsagePolicy
 from thoughtgraph.store.executor import Executor, vector_list
+from thoughtgraph.store.fulltext import whole_value_query
 from thoughtgraph.store.params import filter_params, thought_create_params, view_params
 from thoughtgraph.store.rows import candidate_rows, thought_from_row
 
@@ -111,6 +112,7 @@ class ThoughtRepository:
                 "kind": filter.kind.value if filter.kind else None,
                 "topicId": filter.topic_id,
                 "tag": filter.tag,
+                "tagQuery": whole_value_query(filter.tag) if filter.tag else None,
                 "agentId": filter.agent_id,
                 "afterCreatedAt": after.created_at_ms if after else None,
                 "afterId": after.thought_id if after else None,
@@ -211,6 +213,6 @@ def _listing_statement(filter: ThoughtFilter) -> str:
     """The list statement an index narrows best for ``filter`` (cypher/thought/list*)."""
     if filter.kind is not None and filter.kind is not ThoughtKind.FACT:
         return "thought.list_of_kind"
-    if filter.tag is not None:
+    if filter.tag:  # an empty tag has no index entry; thought.list reads it as given
         return "thought.list_tagged"
     return "thought.list"
