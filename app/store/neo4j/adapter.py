@@ -1,4 +1,5 @@
-"""Neo4j adapter: runs the named statements over Bolt in managed transactions.
+"""Neo4j adapter: runs the named statements over Bolt (reads auto-commit, writes in managed
+transactions).
 
 All query logic lives in ``CypherGraphStore`` and ``cypher/``; this module only knows how a
 statement reaches the server, how Neo4j scores vectors and how its schema comes online.
@@ -39,6 +40,7 @@ from thoughtgraph.ports.vector_slots import current_slot, spaced
 from thoughtgraph.store.cypher import NAMESPACE_LABEL_SLOT, StatementLibrary, fill_namespace_label
 from thoughtgraph.store.cypher_store import CypherGraphStore, Row
 from thoughtgraph.store.neo4j.group_commit import GroupCounts, Statement, WriteGroups
+from thoughtgraph.store.neo4j.reads import read_rows
 from thoughtgraph.store.neo4j_names import namespace_index, namespace_label
 
 # Failures that mean "the store is not usable right now", as opposed to a faulty statement
@@ -248,10 +250,20 @@ class Neo4jGraphStore(CypherGraphStore):
         write: bool,
         timeout_s: float | None = None,
     ) -> list[Row]:
-        """One statement in one managed transaction, which retries transient failures.
+        """One statement: a read as an auto-commit transaction (reads.read_rows), a write
+        in one managed transaction; both retry transient failures.
 
         ``text`` comes from the files in cypher/, never from input (see thoughtgraph.store.cypher).
         """
+        if not write:
+            return await read_rows(
+                self._driver,
+                database=self._database,
+                bookmarks=self._bookmarks,
+                text=text,
+                params=params,
+                timeout_s=timeout_s or self._timeout_s,
+            )
         parameters = dict(params)
 
         # The server stops the transaction after the timeout (TransactionTimedOut).
@@ -263,9 +275,7 @@ class Neo4jGraphStore(CypherGraphStore):
         async with self._driver.session(
             database=self._database, bookmark_manager=self._bookmarks
         ) as session:
-            if write:
-                return await session.execute_write(work)
-            return await session.execute_read(work)
+            return await session.execute_write(work)
 
     async def _execute_many(self, steps: Sequence[Statement]) -> list[list[Row]]:
         """Write statements in one managed transaction, in order; each one's rows."""
