@@ -139,3 +139,43 @@ def test_a_faulty_read_is_not_retried(loop: LoopThread, neo4j_store: CypherGraph
         with pytest.raises(ClientError):
             loop.run(neo4j_store._execute("RETURN $missing.x AS x", {}, write=False))
     assert attempts == 1
+
+
+PLAIN_VALUES = (
+    "RETURN 1 AS whole, 1.5 AS fraction, 'text' AS text, true AS flag, null AS nothing, "
+    "[1, 2.5, 'x', null] AS mixed, [0.25, 0.5] AS vector, [] AS empty, "
+    "{a: [1, {b: 'c', d: [true]}], e: null} AS nested"
+)
+DRIVER_VALUES = (
+    "RETURN 'text' AS text, date('2026-11-29') AS day, [date('2026-11-29')] AS days, "
+    "{at: duration('P1D')} AS span, point({x: 1.0, y: 2.0}) AS place"
+)
+
+
+def test_a_row_is_what_the_driver_would_give(
+    neo4j_target: Neo4jTestTarget, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Plain values are read as they arrived, without ``record.data()``; a driver type
+    takes the driver's own path: either way the row equals what ``record.data()`` gives,
+    value for value and type for type."""
+    from neo4j import GraphDatabase, Record
+
+    from thoughtgraph.store.neo4j.records import row_of
+
+    auth = (neo4j_target.user, neo4j_target.password)
+    with GraphDatabase.driver(neo4j_target.uri, auth=auth) as driver:
+        plain, driver_typed = (
+            driver.execute_query(query, database_=neo4j_target.database).records[0]
+            for query in (PLAIN_VALUES, DRIVER_VALUES)
+        )
+    for record in (plain, driver_typed):
+        row, expected = row_of(record), record.data()
+        assert row == expected
+        assert [type(v) for v in row.values()] == [type(v) for v in expected.values()]
+    assert type(row_of(driver_typed)["days"][0]).__name__ == "Date"
+
+    def refused(*keys: object) -> dict[str, object]:
+        raise AssertionError("plain values took the driver's walk")
+
+    monkeypatch.setattr(Record, "data", refused)
+    assert row_of(plain)["nested"] == {"a": [1, {"b": "c", "d": [True]}], "e": None}

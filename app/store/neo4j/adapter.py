@@ -3,7 +3,7 @@ transactions).
 
 All query logic lives in ``CypherGraphStore`` and ``cypher/``; this module only knows how a
 statement reaches the server, how Neo4j scores vectors and how its schema comes online.
-Statements project plain scalars, so ``record.data()`` never carries a driver object out.
+Statements project plain scalars, so a row never carries a driver object out (``records``).
 
 Namespaces: each one's thoughts carry a label of its own covered by a vector index of its
 own (see ``namespaces``), created before the namespace's first write; statements get both names as
@@ -41,6 +41,7 @@ from thoughtgraph.store.cypher import NAMESPACE_LABEL_SLOT, StatementLibrary, fi
 from thoughtgraph.store.cypher_store import CypherGraphStore, Row
 from thoughtgraph.store.neo4j.group_commit import GroupCounts, Statement, WriteGroups
 from thoughtgraph.store.neo4j.reads import read_rows
+from thoughtgraph.store.neo4j.records import row_of
 from thoughtgraph.store.neo4j_names import namespace_index, namespace_label
 
 # Failures that mean "the store is not usable right now", as opposed to a faulty statement
@@ -270,7 +271,7 @@ class Neo4jGraphStore(CypherGraphStore):
         @unit_of_work(timeout=timeout_s or self._timeout_s)
         async def work(tx: AsyncManagedTransaction) -> list[Row]:
             result = await tx.run(text, parameters)
-            return [record.data() async for record in result]
+            return [row_of(record) async for record in result]
 
         async with self._driver.session(
             database=self._database, bookmark_manager=self._bookmarks
@@ -285,7 +286,7 @@ class Neo4jGraphStore(CypherGraphStore):
             found = []
             for text, params in steps:
                 result = await tx.run(text, dict(params))
-                found.append([record.data() async for record in result])
+                found.append([row_of(record) async for record in result])
             return found
 
         async with self._driver.session(

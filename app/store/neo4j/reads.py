@@ -23,6 +23,7 @@ from neo4j.api import AsyncBookmarkManager
 from neo4j.exceptions import DriverError, Neo4jError
 
 from thoughtgraph.store.cypher_store import Row
+from thoughtgraph.store.neo4j.records import row_of
 
 RETRY_BUDGET_S = 30.0  # the driver's own max_transaction_retry_time
 FIRST_DELAY_S = 0.1
@@ -64,4 +65,4 @@ async def _read_once(
     ) as session:
         # The server stops the transaction after the timeout (TransactionTimedOut).
         result = await session.run(Query(text, timeout=timeout_s), dict(params))
-        return [record.data() async for record in result]
+        return [row_of(record) async for record in result]
