@@ -40,7 +40,7 @@ from thoughtgraph.ports.vector_slots import current_slot, spaced
 from thoughtgraph.store.cypher import NAMESPACE_LABEL_SLOT, StatementLibrary, fill_namespace_label
 from thoughtgraph.store.cypher_store import CypherGraphStore, Row
 from thoughtgraph.store.neo4j.group_commit import GroupCounts, Statement, WriteGroups
-from thoughtgraph.store.neo4j.reads import read_rows
+from thoughtgraph.store.neo4j.reads import ReadTarget, read_rows
 from thoughtgraph.store.neo4j.records import row_of
 from thoughtgraph.store.neo4j_names import namespace_index, namespace_label
 
@@ -80,6 +80,7 @@ class Neo4jGraphStore(CypherGraphStore):
         # Every session shares one bookmark manager, so a read always sees the writes
         # acknowledged before it, also on a cluster where reads go to another member.
         self._bookmarks = AsyncGraphDatabase.bookmark_manager()
+        self._reads = ReadTarget(driver, database, self._bookmarks)
         # Writes to one namespace go in groups, one transaction each (group_commit).
         self._write_groups = WriteGroups(
             self._execute_many, kept_for_each=lambda exc: isinstance(exc, _UNAVAILABLE)
@@ -257,14 +258,7 @@ class Neo4jGraphStore(CypherGraphStore):
         ``text`` comes from the files in cypher/, never from input (see thoughtgraph.store.cypher).
         """
         if not write:
-            return await read_rows(
-                self._driver,
-                database=self._database,
-                bookmarks=self._bookmarks,
-                text=text,
-                params=params,
-                timeout_s=timeout_s or self._timeout_s,
-            )
+            return await read_rows(self._reads, text, params, timeout_s or self._timeout_s)
         parameters = dict(params)
 
         # The server stops the transaction after the timeout (TransactionTimedOut).

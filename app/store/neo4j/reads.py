@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from neo4j import READ_ACCESS, AsyncDriver, Query
@@ -31,20 +32,24 @@ DELAY_FACTOR = 2.0
 MAX_DELAY_S = 2.0
 
 
+@dataclass(frozen=True)
+class ReadTarget:
+    """Where reads go: the driver, the database and the bookmarks every session shares (a
+    read sees the writes acknowledged before it)."""
+
+    driver: AsyncDriver
+    database: str
+    bookmarks: AsyncBookmarkManager
+
+
 async def read_rows(
-    driver: AsyncDriver,
-    *,
-    database: str,
-    bookmarks: AsyncBookmarkManager,
-    text: str,
-    params: Mapping[str, Any],
-    timeout_s: float,
+    target: ReadTarget, text: str, params: Mapping[str, Any], timeout_s: float
 ) -> list[Row]:
     """The rows of one read statement; the last error once retries are spent."""
     delay, started = FIRST_DELAY_S, time.monotonic()
     while True:
         try:
-            return await _read_once(driver, database, bookmarks, text, params, timeout_s)
+            return await _read_once(target, text, params, timeout_s)
         except (DriverError, Neo4jError) as exc:
             if not exc.is_retryable() or time.monotonic() - started > RETRY_BUDGET_S:
                 raise
@@ -53,15 +58,12 @@ async def read_rows(
 
 
 async def _read_once(
-    driver: AsyncDriver,
-    database: str,
-    bookmarks: AsyncBookmarkManager,
-    text: str,
-    params: Mapping[str, Any],
-    timeout_s: float,
+    target: ReadTarget, text: str, params: Mapping[str, Any], timeout_s: float
 ) -> list[Row]:
-    async with driver.session(
-        database=database, bookmark_manager=bookmarks, default_access_mode=READ_ACCESS
+    async with target.driver.session(
+        database=target.database,
+        bookmark_manager=target.bookmarks,
+        default_access_mode=READ_ACCESS,
     ) as session:
         # The server stops the transaction after the timeout (TransactionTimedOut).
         result = await session.run(Query(text, timeout=timeout_s), dict(params))
