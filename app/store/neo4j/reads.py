@@ -1,14 +1,13 @@
 """A read statement as one auto-commit transaction, retried like a managed one.
 
 A managed transaction (``execute_read``) costs a BEGIN and a COMMIT beside the RUN and
-PULL of its statement; an auto-commit one sends RUN and PULL together and nothing else.
-Every read of the library is one statement, so it needs no explicit transaction. On a
-dev Neo4j 5.26, 1,000 small reads took 3.0-3.5 ms each this way against 4.1-4.8 ms
-managed, and 1.9-2.7 against 3.3-4.5 ms when all were in flight at once, with less of the
-service's CPU (docs/operations/load-test.md). What the managed transaction gave besides,
-its retries, is kept: a failure the driver calls retryable (a lost connection, a leader
-switch, a transient error) is retried with a growing delay for as long as the driver
-would retry a managed transaction.
+PULL of its statement, each waited for; an auto-commit one sends RUN and PULL together
+and nothing else. Every read of the library is one statement, so it needs no explicit
+transaction (docs/operations/load-test.md has what it saved). What the managed
+transaction gave besides, its retries, is kept: a failure the driver calls retryable (a
+lost connection, a leader switch, a transient error) is retried with a growing delay for
+as long as the driver would retry a managed transaction; any other failure is raised at
+once.
 """
 
 from __future__ import annotations

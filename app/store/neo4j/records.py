@@ -1,11 +1,11 @@
 """A Bolt record as a row: its plain values as they arrived, without the driver's walk.
 
 ``record.data()`` rebuilds every value through a chain of abstract-type checks (for nodes,
-relationships, paths), element by element: under the soak's mix it was about a tenth of
-the service's CPU on Neo4j. The statements of the library project scalars, lists and maps
-of them (``cypher/``), which the driver has already decoded into Python's own types, so
-a record holding only those is read as it is; anything else (a node, a temporal value)
-still goes through ``record.data()``, so a row is the same either way.
+relationships, paths), element by element (docs/operations/load-test.md has its cost).
+The statements of the library project scalars, lists and maps of them (``cypher/``), which
+the driver has already decoded into Python's own types, so a record holding only those is
+read as it is; anything else (a node, a temporal value) still goes through
+``record.data()``, so a row is the same either way.
 """
 
 from __future__ import annotations
