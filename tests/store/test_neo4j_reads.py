@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from urllib.parse import urlsplit
 
 import pytest
+from neo4j import GraphDatabase, Record
 from neo4j.exceptions import ClientError
 
 from tests.store_backends import Neo4jTestTarget, open_neo4j_store
@@ -23,6 +24,8 @@ from tests.support import LoopThread
 from thoughtgraph.domain.errors import StoreError
 from thoughtgraph.store.cypher_store import CypherGraphStore
 from thoughtgraph.store.neo4j import reads
+from thoughtgraph.store.neo4j.adapter import Neo4jGraphStore
+from thoughtgraph.store.neo4j.records import row_of
 
 
 class Relay:
@@ -123,8 +126,6 @@ def test_without_retries_the_lost_connection_would_surface(
 
 
 def test_a_faulty_read_is_not_retried(loop: LoopThread, neo4j_store: CypherGraphStore) -> None:
-    from thoughtgraph.store.neo4j.adapter import Neo4jGraphStore
-
     assert isinstance(neo4j_store, Neo4jGraphStore)
     attempts = 0
     original = reads._read_once
@@ -158,10 +159,6 @@ def test_a_row_is_what_the_driver_would_give(
     """Plain values are read as they arrived, without ``record.data()``; a driver type
     takes the driver's own path: either way the row equals what ``record.data()`` gives,
     value for value and type for type."""
-    from neo4j import GraphDatabase, Record
-
-    from thoughtgraph.store.neo4j.records import row_of
-
     auth = (neo4j_target.user, neo4j_target.password)
     with GraphDatabase.driver(neo4j_target.uri, auth=auth) as driver:
         plain, driver_typed = (
