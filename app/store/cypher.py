@@ -64,11 +64,16 @@ def _namespace_label(engine: str, var: str) -> str:
     return f"SET {var}:$($namespaceLabel)" if engine == "neo4j" else ""
 
 
-def _fulltext_query_nodes(engine: str, index: str, label: str, query: str) -> str:
-    """YIELDs ``node, score``; higher is better on both engines."""
+def _fulltext_query_nodes(
+    engine: str, index: str, label: str, query: str, best: str | None = None
+) -> str:
+    """YIELDs ``node, score``; higher is better on both engines. With ``best`` Neo4j's
+    index collects only that many of the best matches (the statement must still order
+    and limit: FalkorDB's procedure takes no such option and yields every match)."""
     if engine == "falkordb":
         return f"CALL db.idx.fulltext.queryNodes('{label}', {query}) YIELD node, score"
-    return f"CALL db.index.fulltext.queryNodes('{index}', {query}) YIELD node, score"
+    options = f", {{limit: {best}}}" if best else ""
+    return f"CALL db.index.fulltext.queryNodes('{index}', {query}{options}) YIELD node, score"
 
 
 def _call_with(engine: str, *variables: str) -> str:

@@ -2,11 +2,12 @@
 // $textQuery (app/store/fulltext.py), filtered like the vector side, best first, with
 // their cosine similarity to the query so every hit is on one similarity scale. The
 // $textCandidates best matches are taken before the filters (a common word matches most
-// of a namespace, and a filter costs a property read per node); `seen` says how many, so
+// of a namespace, and a filter costs a property read per node; Neo4j's index keeps only
+// those, FalkorDB's yields all and the LIMIT takes them); `seen` says how many, so
 // the repository widens, as on the vector side, when the filters left too few. A last
 // row without a thought (id null; $rowLimit is one more than the thoughts asked for)
 // carries `seen` when few passed: an answer with no match is not a saturated one.
-{{ fulltext_query_nodes(thought_content, Thought, $textQuery) }}
+{{ fulltext_query_nodes(thought_content, Thought, $textQuery, $textCandidates) }}
 WITH node, score
 ORDER BY score DESC
 LIMIT $textCandidates
