@@ -181,7 +181,7 @@ def _text_ids(
     params = filter_params(SearchFilter(), None, UsagePolicy())
     rows = loop.run(
         RetrievalRepository(store).text_candidates(
-            ns, text, vector, 10, TimeView(now_ms=now_ms()), params
+            ns, text, vector, 10, TimeView(now_ms=now_ms()), params, narrows=False
         )
     )
     return [row.thought.id for row in rows]

@@ -161,7 +161,7 @@ class Ranking:
         params = self.params(options)
         if not vectors:
             statistics, found = await self._keyword_candidates(
-                namespace, text, embedding, pool, view, params
+                namespace, text, embedding, pool, view, params, options.filter.narrows
             )
             vector_rows: list[scoring.Candidate] = []
             text_rows = [replace(row, similarity=0.0) for row in found]
@@ -170,7 +170,9 @@ class Ranking:
                 self._retrieval.vector_candidates(
                     namespace, embedding, pool, view, params, narrows=options.filter.narrows
                 ),
-                self._keyword_candidates(namespace, text, embedding, pool, view, params),
+                self._keyword_candidates(
+                    namespace, text, embedding, pool, view, params, options.filter.narrows
+                ),
             )
             # A vector candidate is held to the threshold as in plain search; a full-text
             # match the embedding finds unrelated (negative cosine) counts as 0.
@@ -234,10 +236,18 @@ class Ranking:
         pool: int,
         view: TimeView,
         params: dict[str, object],
+        narrows: bool,
     ) -> tuple[keywords.KeywordStatistics, list[scoring.Candidate]]:
         statistics = await self._retrieval.keyword_statistics(namespace, text)
         rows = await self._retrieval.text_candidates(
-            namespace, text, embedding, max(pool, MIN_TEXT_POOL), view, params, statistics
+            namespace,
+            text,
+            embedding,
+            max(pool, MIN_TEXT_POOL),
+            view,
+            params,
+            statistics,
+            narrows=narrows,
         )
         return statistics, rows
 

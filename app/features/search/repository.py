@@ -4,14 +4,14 @@ candidates, RELATED_TO links among them, topic summaries, and usage (cite, ignor
 Over-fetching the vector side: an HNSW index answers its nearest ``candidates`` before a
 filter can apply, so a selective filter (a rare tag, a cold tier) may leave fewer than
 the search needs. The first query asks for ``max(need x OVERSAMPLE, MIN_CANDIDATES)``
-(x8 and 200 when the search narrows, x4 and 40 otherwise); when fewer than ``need``
+(x8 and 200 when the search narrows, x4 and 40 otherwise: ``first_beam``); when fewer than ``need``
 passed and the index was saturated (it answered every candidate asked for: the
 statements' ``seen``, also on a last row without a thought when few passed), the query
 is repeated with four times the candidates, up to
 MAX_CANDIDATES. A filter that selects one thought in a million-thought namespace is
 therefore answered from the full-text side and the widest vector beam only, which is the
 honest limit of a post-filtered ANN index. The full-text side is taken the same way (its
-best matches by text score, x8 and at least 200, widened), because a common word matches
+best matches by text score, the same first beam, widened), because a common word matches
 most of a namespace and every filter reads properties node by node.
 """
 
@@ -36,13 +36,20 @@ NARROW_OVERSAMPLE = 8
 NARROW_MIN_CANDIDATES = 200
 WIDEN = 4
 MAX_CANDIDATES = 4096
-TEXT_OVERSAMPLE = 8
-TEXT_MIN_CANDIDATES = 200
 TOPIC_CANDIDATES = 100  # Neo4j's topic index spans namespaces
 # BM25's N, counted up to this (a read on the search path once a minute per namespace):
 # past it every counted word (at most UNION_BUDGET + 1 matches) is rare, and N moves the
 # words' weights little.
 NAMESPACE_SIZE_CAP = 10_000
+
+
+def first_beam(need: int, *, narrows: bool) -> int:
+    """How many candidates a side reads first for ``need`` results: a filter that narrows
+    may reject many, so it starts wider; otherwise most pass and widening covers the
+    rest (the answer is the same either way, only the reads differ)."""
+    if narrows:
+        return max(need * NARROW_OVERSAMPLE, NARROW_MIN_CANDIDATES)
+    return max(need * OVERSAMPLE, MIN_CANDIDATES)
 
 
 class RetrievalRepository:
@@ -60,15 +67,12 @@ class RetrievalRepository:
         *,
         narrows: bool,
     ) -> list[Candidate]:
-        oversample, floor = (
-            (NARROW_OVERSAMPLE, NARROW_MIN_CANDIDATES) if narrows else (OVERSAMPLE, MIN_CANDIDATES)
-        )
         rows = await self._widening_read(
             "search.vector_candidates",
             namespace,
             {**view_params(view), **params, "embedding": list(embedding)},
             "candidates",
-            max(need * oversample, floor),
+            first_beam(need, narrows=narrows),
             need,
         )
         return [
@@ -98,13 +102,15 @@ class RetrievalRepository:
         view: TimeView,
         params: dict[str, Any],
         statistics: KeywordStatistics | None = None,
+        *,
+        narrows: bool,
     ) -> list[Candidate]:
         """Full-text matches for the words of ``text`` (escaped for this engine; none
         when no word is left or none matches), common words only ranking when a union
         would hold more than ``need`` (planned_query, from ``statistics``' counts: the
         rarest words bring the candidates, every match of theirs), widened like the
-        vector side: the best TEXT_CANDIDATES matches (per result asked for) are
-        filtered, more when too few passed."""
+        vector side: the first beam of best matches is filtered, more when too few
+        passed."""
         if statistics is None:
             statistics = await self.keyword_statistics(namespace, text)
         counts = [statistics.matches.get(word, 0) for word in query_terms(text)]
@@ -125,7 +131,7 @@ class RetrievalRepository:
                 "embedding": list(embedding),
             },
             "textCandidates",
-            max(need * TEXT_OVERSAMPLE, TEXT_MIN_CANDIDATES),
+            first_beam(need, narrows=narrows),
             need,
         )
         return [

@@ -112,7 +112,9 @@ def test_each_filter_runs_inside_the_store(
     params = filter_params(SearchFilter(**search_filter), None, service.policy)
     view = service.view()
     vector_rows = loop.run(repo.vector_candidates(ns, query_vector, 5, view, params, narrows=True))
-    text_rows = loop.run(repo.text_candidates(ns, "monitored", query_vector, 5, view, params))
+    text_rows = loop.run(
+        repo.text_candidates(ns, "monitored", query_vector, 5, view, params, narrows=True)
+    )
     assert [r.thought.id for r in vector_rows] == [target.id]
     assert [r.thought.id for r in text_rows] == [target.id]
 
@@ -499,7 +501,8 @@ def test_an_unsaturated_answer_with_nothing_passed_is_not_widened(
 ) -> None:
     """Three thoughts and a filter none passes: each side saw fewer candidates than it
     asked for, so asking again, wider, cannot find more; one read each. The same filter
-    in a namespace where the first beam is saturated still widens."""
+    in a namespace where the first beam is saturated still widens, from a narrower first
+    beam when the search does not say it narrows."""
     query_vector = writer.embed(QUERY)
     # A word of this namespace alone: Neo4j's full-text index spans the test's namespaces.
     word = "probe" + ns.replace("-", "").replace("_", "")[-12:]
@@ -515,7 +518,9 @@ def test_an_unsaturated_answer_with_nothing_passed_is_not_widened(
         vector_rows = loop.run(
             repo.vector_candidates(ns, query_vector, 5, view, params, narrows=True)
         )
-        text_rows = loop.run(repo.text_candidates(ns, word, query_vector, 5, view, params))
+        text_rows = loop.run(
+            repo.text_candidates(ns, word, query_vector, 5, view, params, narrows=True)
+        )
         assert vector_rows == [] and text_rows == []
         assert counting.counts.get("search.vector_candidates") == 1
         assert counting.counts.get("search.text_candidates") == 1
@@ -523,8 +528,25 @@ def test_an_unsaturated_answer_with_nothing_passed_is_not_widened(
         for i in range(3, 210):
             writer.thought(f"pipelines {word} by dashboard {i}", created_at_ms=clock.now - i)
         counting.counts.clear()
-        wider = loop.run(repo.text_candidates(ns, word, query_vector, 5, view, params))
+        wider = loop.run(
+            repo.text_candidates(ns, word, query_vector, 5, view, params, narrows=True)
+        )
         assert wider == []
         assert counting.counts.get("search.text_candidates") == 2
+        # A search that does not narrow starts at 40 (x4): every match passing, one read;
+        # the same rejecting filter unannounced widens 40, 160, 640 (past the 210).
+        no_filter = filter_params(SearchFilter(), None, service.policy)
+        counting.counts.clear()
+        passing = loop.run(
+            repo.text_candidates(ns, word, query_vector, 5, view, no_filter, narrows=False)
+        )
+        assert len(passing) == 5 and all(word in r.thought.content for r in passing)
+        assert counting.counts.get("search.text_candidates") == 1
+        counting.counts.clear()
+        unannounced = loop.run(
+            repo.text_candidates(ns, word, query_vector, 5, view, params, narrows=False)
+        )
+        assert unannounced == []
+        assert counting.counts.get("search.text_candidates") == 3
     finally:
         store.observer = before

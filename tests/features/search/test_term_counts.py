@@ -54,7 +54,7 @@ def test_a_word_that_matched_nothing_finds_a_thought_written_since(
     def found() -> list[str]:
         rows = loop.run(
             repository.text_candidates(
-                ns, "zyxwords note", vector, 10, TimeView(now_ms=now_ms()), params
+                ns, "zyxwords note", vector, 10, TimeView(now_ms=now_ms()), params, narrows=False
             )
         )
         return [row.thought.content for row in rows]
