@@ -161,7 +161,7 @@ class Ranking:
         params = self.params(options)
         if not vectors:
             statistics, found = await self._keyword_candidates(
-                namespace, text, embedding, pool, view, params, options.filter.narrows
+                namespace, text, embedding, pool, view, params, narrows=options.filter.narrows
             )
             vector_rows: list[scoring.Candidate] = []
             text_rows = [replace(row, similarity=0.0) for row in found]
@@ -171,7 +171,7 @@ class Ranking:
                     namespace, embedding, pool, view, params, narrows=options.filter.narrows
                 ),
                 self._keyword_candidates(
-                    namespace, text, embedding, pool, view, params, options.filter.narrows
+                    namespace, text, embedding, pool, view, params, narrows=options.filter.narrows
                 ),
             )
             # A vector candidate is held to the threshold as in plain search; a full-text
@@ -236,6 +236,7 @@ class Ranking:
         pool: int,
         view: TimeView,
         params: dict[str, object],
+        *,
         narrows: bool,
     ) -> tuple[keywords.KeywordStatistics, list[scoring.Candidate]]:
         statistics = await self._retrieval.keyword_statistics(namespace, text)

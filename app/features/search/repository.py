@@ -4,15 +4,15 @@ candidates, RELATED_TO links among them, topic summaries, and usage (cite, ignor
 Over-fetching the vector side: an HNSW index answers its nearest ``candidates`` before a
 filter can apply, so a selective filter (a rare tag, a cold tier) may leave fewer than
 the search needs. The first query asks for ``max(need x OVERSAMPLE, MIN_CANDIDATES)``
-(x8 and 200 when the search narrows, x4 and 40 otherwise: ``first_beam``); when fewer than ``need``
-passed and the index was saturated (it answered every candidate asked for: the
-statements' ``seen``, also on a last row without a thought when few passed), the query
-is repeated with four times the candidates, up to
-MAX_CANDIDATES. A filter that selects one thought in a million-thought namespace is
-therefore answered from the full-text side and the widest vector beam only, which is the
-honest limit of a post-filtered ANN index. The full-text side is taken the same way (its
-best matches by text score, the same first beam, widened), because a common word matches
-most of a namespace and every filter reads properties node by node.
+(x8 and 200 when the search narrows, x4 and 40 otherwise: ``first_beam``); when fewer
+than ``need`` passed and the index was saturated (it answered every candidate asked for:
+the statements' ``seen``, also on a last row without a thought when few passed), the
+query is repeated with four times the candidates, up to MAX_CANDIDATES. A filter that
+selects one thought in a million-thought namespace is therefore answered from the
+full-text side and the widest vector beam only, which is the honest limit of a
+post-filtered ANN index. The full-text side is taken the same way (its best matches by
+text score, the same first beam, widened), because a common word matches most of a
+namespace and every filter reads properties node by node.
 """
 
 from __future__ import annotations
