@@ -65,6 +65,7 @@ async def open_runtime(
     try:
         async with open_store(settings, attach=attach) as store:
             store.observer = measured
+            measured.watch_store(store)
             builder = EmbedderBuilder(settings, configured)
             chosen, effective = await _active_embedder(store, builder, settings)
             await store.bootstrap(embedding_dimension=chosen.dimension, embedder=chosen.name)

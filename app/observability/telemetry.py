@@ -13,6 +13,7 @@ from thoughtgraph.domain.judgement import LLMUsage
 from thoughtgraph.observability.metrics import Metrics
 from thoughtgraph.observability.queue_depth import QueueDepthCollector, QueueDepthSource
 from thoughtgraph.observability.tracing import Tracing
+from thoughtgraph.observability.write_groups import WriteGroupCollector, WriteGroupSource
 from thoughtgraph.settings import Settings
 
 # LLM calls made outside any namespace's budget (episode extraction's meter has none).
@@ -59,6 +60,7 @@ class Telemetry:
         self.metrics = metrics or Metrics()
         self.tracing = tracing or Tracing()
         self._queue_collector: QueueDepthCollector | None = None
+        self._write_group_collector: WriteGroupCollector | None = None
         self._statement_timers: dict[tuple[str, bool], _StatementTimer] = {}
 
     @classmethod
@@ -101,6 +103,15 @@ class Telemetry:
         if isinstance(queue, QueueDepthSource):
             self._queue_collector = QueueDepthCollector(queue)
             self.metrics.registry.register(self._queue_collector)
+
+    def watch_store(self, store: object) -> None:
+        """Report how ``store`` grouped its writes at scrape time, if it groups them."""
+        if self._write_group_collector is not None:
+            self.metrics.registry.unregister(self._write_group_collector)
+            self._write_group_collector = None
+        if isinstance(store, WriteGroupSource):
+            self._write_group_collector = WriteGroupCollector(store)
+            self.metrics.registry.register(self._write_group_collector)
 
     def close(self) -> None:
         self.tracing.close()

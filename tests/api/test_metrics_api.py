@@ -4,6 +4,7 @@ shows in the counters and histograms (read with prometheus_client's own parser).
 from __future__ import annotations
 
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import httpx
@@ -60,6 +61,37 @@ def test_metrics_count_operations_errors_statements_and_embedding(
     assert value(after, "tg_engine_statement_seconds_bucket", le="+Inf") == value(
         after, "tg_engine_statement_seconds_count"
     )
+
+
+def test_metrics_show_how_neo4j_grouped_the_writes(api: GraphQLClient, ns: str) -> None:
+    """Neo4j's adapter groups a namespace's waiting writes into one transaction; /metrics
+    counts the transactions and the statements they held. The embedded engine groups
+    nothing and shows neither."""
+    url = f"{api.base_url}/metrics"
+    before = scrape(url)
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        list(
+            pool.map(
+                lambda i: api.data(CONTRIBUTE, ns=ns, content=f"Writer {i} keeps a note."),
+                range(8),
+            )
+        )
+    after = scrape(url)
+    names = {name for name, _ in after}
+    if api.engine != "neo4j":
+        assert not names & {
+            "tg_engine_write_transactions_total",
+            "tg_engine_write_statements_total",
+        }
+        return
+    statements = value(after, "tg_engine_write_statements_total") - value(
+        before, "tg_engine_write_statements_total"
+    )
+    transactions = value(after, "tg_engine_write_transactions_total") - value(
+        before, "tg_engine_write_transactions_total"
+    )
+    assert statements >= 8  # each contribution's thought.create, and any write behind it
+    assert 1 <= transactions <= statements
 
 
 INGEST = """mutation($ns: String!, $transcript: String!) {
