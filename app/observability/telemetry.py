@@ -7,7 +7,9 @@ import time
 from collections.abc import Iterator
 from contextlib import AbstractContextManager
 from types import TracebackType
-from typing import Any
+from typing import Any, TypeVar
+
+from prometheus_client.registry import Collector
 
 from thoughtgraph.domain.judgement import LLMUsage
 from thoughtgraph.observability.metrics import Metrics
@@ -15,6 +17,8 @@ from thoughtgraph.observability.queue_depth import QueueDepthCollector, QueueDep
 from thoughtgraph.observability.tracing import Tracing
 from thoughtgraph.observability.write_groups import WriteGroupCollector, WriteGroupSource
 from thoughtgraph.settings import Settings
+
+C = TypeVar("C", bound=Collector)
 
 # LLM calls made outside any namespace's budget (episode extraction's meter has none).
 NO_NAMESPACE = "(none)"
@@ -97,21 +101,21 @@ class Telemetry:
 
     def watch_queue(self, queue: object) -> None:
         """Report ``queue``'s depth at scrape time, if it can tell (a Celery queue can)."""
-        if self._queue_collector is not None:
-            self.metrics.registry.unregister(self._queue_collector)
-            self._queue_collector = None
-        if isinstance(queue, QueueDepthSource):
-            self._queue_collector = QueueDepthCollector(queue)
-            self.metrics.registry.register(self._queue_collector)
+        collector = QueueDepthCollector(queue) if isinstance(queue, QueueDepthSource) else None
+        self._queue_collector = self._swap(self._queue_collector, collector)
 
     def watch_store(self, store: object) -> None:
         """Report how ``store`` grouped its writes at scrape time, if it groups them."""
-        if self._write_group_collector is not None:
-            self.metrics.registry.unregister(self._write_group_collector)
-            self._write_group_collector = None
-        if isinstance(store, WriteGroupSource):
-            self._write_group_collector = WriteGroupCollector(store)
-            self.metrics.registry.register(self._write_group_collector)
+        collector = WriteGroupCollector(store) if isinstance(store, WriteGroupSource) else None
+        self._write_group_collector = self._swap(self._write_group_collector, collector)
+
+    def _swap(self, old: C | None, new: C | None) -> C | None:
+        """``new`` registered in place of ``old`` (either may be None)."""
+        if old is not None:
+            self.metrics.registry.unregister(old)
+        if new is not None:
+            self.metrics.registry.register(new)
+        return new
 
     def close(self) -> None:
         self.tracing.close()
