@@ -53,6 +53,7 @@ class CypherGraphStore(abc.ABC):
         self._namespace_locks: dict[str, asyncio.Lock] = {}
         self._spaces: VectorSpaces | None = None
         self._spaces_read_at = float("-inf")
+        self._spaces_reading: asyncio.Task[VectorSpaces] | None = None
         self._prepared_spaces: set[int] = set()  # slots whose store-wide indexes exist
 
     # --- what an adapter supplies ------------------------------------------------------
@@ -156,12 +157,28 @@ class CypherGraphStore(abc.ABC):
 
     # --- vector spaces (app/ports/vector_slots.py, docs/reembedding.md) ---------------
     async def spaces(self, *, fresh: bool = False) -> VectorSpaces:
+        """The vector-space record, read again once older than SPACES_FRESH_S (``fresh``:
+        read now). Requests that find it stale together share one read: every request
+        pins its slot here, and a read each would multiply under many agents."""
         loop = asyncio.get_running_loop()
-        if fresh or self._spaces is None or loop.time() - self._spaces_read_at > SPACES_FRESH_S:
-            rows = await self._read("reembedding.spaces", {}, namespace=None)
-            self._spaces = VectorSpaces.from_row(rows[0] if rows else {})
-            self._spaces_read_at = loop.time()
-        return self._spaces
+        if fresh:
+            return await self._read_spaces()
+        if self._spaces is not None and loop.time() - self._spaces_read_at <= SPACES_FRESH_S:
+            return self._spaces
+        if self._spaces_reading is None or self._spaces_reading.done():
+            self._spaces_reading = asyncio.create_task(self._read_spaces())
+        # Shielded: a request that gives up must not cancel the others' read.
+        return await asyncio.shield(self._spaces_reading)
+
+    async def _read_spaces(self) -> VectorSpaces:
+        started = asyncio.get_running_loop().time()
+        rows = await self._read("reembedding.spaces", {}, namespace=None)
+        found = VectorSpaces.from_row(rows[0] if rows else {})
+        # A read that started before the kept one (a shared read overtaken by a fresh
+        # one) answers its callers but does not replace the newer record.
+        if started >= self._spaces_read_at:
+            self._spaces, self._spaces_read_at = found, started
+        return found
 
     async def pin_space(self) -> int:
         slot = pinned_slot()
