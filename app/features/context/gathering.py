@@ -62,6 +62,7 @@ RECENT = 20
 # they fill what the query's own hits leave rather than push its deeper hits out.
 RECENT_WITH_QUERY = 0.25
 RECENT_EVENTS = 100  # the change log's last events the recent thoughts are read from
+RECENT_FIRST_PAGE = 2 * RECENT  # thoughts read first; the rest only if too few were fresh
 WRITTEN = frozenset({ChangeKind.CREATED, ChangeKind.REFINED, ChangeKind.CONSOLIDATED})
 PLACED_KINDS = frozenset({ThoughtKind.DECISION, ThoughtKind.PREFERENCE, ThoughtKind.TASK})
 PLACED_KINDS |= PROCEDURAL_KINDS
@@ -257,9 +258,10 @@ class Gathering:
 
     async def _recent(self) -> list[Candidate]:
         """The newest current thoughts, below every signal match: what a session start
-        without signals still needs. Read off
-        the change log's last events, whose revision bounds the read, rather than by
-        sorting every thought of the namespace by time."""
+        without signals still needs. Read off the change log's last events, whose
+        revision bounds the read, rather than by sorting every thought of the namespace
+        by time; the thoughts themselves newest first, a page at a time, until RECENT are
+        found (most namespaces need only the first page)."""
         async with self._slots:
             events = await self.repos.changes.since(
                 self.namespace, max(0, self.revision - RECENT_EVENTS), RECENT_EVENTS
@@ -271,26 +273,34 @@ class Gathering:
                     if e.kind in WRITTEN and e.subject_kind is SubjectKind.THOUGHT
                 )
             )
-            found = await self.repos.thoughts.get_many(self.namespace, ids)
-            # Decisions, preferences, procedures, tasks and conventions have places of
-            # their own; refined thoughts are not current (as in search).
-            recent = [
-                thought
-                for tid in ids
-                if (thought := found.get(tid)) is not None and self._current(thought)
-                if thought.kind not in PLACED_KINDS and "convention" not in thought.tags
-            ]
-            refiners = await self.repos.lineage.refiners(
-                self.namespace, [t.id for t in recent], self.current.viewer
-            )
+            fresh: list[Thought] = []
+            for start, end in ((0, RECENT_FIRST_PAGE), (RECENT_FIRST_PAGE, len(ids))):
+                if len(fresh) >= RECENT or start >= len(ids):
+                    break
+                fresh += await self._fresh(ids[start:end])
         items = []
-        fresh = [thought for thought in recent if not refiners.get(thought.id)][:RECENT]
         share = RECENT_WITH_QUERY if self.signals.query else 1.0
-        for rank, thought in enumerate(fresh):
+        for rank, thought in enumerate(fresh[:RECENT]):
             score = share * (0.1 + 0.1 * thought.salience + 0.02 * thought.importance)
             score -= rank * 0.001
             items.append(thought_item(thought, Tier.RELEVANT, "recent", score, confidence=0.3))
         return items
+
+    async def _fresh(self, ids: list[str]) -> list[Thought]:
+        """Of ``ids`` (newest first), the current thoughts no newer one refines, in order."""
+        found = await self.repos.thoughts.get_many(self.namespace, ids)
+        # Decisions, preferences, procedures, tasks and conventions have places of their
+        # own; refined thoughts are not current (as in search).
+        recent = [
+            thought
+            for tid in ids
+            if (thought := found.get(tid)) is not None and self._current(thought)
+            if thought.kind not in PLACED_KINDS and "convention" not in thought.tags
+        ]
+        refiners = await self.repos.lineage.refiners(
+            self.namespace, [t.id for t in recent], self.current.viewer
+        )
+        return [thought for thought in recent if not refiners.get(thought.id)]
 
     def _current(self, thought: Thought) -> bool:
         expired = thought.valid_to_ms is not None and thought.valid_to_ms <= self.current.now_ms
