@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Mapping
 from typing import TypeVar
 
@@ -32,3 +33,15 @@ def value(samples: Samples, name: str, **labels: str) -> float:
 
 def label_values(samples: Samples, name: str, label: str) -> set[str]:
     return {dict(ls)[label] for (n, ls) in samples if n == name and label in dict(ls)}
+
+
+class CountingObserver:
+    """A store's statement observer that counts the statements it runs, by name."""
+
+    def __init__(self) -> None:
+        self.counts: dict[str, int] = {}
+
+    def statement(self, name: str, *, write: bool) -> contextlib.AbstractContextManager[object]:
+        del write
+        self.counts[name] = self.counts.get(name, 0) + 1
+        return contextlib.nullcontext()

@@ -4,27 +4,15 @@ process's copy stale at once share one read of it (both engines, real stores).""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 
 import pytest
 
+from tests.observability_support import CountingObserver
 from tests.support import LoopThread
 from thoughtgraph.store import cypher_store
 from thoughtgraph.store.cypher_store import CypherGraphStore
 
 READ = "reembedding.spaces"
-
-
-class CountingObserver:
-    """Counts the statements a store runs, by name."""
-
-    def __init__(self) -> None:
-        self.counts: dict[str, int] = {}
-
-    def statement(self, name: str, *, write: bool) -> contextlib.AbstractContextManager[object]:
-        del write
-        self.counts[name] = self.counts.get(name, 0) + 1
-        return contextlib.nullcontext()
 
 
 @pytest.fixture

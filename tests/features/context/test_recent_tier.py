@@ -4,19 +4,16 @@ tiers of their own) and refined thoughts, read a page at a time. Both engines.""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
 
 import pytest
 
-from tests.knowledge_support import contribute, make_runtime
+from tests.knowledge_support import contribute
 from tests.support import LoopThread
 from thoughtgraph.domain.models import Thought, ThoughtKind
 from thoughtgraph.features.context.gathering import RECENT, RECENT_FIRST_PAGE
 from thoughtgraph.features.thoughts.inputs import ThoughtInput
 from thoughtgraph.features.thoughts.repository import ThoughtRepository
-from thoughtgraph.llm.embedders import TextEmbedder
 from thoughtgraph.runtime import Runtime
-from thoughtgraph.store.cypher_store import CypherGraphStore
 
 
 @pytest.fixture
@@ -46,14 +43,8 @@ def recent_ids(loop: LoopThread, runtime: Runtime, ns: str) -> list[str]:
 
 
 def test_the_newest_current_thoughts_past_decisions_and_refined_ones(
-    loop: LoopThread,
-    store: CypherGraphStore,
-    local_embedder: TextEmbedder,
-    tmp_path: Path,
-    ns: str,
-    reads: list[int],
+    loop: LoopThread, runtime: Runtime, ns: str, reads: list[int]
 ) -> None:
-    runtime = make_runtime(store, local_embedder, tmp_path)
     older = [
         contribute(loop, runtime, ns, f"Build {i} of the mobile app passed.") for i in range(10)
     ]
@@ -78,14 +69,8 @@ def test_the_newest_current_thoughts_past_decisions_and_refined_ones(
 
 
 def test_a_namespace_of_fresh_thoughts_reads_only_the_first_page(
-    loop: LoopThread,
-    store: CypherGraphStore,
-    local_embedder: TextEmbedder,
-    tmp_path: Path,
-    ns: str,
-    reads: list[int],
+    loop: LoopThread, runtime: Runtime, ns: str, reads: list[int]
 ) -> None:
-    runtime = make_runtime(store, local_embedder, tmp_path)
     written = [contribute(loop, runtime, ns, f"Invoice {i} was paid.") for i in range(60)]
     reads.clear()
 

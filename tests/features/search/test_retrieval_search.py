@@ -4,11 +4,11 @@ ignore, two-tier results."""
 
 from __future__ import annotations
 
-import contextlib
 from typing import Any
 
 import pytest
 
+from tests.observability_support import CountingObserver
 from tests.retrieval_support import (
     DAY_MS,
     SetClock,
@@ -477,18 +477,6 @@ def test_the_vector_side_widens_when_the_tiers_leave_too_few(
         repo.vector_candidates(ns, query_vector, 1, service.view(), params, narrows=False)
     )
     assert [r.thought.id for r in rows] == [hot.id]
-
-
-class CountingObserver:
-    """Counts the statements a store runs, by name."""
-
-    def __init__(self) -> None:
-        self.counts: dict[str, int] = {}
-
-    def statement(self, name: str, *, write: bool) -> contextlib.AbstractContextManager[object]:
-        del write
-        self.counts[name] = self.counts.get(name, 0) + 1
-        return contextlib.nullcontext()
 
 
 def test_an_unsaturated_answer_with_nothing_passed_is_not_widened(
