@@ -45,10 +45,34 @@ THOUGHT_FIELDS = (
 )
 
 
+# What ranking a search's candidates reads of each (app/domain/ranking/scoring.py,
+# ``RankingThought``): a hybrid search ranks a few hundred candidates and returns k, so
+# only its hits are read whole, afterwards.
+RANKING_FIELDS = (
+    "id",
+    "content",
+    "kind",
+    "salience",
+    "createdAt",
+    "validFrom",
+    "citeCount",
+    "ignoreCount",
+    "pheromoneWeight",
+    "sourceIds",
+    "supersededBy",
+)
+
+
 def _thought_fields(engine: str, var: str) -> str:
     """The scalar projection every statement returning thoughts uses."""
     del engine
     return ", ".join(f"{var}.{prop} AS {alias}" for prop, alias in THOUGHT_FIELDS)
+
+
+def _ranking_fields(engine: str, var: str) -> str:
+    """The projection of a search candidate before it is ranked (RANKING_FIELDS)."""
+    del engine
+    return ", ".join(f"{var}.{prop} AS {prop}" for prop in RANKING_FIELDS)
 
 
 CHANGE_FIELDS = (
@@ -187,6 +211,7 @@ def _fields(kind: str) -> Callable[[str, str], str]:
 
 PROJECTION_MACROS: dict[str, Callable[..., str]] = {
     "thought_fields": _thought_fields,
+    "ranking_fields": _ranking_fields,
     "change_fields": _change_fields,
     "topic_fields": _fields("topic"),
     "contradiction_fields": _fields("contradiction"),

@@ -7,6 +7,7 @@ from typing import Any
 
 from thoughtgraph.domain.changes import ChangeEvent, ChangeKind, SubjectKind
 from thoughtgraph.domain.models import Thought, ThoughtKind, ThoughtState, ThoughtType
+from thoughtgraph.domain.ranking.scoring import RankingThought
 from thoughtgraph.domain.scopes import DEFAULT_SCOPE, Scope
 
 
@@ -57,6 +58,23 @@ def thought_from_row(row: Mapping[str, Any]) -> Thought:
         scope=Scope(row.get("scope") or DEFAULT_SCOPE),
         owner_id=row.get("ownerId"),
         about=row.get("about"),
+    )
+
+
+def ranking_thought_from_row(row: Mapping[str, Any]) -> RankingThought:
+    """A search candidate (``ranking_fields``), defaults as in ``thought_from_row``."""
+    return RankingThought(
+        id=row["id"],
+        content=row["content"],
+        kind=ThoughtKind(row.get("kind") or ThoughtKind.FACT),
+        salience=float(row["salience"]) if row.get("salience") is not None else 0.5,
+        created_at_ms=int(row["createdAt"]),
+        valid_from_ms=optional_int(row.get("validFrom")),
+        cite_count=int(row.get("citeCount") or 0),
+        ignore_count=int(row.get("ignoreCount") or 0),
+        pheromone_weight=float(row["pheromoneWeight"]),
+        source_ids=tuple(row.get("sourceIds") or ()),
+        superseded_by=row.get("supersededBy"),
     )
 
 

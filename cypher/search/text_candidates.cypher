@@ -6,7 +6,8 @@
 // those, FalkorDB's yields all and the LIMIT takes them); `seen` says how many, so
 // the repository widens, as on the vector side, when the filters left too few. A last
 // row without a thought (id null; $rowLimit is one more than the thoughts asked for)
-// carries `seen` when few passed: an answer with no match is not a saturated one.
+// carries `seen` when few passed: an answer with no match is not a saturated one. A
+// candidate carries what ranking reads; the hits are read whole once ranked.
 {{ fulltext_query_nodes(thought_content, Thought, $textQuery, $textCandidates) }}
 WITH node, score
 ORDER BY score DESC
@@ -18,7 +19,7 @@ WHERE t IS NULL OR (t.namespace = $namespace AND {{ visible(t) }} AND {{ search_
 WITH t, score, seen
 ORDER BY t IS NULL, score DESC, t.id
 LIMIT $rowLimit
-RETURN {{ thought_fields(t) }}, score AS textScore, seen,
+RETURN {{ ranking_fields(t) }}, score AS textScore, seen,
        CASE WHEN t IS NULL THEN null
             ELSE {{ cosine(t.{{ space(embedding) }}, $embedding) }} END AS similarity,
        {{ retention(t) }} AS retention

@@ -35,8 +35,9 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
-from thoughtgraph.domain.models import Thought, ThoughtKind
+from thoughtgraph.domain.models import ThoughtKind
 from thoughtgraph.domain.ranking.fusion import Fused
 from thoughtgraph.domain.retrieval import ScoreExplanation, UsagePolicy
 from thoughtgraph.domain.rules import MAX_SCORE, REFINEMENT_BOOST, SUPERSEDED_FACTOR
@@ -52,11 +53,57 @@ WEIGHTS = {"salience_decay": 0.35, "usage": 0.30, "pheromone": 0.15, "related": 
 USE_SATURATION = 10.0  # activity at which "how much it was used" is half way
 
 
+class Ranked(Protocol):
+    """What the score reads of a thought: a whole ``Thought`` or a ``RankingThought``."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def kind(self) -> ThoughtKind: ...
+    @property
+    def salience(self) -> float: ...
+    @property
+    def effective_valid_from_ms(self) -> int: ...
+    @property
+    def cite_count(self) -> int: ...
+    @property
+    def ignore_count(self) -> int: ...
+    @property
+    def pheromone_weight(self) -> float: ...
+    @property
+    def source_ids(self) -> tuple[str, ...]: ...
+    @property
+    def superseded_by(self) -> str | None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class RankingThought:
+    """A search candidate as the store projects it for ranking (``ranking_fields``): the
+    hits are read whole once ranked, so a few hundred candidates carry a third of a
+    thought's properties."""
+
+    id: str
+    content: str
+    kind: ThoughtKind
+    salience: float
+    created_at_ms: int
+    valid_from_ms: int | None
+    cite_count: int
+    ignore_count: int
+    pheromone_weight: float
+    source_ids: tuple[str, ...]
+    superseded_by: str | None
+
+    @property
+    def effective_valid_from_ms(self) -> int:
+        return self.valid_from_ms if self.valid_from_ms is not None else self.created_at_ms
+
+
 @dataclass(frozen=True)
 class Candidate:
     """A thought either list found, with what the store computed for it."""
 
-    thought: Thought
+    thought: RankingThought
     similarity: float  # cosine to the query, -1..1
     retention: float  # before the cap at 1
     text_score: float | None = None  # set when the full-text list found it
@@ -79,12 +126,12 @@ def relevance_of(closeness: float, keyword: float, vector_weight: float = VECTOR
     return min(1.0, max(0.0, value))
 
 
-def salience_decay(thought: Thought, now_ms: int) -> float:
+def salience_decay(thought: Ranked, now_ms: int) -> float:
     age_days = max(0.0, (now_ms - thought.effective_valid_from_ms) / DAY_MS)
     return max(0.0, min(1.0, thought.salience)) * math.exp(-AGE_DECAY_PER_DAY * age_days)
 
 
-def usage(thought: Thought, policy: UsagePolicy) -> float:
+def usage(thought: Ranked, policy: UsagePolicy) -> float:
     """How useful agents said the thought was: cited up, ignored down. Being retrieved is
     not being useful, and retrievals (their count and recency) stay out of the ranking:
     counting them would let every search push what it returned above what the next
@@ -94,11 +141,11 @@ def usage(thought: Thought, policy: UsagePolicy) -> float:
     return used / (1.0 + policy.ignore_penalty * thought.ignore_count)
 
 
-def pheromone(thought: Thought) -> float:
+def pheromone(thought: Ranked) -> float:
     return 1.0 - 1.0 / max(1.0, thought.pheromone_weight)
 
 
-def lineage_factor(thought: Thought, refined_ids: set[str], candidate_ids: set[str]) -> float:
+def lineage_factor(thought: Ranked, refined_ids: set[str], candidate_ids: set[str]) -> float:
     if thought.id in refined_ids:
         return SUPERSEDED_FACTOR
     # A consolidation may have hundreds of sources: the sets are intersected in C, and
@@ -162,12 +209,12 @@ def strongest_links(
 
 
 def supersession_factor(
-    thought: Thought, superseders: Mapping[str, str], factor: float
+    thought: Ranked, superseders: Mapping[str, str], factor: float
 ) -> tuple[float, str | None]:
     by = superseders.get(thought.id) or thought.superseded_by
     return (factor, by) if by is not None else (1.0, None)
 
 
-def kind_factor(thought: Thought, insight_factor: float) -> float:
+def kind_factor(thought: Ranked, insight_factor: float) -> float:
     """``insight_factor`` for an insight (inferred about a person), else 1."""
     return insight_factor if thought.kind is ThoughtKind.INSIGHT else 1.0

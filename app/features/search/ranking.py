@@ -15,7 +15,12 @@ from thoughtgraph.domain.ranking import keywords, scoring
 from thoughtgraph.domain.ranking.fusion import reciprocal_rank_fusion
 from thoughtgraph.domain.ranking.near_duplicates import NEAR_DUPLICATE_COSINE, newer_first
 from thoughtgraph.domain.ranking.retention import min_retention, tier_of
-from thoughtgraph.domain.retrieval import RankedHit, RetrievalOptions, UsagePolicy
+from thoughtgraph.domain.retrieval import (
+    RankedHit,
+    RetrievalOptions,
+    ScoreExplanation,
+    UsagePolicy,
+)
 from thoughtgraph.domain.rules import rank_with_lineage, rank_with_supersession
 from thoughtgraph.domain.scopes import Viewer
 from thoughtgraph.features.repositories import Repositories
@@ -98,8 +103,10 @@ class Ranking:
             namespace, embedding, k, view, self.params(options), narrows=options.filter.narrows
         )
         rows = [row for row in rows if row.similarity >= threshold]
+        whole = await self._repos.thoughts.get_many(namespace, [r.thought.id for r in rows])
+        rows = [row for row in rows if row.thought.id in whole]  # gone since: left out
         by_id = {row.thought.id: row for row in rows}
-        scored = [ScoredThought(thought=r.thought, similarity=r.similarity) for r in rows]
+        scored = [ScoredThought(thought=whole[r.thought.id], similarity=r.similarity) for r in rows]
         newest, superseders = await self.lineage(namespace, list(by_id), view.viewer)
         if view.current_only:
             scored = [s for s in scored if s.thought.id not in newest]
@@ -193,15 +200,14 @@ class Ranking:
         in_result = {f.id for f in fused}
         related = scoring.strongest_links(links, in_result)
         refined = set(newest) & in_result
-        hits: list[RankedHit] = []
+        scored: list[tuple[str, ScoreExplanation, str | None]] = []
         for f in fused:
-            candidate = candidates[f.id]
-            thought = candidate.thought
+            thought = candidates[f.id].thought
             supersession, superseded_by = scoring.supersession_factor(
                 thought, superseders, self._superseded_factor
             )
             explanation = scoring.explain(
-                candidate,
+                candidates[f.id],
                 f,
                 now_ms=view.now_ms,
                 policy=self.policy,
@@ -212,21 +218,26 @@ class Ranking:
                 supersession=supersession,
                 kind=scoring.kind_factor(thought, self._insight_factor),
             )
-            hits.append(
-                RankedHit(
-                    thought=thought,
-                    similarity=max(0.0, candidate.similarity),
-                    score=explanation.score,
-                    refined_by=newest.get(f.id),
-                    superseded=f.id in newest or superseded_by is not None,
-                    superseded_by=superseded_by,
-                    retention=min(1.0, candidate.retention),
-                    tier=tier_of(candidate.retention, self.policy),
-                    explanation=explanation,
-                )
+            scored.append((f.id, explanation, superseded_by))
+        scored.sort(key=lambda s: s[1].score, reverse=True)  # stable: ties keep fused order
+        best = scored[:k]
+        # The candidates carry what ranking reads; the k hits are read whole.
+        whole = await self._repos.thoughts.get_many(namespace, [tid for tid, _, _ in best])
+        return [
+            RankedHit(
+                thought=whole[tid],
+                similarity=max(0.0, candidates[tid].similarity),
+                score=explanation.score,
+                refined_by=newest.get(tid),
+                superseded=tid in newest or superseded_by is not None,
+                superseded_by=superseded_by,
+                retention=min(1.0, candidates[tid].retention),
+                tier=tier_of(candidates[tid].retention, self.policy),
+                explanation=explanation,
             )
-        hits.sort(key=lambda h: h.score, reverse=True)  # stable: ties keep the fused order
-        return hits[:k]
+            for tid, explanation, superseded_by in best
+            if tid in whole  # deleted since the candidates were read: left out
+        ]
 
     async def _keyword_candidates(
         self,

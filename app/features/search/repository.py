@@ -30,7 +30,7 @@ from thoughtgraph.store.executor import Executor
 from thoughtgraph.store.fulltext import UNION_BUDGET, escaped_terms, planned_query, query_terms
 from thoughtgraph.store.model_rows import topic_from_row
 from thoughtgraph.store.params import view_params
-from thoughtgraph.store.rows import candidate_rows, thought_from_row
+from thoughtgraph.store.rows import candidate_rows, ranking_thought_from_row, thought_from_row
 
 NARROW_OVERSAMPLE = 8
 NARROW_MIN_CANDIDATES = 200
@@ -77,7 +77,7 @@ class RetrievalRepository:
         )
         return [
             Candidate(
-                thought=thought_from_row(r),
+                thought=ranking_thought_from_row(r),
                 similarity=self._x.similarity(float(r["rawScore"])),
                 retention=float(r["retention"]),
             )
@@ -136,7 +136,7 @@ class RetrievalRepository:
         )
         return [
             Candidate(
-                thought=thought_from_row(r),
+                thought=ranking_thought_from_row(r),
                 similarity=max(-1.0, min(1.0, float(r["similarity"]))),
                 retention=float(r["retention"]),
                 text_score=float(r["textScore"]),

@@ -136,7 +136,7 @@ class ThoughtRepository:
         # The one vector search of thoughts, with no filter beyond the view (procedural
         # kinds, which no default search returns, left out: domain/procedures.py).
         rows = await self._x.read(
-            "search.vector_candidates",
+            "search.vector_thoughts",
             {
                 "namespace": namespace,
                 **view_params(view),

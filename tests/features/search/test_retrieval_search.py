@@ -538,3 +538,40 @@ def test_an_unsaturated_answer_with_nothing_passed_is_not_widened(
         assert counting.counts.get("search.text_candidates") == 3
     finally:
         store.observer = before
+
+
+@pytest.mark.parametrize("hybrid", [True, False], ids=["hybrid", "plain"])
+def test_a_hit_is_the_whole_thought_a_read_by_id_gives(
+    loop: LoopThread,
+    store: CypherGraphStore,
+    writer: Writer,
+    clock: SetClock,
+    local_embedder: TextEmbedder,
+    ns: str,
+    hybrid: bool,
+) -> None:
+    """Candidates are ranked on a few of their properties (``ranking_fields``); the hits
+    come back whole: every field as a read by id returns it, the ranked order kept."""
+    rich = writer.thought(
+        "the deployment pipelines are monitored with alerts",
+        created_at_ms=clock.now - DAY_MS,
+        context="ops review",
+        session_id="session-9",
+        tags=("deploy", "ci"),
+        category="ops",
+        importance=5,
+        pinned=True,
+        salience=0.8,
+        valid_from_ms=clock.now - 2 * DAY_MS,
+        about="pipelines",
+    )
+    plain = writer.thought("pipelines monitored by cron", created_at_ms=clock.now - 3 * DAY_MS)
+    service = search_service(store, local_embedder, clock)
+    chosen = RetrievalOptions(hybrid=hybrid, record_access=False)
+    hits = loop.run(service.search(ns, QUERY, k=5, options=chosen))
+    assert set(ids(hits)) == {rich.id, plain.id}
+    assert [hit.score for hit in hits] == sorted((hit.score for hit in hits), reverse=True)
+    stored = loop.run(repos(store).thoughts.get_many(ns, [rich.id, plain.id]))
+    for hit in hits:
+        assert hit.thought == stored[hit.thought.id]
+    assert stored[rich.id].tags == ("deploy", "ci") and stored[rich.id].about == "pipelines"
