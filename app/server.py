@@ -14,6 +14,7 @@ from starlette.applications import Starlette
 from thoughtgraph.api.http.app import create_http_app
 from thoughtgraph.features.context.tokens import import_tokenizers
 from thoughtgraph.features.services import Services
+from thoughtgraph.garbage_collection import tune_for_serving
 from thoughtgraph.llm.embedders import TextEmbedder
 from thoughtgraph.ports.jobs import JobQueue
 from thoughtgraph.runtime import open_runtime
@@ -28,9 +29,12 @@ def create_app(
     *,
     embedder: TextEmbedder | None = None,
     job_queue: JobQueue | None = None,
+    tune_collector: bool = False,
 ) -> Starlette:
     """Build the service. ``embedder`` lets a caller share an already loaded model;
-    ``job_queue`` carries background work to the workers (none: nothing is queued)."""
+    ``job_queue`` carries background work to the workers (none: nothing is queued);
+    ``tune_collector`` (a process of its own, as `thoughtgraph serve`) sets the garbage
+    collector for serving once started (thoughtgraph.garbage_collection)."""
 
     @asynccontextmanager
     async def open_services() -> AsyncIterator[Services]:
@@ -44,6 +48,8 @@ def create_app(
                     await runtime.services.context.tokens.warm()
                 except Exception as exc:  # assembled contexts will say what is wrong
                     log.warning("context.tokenizer_not_loaded", error=str(exc))
+                if tune_collector:
+                    tune_for_serving()
                 yield runtime.services
         finally:
             with contextlib.suppress(Exception):

@@ -40,7 +40,8 @@ def _serve(settings: Settings, args: argparse.Namespace) -> int:
 
     # Background work (scans after writes, runs asked for over GraphQL) goes to the
     # workers whenever one will consume it.
-    app = create_app(settings, job_queue=build_job_queue(settings, worker_expected=with_worker))
+    queue = build_job_queue(settings, worker_expected=with_worker)
+    app = create_app(settings, job_queue=queue, tune_collector=True)
     worker = WorkerChild(settings) if with_worker else None
     config = uvicorn.Config(
         WorkerAlongside(app, worker) if worker else app,

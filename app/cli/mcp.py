@@ -25,6 +25,7 @@ from thoughtgraph.api.mcp.server import ThoughtgraphMCP, build_server
 from thoughtgraph.api.mcp.settings import McpSettings
 from thoughtgraph.api.mcp.tools.env import RuntimeServices
 from thoughtgraph.cli.attach import attaches
+from thoughtgraph.garbage_collection import tune_for_serving
 from thoughtgraph.ports.jobs import JobQueue
 from thoughtgraph.runtime import Runtime, open_runtime
 
@@ -69,6 +70,7 @@ async def _run(settings: McpSettings, callers: Callers, attached: bool, transpor
         return
     async with open_runtime(settings, attach=attached, queue=queue) as runtime:
         _log_ready(runtime, callers, attached)
+        tune_for_serving()
         server = build_server(
             runtime.services, callers, max_response_bytes=settings.max_response_bytes
         )
@@ -88,6 +90,7 @@ async def _run_stdio(
     try:
         async with open_runtime(settings, attach=attached, queue=queue) as runtime:
             _log_ready(runtime, callers, attached)
+            tune_for_serving()
             opening.provide(runtime.services)
             await serving
     finally:

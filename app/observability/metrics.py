@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from prometheus_client import CollectorRegistry, Counter, Histogram
+from prometheus_client import CollectorRegistry, Counter, GCCollector, Histogram
 
 # Seconds: from a cached statement (sub-millisecond) to a slow LLM call.
 LATENCY_BUCKETS = (
@@ -34,6 +34,9 @@ class Metrics:
     def __init__(self, registry: CollectorRegistry | None = None) -> None:
         self.registry = registry or CollectorRegistry(auto_describe=True)
         r = self.registry
+        # The collector's work by generation (python_gc_*): how often a serving process
+        # collects (thoughtgraph.garbage_collection).
+        GCCollector(registry=r)
         self.graphql_requests = Counter(
             "tg_graphql_requests",
             "GraphQL operations served, by root fields, type and outcome.",

@@ -195,3 +195,36 @@ def test_serve_flags_win_over_the_environment(data_dir: Path, tmp_path: Path) ->
         post(client, CONTRIBUTE, input={"content": "flags win", "agentId": "f", "agentName": "F"})
         assert engine_pid(flag_dir) > 0
     assert not data_dir.exists()
+
+
+SEARCH = "query($ns: String!, $q: String!) { search(namespace: $ns, query: $q) { score } }"
+
+
+def young_collections(client: httpx.Client) -> float:
+    for line in client.get("/metrics").text.splitlines():
+        if line.startswith('python_gc_collections_total{generation="0"}'):
+            return float(line.split()[-1])
+    raise AssertionError("no python_gc_collections_total for generation 0 in /metrics")
+
+
+def test_a_serving_process_collects_its_garbage_rarely(data_dir: Path) -> None:
+    """`thoughtgraph serve` sets the collector for serving once started
+    (app/garbage_collection.py): forty searches over a hundred thoughts, each reading a
+    few hundred candidate values, run with a handful of young collections, where
+    CPython's default threshold (700 allocations) collects several times per search."""
+    with running_service(data_dir) as (_, client, _):
+        for i in range(100):
+            post(
+                client,
+                CONTRIBUTE,
+                input={
+                    "namespace": "gc",
+                    "content": f"Deploy note {i}: the pipeline {i % 7} retries the billing step",
+                    "agentId": "agent-1",
+                    "agentName": "Agent",
+                },
+            )
+        before = young_collections(client)
+        for i in range(40):
+            assert post(client, SEARCH, ns="gc", q=f"which pipeline retries billing {i % 5}")
+        assert young_collections(client) - before < 10
