@@ -155,6 +155,44 @@ def lineage_factor(thought: Ranked, refined_ids: set[str], candidate_ids: set[st
     return 1.0
 
 
+def prior_parts(
+    thought: Ranked, *, now_ms: int, policy: UsagePolicy, related: float
+) -> dict[str, float]:
+    """The four priors of a candidate, each 0..1 (weighed by WEIGHTS)."""
+    return {
+        "salience_decay": salience_decay(thought, now_ms),
+        "usage": usage(thought, policy),
+        "pheromone": pheromone(thought),
+        "related": max(0.0, min(1.0, related)),
+    }
+
+
+def final_score(
+    relevance: float, prior: float, lineage: float, supersession: float, kind: float
+) -> tuple[float, float]:
+    """The prior factor and the score (the formula at the top of this module)."""
+    prior_factor = PRIOR_FLOOR + (1.0 - PRIOR_FLOOR) * prior
+    return prior_factor, min(MAX_SCORE, relevance * prior_factor * lineage) * supersession * kind
+
+
+def score_of(
+    thought: Ranked,
+    *,
+    now_ms: int,
+    policy: UsagePolicy,
+    relevance: float,
+    related: float,
+    lineage: float,
+    supersession: float,
+    kind: float = 1.0,
+) -> float:
+    """The score alone, as ``explain`` reports it: what ranking a search's few hundred
+    candidates needs before the k best are explained."""
+    parts = prior_parts(thought, now_ms=now_ms, policy=policy, related=related)
+    prior = sum(WEIGHTS[name] * value for name, value in parts.items())
+    return final_score(relevance, prior, lineage, supersession, kind)[1]
+
+
 def explain(
     candidate: Candidate,
     fused: Fused,
@@ -168,17 +206,10 @@ def explain(
     supersession: float,
     kind: float = 1.0,
 ) -> ScoreExplanation:
-    thought = candidate.thought
-    parts = {
-        "salience_decay": salience_decay(thought, now_ms),
-        "usage": usage(thought, policy),
-        "pheromone": pheromone(thought),
-        "related": max(0.0, min(1.0, related)),
-    }
+    parts = prior_parts(candidate.thought, now_ms=now_ms, policy=policy, related=related)
     prior = sum(WEIGHTS[name] * value for name, value in parts.items())
-    prior_factor = PRIOR_FLOOR + (1.0 - PRIOR_FLOOR) * prior
+    prior_factor, score = final_score(relevance, prior, lineage, supersession, kind)
     vector_rank, text_rank = fused.ranks
-    score = min(MAX_SCORE, relevance * prior_factor * lineage) * supersession * kind
     return ScoreExplanation(
         vector_rank=vector_rank,
         text_rank=text_rank,

@@ -12,15 +12,10 @@ from dataclasses import replace
 from thoughtgraph.domain.models import ScoredThought, TimeView
 from thoughtgraph.domain.procedures import searched_kinds
 from thoughtgraph.domain.ranking import keywords, scoring
-from thoughtgraph.domain.ranking.fusion import reciprocal_rank_fusion
+from thoughtgraph.domain.ranking.fusion import Fused, reciprocal_rank_fusion
 from thoughtgraph.domain.ranking.near_duplicates import NEAR_DUPLICATE_COSINE, newer_first
 from thoughtgraph.domain.ranking.retention import min_retention, tier_of
-from thoughtgraph.domain.retrieval import (
-    RankedHit,
-    RetrievalOptions,
-    ScoreExplanation,
-    UsagePolicy,
-)
+from thoughtgraph.domain.retrieval import RankedHit, RetrievalOptions, UsagePolicy
 from thoughtgraph.domain.rules import rank_with_lineage, rank_with_supersession
 from thoughtgraph.domain.scopes import Viewer
 from thoughtgraph.features.repositories import Repositories
@@ -200,44 +195,63 @@ class Ranking:
         in_result = {f.id for f in fused}
         related = scoring.strongest_links(links, in_result)
         refined = set(newest) & in_result
-        scored: list[tuple[str, ScoreExplanation, str | None]] = []
+        factors: dict[str, tuple[float, float, str | None, float]] = {}
+        scores: list[tuple[float, Fused]] = []
         for f in fused:
             thought = candidates[f.id].thought
             supersession, superseded_by = scoring.supersession_factor(
                 thought, superseders, self._superseded_factor
             )
+            lineage = scoring.lineage_factor(thought, refined, in_result)
+            kind = scoring.kind_factor(thought, self._insight_factor)
+            factors[f.id] = (lineage, supersession, superseded_by, kind)
+            score = scoring.score_of(
+                thought,
+                now_ms=view.now_ms,
+                policy=self.policy,
+                relevance=relevance[f.id],
+                related=related.get(f.id, 0.0),
+                lineage=lineage,
+                supersession=supersession,
+                kind=kind,
+            )
+            scores.append((score, f))
+        scores.sort(key=lambda s: s[0], reverse=True)  # stable: ties keep the fused order
+        best = [f for _, f in scores[:k]]
+        # The candidates carry what ranking reads; the k hits are read whole and explained.
+        whole = await self._repos.thoughts.get_many(namespace, [f.id for f in best])
+        hits: list[RankedHit] = []
+        for f in best:
+            if f.id not in whole:  # deleted since the candidates were read: left out
+                continue
+            candidate = candidates[f.id]
+            lineage, supersession, superseded_by, kind = factors[f.id]
             explanation = scoring.explain(
-                candidates[f.id],
+                candidate,
                 f,
                 now_ms=view.now_ms,
                 policy=self.policy,
                 relevance=relevance[f.id],
                 keyword_score=keyword_scores[f.id],
                 related=related.get(f.id, 0.0),
-                lineage=scoring.lineage_factor(thought, refined, in_result),
+                lineage=lineage,
                 supersession=supersession,
-                kind=scoring.kind_factor(thought, self._insight_factor),
+                kind=kind,
             )
-            scored.append((f.id, explanation, superseded_by))
-        scored.sort(key=lambda s: s[1].score, reverse=True)  # stable: ties keep fused order
-        best = scored[:k]
-        # The candidates carry what ranking reads; the k hits are read whole.
-        whole = await self._repos.thoughts.get_many(namespace, [tid for tid, _, _ in best])
-        return [
-            RankedHit(
-                thought=whole[tid],
-                similarity=max(0.0, candidates[tid].similarity),
-                score=explanation.score,
-                refined_by=newest.get(tid),
-                superseded=tid in newest or superseded_by is not None,
-                superseded_by=superseded_by,
-                retention=min(1.0, candidates[tid].retention),
-                tier=tier_of(candidates[tid].retention, self.policy),
-                explanation=explanation,
+            hits.append(
+                RankedHit(
+                    thought=whole[f.id],
+                    similarity=max(0.0, candidate.similarity),
+                    score=explanation.score,
+                    refined_by=newest.get(f.id),
+                    superseded=f.id in newest or superseded_by is not None,
+                    superseded_by=superseded_by,
+                    retention=min(1.0, candidate.retention),
+                    tier=tier_of(candidate.retention, self.policy),
+                    explanation=explanation,
+                )
             )
-            for tid, explanation, superseded_by in best
-            if tid in whole  # deleted since the candidates were read: left out
-        ]
+        return hits
 
     async def _keyword_candidates(
         self,
