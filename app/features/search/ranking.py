@@ -9,7 +9,7 @@ import asyncio
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from thoughtgraph.domain.models import ScoredThought, TimeView
+from thoughtgraph.domain.models import TimeView
 from thoughtgraph.domain.procedures import searched_kinds
 from thoughtgraph.domain.ranking import keywords, scoring
 from thoughtgraph.domain.ranking.fusion import Fused, reciprocal_rank_fusion
@@ -94,15 +94,13 @@ class Ranking:
     ) -> list[RankedHit]:
         """Vector search with the lineage and supersession adjustments only:
         the baseline hybrid search is measured against."""
-        rows = await self._retrieval.vector_candidates(
+        found = await self._retrieval.vector_hits(
             namespace, embedding, k, view, self.params(options), narrows=options.filter.narrows
         )
-        rows = [row for row in rows if row.similarity >= threshold]
-        whole = await self._repos.thoughts.get_many(namespace, [r.thought.id for r in rows])
-        rows = [row for row in rows if row.thought.id in whole]  # gone since: left out
-        by_id = {row.thought.id: row for row in rows}
-        scored = [ScoredThought(thought=whole[r.thought.id], similarity=r.similarity) for r in rows]
-        newest, superseders = await self.lineage(namespace, list(by_id), view.viewer)
+        found = [(hit, retention) for hit, retention in found if hit.similarity >= threshold]
+        retention_of = {hit.thought.id: retention for hit, retention in found}
+        scored = [hit for hit, _ in found]
+        newest, superseders = await self.lineage(namespace, list(retention_of), view.viewer)
         if view.current_only:
             scored = [s for s in scored if s.thought.id not in newest]
         ranked = rank_with_supersession(
@@ -112,8 +110,8 @@ class Ranking:
             RankedHit(
                 **hit.model_dump(exclude={"score"}),
                 score=hit.score * scoring.kind_factor(hit.thought, self._insight_factor),
-                retention=min(1.0, by_id[hit.thought.id].retention),
-                tier=tier_of(by_id[hit.thought.id].retention, self.policy),
+                retention=min(1.0, retention_of[hit.thought.id]),
+                tier=tier_of(retention_of[hit.thought.id], self.policy),
             )
             for hit in ranked
         ]

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from thoughtgraph.domain.knowledge import Topic
-from thoughtgraph.domain.models import Thought, TimeView
+from thoughtgraph.domain.models import ScoredThought, Thought, TimeView
 from thoughtgraph.domain.ranking.keywords import KeywordStatistics
 from thoughtgraph.domain.ranking.scoring import Candidate
 from thoughtgraph.features.search.term_counts import TermCounts
@@ -67,13 +67,9 @@ class RetrievalRepository:
         *,
         narrows: bool,
     ) -> list[Candidate]:
-        rows = await self._widening_read(
-            "search.vector_candidates",
-            namespace,
-            {**view_params(view), **params, "embedding": list(embedding)},
-            "candidates",
-            first_beam(need, narrows=narrows),
-            need,
+        """The nearest filtered thoughts, projected for ranking (``ranking_fields``)."""
+        rows = await self._vector_rows(
+            "search.vector_candidates", namespace, embedding, need, view, params, narrows
         )
         return [
             Candidate(
@@ -83,6 +79,51 @@ class RetrievalRepository:
             )
             for r in rows
         ]
+
+    async def vector_hits(
+        self,
+        namespace: str,
+        embedding: Sequence[float],
+        need: int,
+        view: TimeView,
+        params: dict[str, Any],
+        *,
+        narrows: bool,
+    ) -> list[tuple[ScoredThought, float]]:
+        """The same nearest thoughts read whole, each with its retention: what a plain
+        vector search returns as it is (k rows, nothing to rank away)."""
+        rows = await self._vector_rows(
+            "search.vector_thoughts", namespace, embedding, need, view, params, narrows
+        )
+        return [
+            (
+                ScoredThought(
+                    thought=thought_from_row(r),
+                    similarity=self._x.similarity(float(r["rawScore"])),
+                ),
+                float(r["retention"]),
+            )
+            for r in rows
+        ]
+
+    async def _vector_rows(
+        self,
+        statement: str,
+        namespace: str,
+        embedding: Sequence[float],
+        need: int,
+        view: TimeView,
+        params: dict[str, Any],
+        narrows: bool,
+    ) -> list[dict[str, Any]]:
+        return await self._widening_read(
+            statement,
+            namespace,
+            {**view_params(view), **params, "embedding": list(embedding)},
+            "candidates",
+            first_beam(need, narrows=narrows),
+            need,
+        )
 
     async def keyword_statistics(self, namespace: str, text: str) -> KeywordStatistics:
         """The namespace's size and how many thoughts each query word matches: what the
