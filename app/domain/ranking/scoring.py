@@ -167,6 +167,10 @@ def prior_parts(
     }
 
 
+def weighted_prior(parts: Mapping[str, float]) -> float:
+    return sum(WEIGHTS[name] * value for name, value in parts.items())
+
+
 def final_score(
     relevance: float, prior: float, lineage: float, supersession: float, kind: float
 ) -> tuple[float, float]:
@@ -189,8 +193,7 @@ def score_of(
     """The score alone, as ``explain`` reports it: what ranking a search's few hundred
     candidates needs before the k best are explained."""
     parts = prior_parts(thought, now_ms=now_ms, policy=policy, related=related)
-    prior = sum(WEIGHTS[name] * value for name, value in parts.items())
-    return final_score(relevance, prior, lineage, supersession, kind)[1]
+    return final_score(relevance, weighted_prior(parts), lineage, supersession, kind)[1]
 
 
 def explain(
@@ -207,7 +210,7 @@ def explain(
     kind: float = 1.0,
 ) -> ScoreExplanation:
     parts = prior_parts(candidate.thought, now_ms=now_ms, policy=policy, related=related)
-    prior = sum(WEIGHTS[name] * value for name, value in parts.items())
+    prior = weighted_prior(parts)
     prior_factor, score = final_score(relevance, prior, lineage, supersession, kind)
     vector_rank, text_rank = fused.ranks
     return ScoreExplanation(
