@@ -200,8 +200,12 @@ class Neo4jGraphStore(CypherGraphStore):
             try:
                 await self._execute(statement, params, write=True, timeout_s=SCHEMA_TIMEOUT_S)
             except (DriverError, Neo4jError) as exc:
-                # Another process may have created the same index a moment earlier.
-                if await self._index_exists(index):
+                # Another process may have created the same index a moment earlier. Its
+                # index may still be populating: the awaitIndex statement that follows
+                # the create waits for it; a failed wait is fine only once it is online.
+                state = await self._index_state(index)
+                waiting = "db.awaitIndex" in statement
+                if state == "ONLINE" or (state == "POPULATING" and not waiting):
                     continue
                 raise StoreError(
                     f"Neo4j could not create the vector index of namespace {namespace!r}: {exc}",
@@ -236,13 +240,17 @@ class Neo4jGraphStore(CypherGraphStore):
         return [f"{row['name']} ({row['state']})" for row in rows]
 
     async def _index_exists(self, index: str) -> bool:
+        return await self._index_state(index) == "ONLINE"
+
+    async def _index_state(self, index: str) -> str | None:
+        """ONLINE, POPULATING or FAILED; None when no index has this name."""
         try:
             rows = await self._execute(
                 self._statements.get("schema.index_state"), {"indexName": index}, write=False
             )
         except _UNAVAILABLE as exc:
             raise StoreError(f"Neo4j failed looking up index {index}: {exc}") from exc
-        return bool(rows) and rows[0]["state"] == "ONLINE"
+        return str(rows[0]["state"]) if rows else None
 
     async def _execute(
         self,
