@@ -11,8 +11,9 @@ query is repeated with four times the candidates, up to MAX_CANDIDATES. A filter
 selects one thought in a million-thought namespace is therefore answered from the
 full-text side and the widest vector beam only, which is the honest limit of a
 post-filtered ANN index. The full-text side is taken the same way (its best matches by
-text score, the same first beam, widened), because a common word matches most of a
-namespace and every filter reads properties node by node.
+text score, widened), because a common word matches most of a namespace and every
+filter reads properties node by node; its index is exact, so its first beam when the
+search does not narrow is need x 1.5 (at least 20: ``first_text_beam``).
 """
 
 from __future__ import annotations
@@ -34,6 +35,9 @@ from thoughtgraph.store.rows import candidate_rows, ranking_thought_from_row, th
 
 NARROW_OVERSAMPLE = 8
 NARROW_MIN_CANDIDATES = 200
+# The full-text side's first beam when the search does not narrow: need + need / 2.
+TEXT_SLACK_DIVISOR = 2
+TEXT_MIN_CANDIDATES = 20
 WIDEN = 4
 MAX_CANDIDATES = 4096
 TOPIC_CANDIDATES = 100  # Neo4j's topic index spans namespaces
@@ -50,6 +54,15 @@ def first_beam(need: int, *, narrows: bool) -> int:
     if narrows:
         return max(need * NARROW_OVERSAMPLE, NARROW_MIN_CANDIDATES)
     return max(need * OVERSAMPLE, MIN_CANDIDATES)
+
+
+def first_text_beam(need: int, *, narrows: bool) -> int:
+    """The full-text side's first read: its index is exact (every match, ranked by text
+    score), so a wider beam finds nothing a narrower one misses; the slack is only for
+    the filters (forgotten, superseded, out-of-scope thoughts), and widening covers more."""
+    if narrows:
+        return first_beam(need, narrows=True)
+    return max(need + need // TEXT_SLACK_DIVISOR, TEXT_MIN_CANDIDATES)
 
 
 class RetrievalRepository:
@@ -172,7 +185,7 @@ class RetrievalRepository:
                 "embedding": list(embedding),
             },
             "textCandidates",
-            first_beam(need, narrows=narrows),
+            first_text_beam(need, narrows=narrows),
             need,
         )
         return [

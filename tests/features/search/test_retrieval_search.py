@@ -521,8 +521,9 @@ def test_an_unsaturated_answer_with_nothing_passed_is_not_widened(
         )
         assert wider == []
         assert counting.counts.get("search.text_candidates") == 2
-        # A search that does not narrow starts at 40 (x4): every match passing, one read;
-        # the same rejecting filter unannounced widens 40, 160, 640 (past the 210).
+        # A search that does not narrow starts the full-text side at 20 (need x 1.5, at
+        # least 20): every match passing, one read; the same rejecting filter unannounced
+        # widens 20, 80, 320 (past the 210).
         no_filter = filter_params(SearchFilter(), None, service.policy)
         counting.counts.clear()
         passing = loop.run(
