@@ -17,7 +17,7 @@ from thoughtgraph.domain.language.claims import without_openers
 from thoughtgraph.domain.language.different_things import about_different_things
 from thoughtgraph.domain.language.rules_judge import RuleJudge, judge_texts
 from thoughtgraph.domain.language.statements import parse
-from thoughtgraph.domain.language.words import lasting_now, plain_words
+from thoughtgraph.domain.language.words import clauses, lasting_now, plain_words
 from thoughtgraph.llm.embedders.base import TextEmbedder
 from thoughtgraph.tools.eval.updates import (
     MAX_COMPATIBLE_FLAGGED,
@@ -379,3 +379,21 @@ def test_talk_that_differs_in_many_words_is_no_changed_value() -> None:
     )
     pronouns = judge_texts("She seemed so sad.", "They'd been sad for months.")
     assert "Different subjects" in pronouns.explanation, pronouns
+
+
+@pytest.mark.parametrize(
+    ("older", "newer"),
+    [
+        (
+            "The head nurse of the ward is Mrs. Patel.",
+            "The head nurse of the ward is Mrs. Adeyemi.",
+        ),
+        ("Our family doctor is Dr. Weiss.", "Our family doctor is Dr. Keller now."),
+        ("Dr. Weiss is our family doctor.", "Dr. Keller is our family doctor now."),
+    ],
+)
+def test_a_title_full_stop_ends_no_clause(older: str, newer: str) -> None:
+    """'Dr.' before a name is no sentence end: the holder that changed is compared, not
+    the words before the title (which read as 'the same statement')."""
+    assert clauses(newer) == [newer]
+    assert judge_texts(older, newer).relation is PairRelation.UPDATE

@@ -18,8 +18,12 @@ from thoughtgraph.domain.language import lexicon as lx
 _WORD = re.compile(r"[#$€£@]?\w[\w']*(?:[.:/\-+@]\w[\w']*)*%?|[,;.!?]")
 _CURLY_APOSTROPHE = "\u2019"  # the typographic apostrophe phones and editors type
 _DIGIT_GROUPS = re.compile(r"(?<=\d),(?=\d{3}\b)")
+# Titles whose full stop ends no sentence or clause: "Dr. Okonkwo is on leave" is one.
+_TITLES = "Dr|Mr|Mrs|Ms|Mx|Prof|St|Mt|Jr|Sr|Rev|Capt|Lt|Sgt"
+_NOT_AFTER_TITLE = "".join(rf"(?<!\b{title})" for title in _TITLES.split("|"))
 _CLAUSE_SPLIT = re.compile(
-    r"\s*(?:;|[.!?]\s+(?=[A-Z0-9])|,\s*(?:and|but|while|whereas|so)\s+|\s+but\s+)\s*"
+    rf"\s*(?:;|{_NOT_AFTER_TITLE}[.!?]\s+(?=[A-Z0-9])|,\s*(?:and|but|while|whereas|so)\s+"
+    r"|\s+but\s+)\s*"
 )
 
 
@@ -44,8 +48,7 @@ def _clauses(text: str) -> tuple[str, ...]:
     return tuple(part for part in parts if _WORD.search(part)) or (text,)
 
 
-# A title's full stop ends no sentence: "Dr. Okonkwo is on leave" is one sentence.
-_TITLE_END = re.compile(r"(?:^|\s)(?:Dr|Mr|Mrs|Ms|Mx|Prof|St|Mt|Jr|Sr|Rev|Capt|Lt|Sgt)\.$")
+_TITLE_END = re.compile(rf"(?:^|\s)(?:{_TITLES})\.$")
 
 
 def rejoin_titles(pieces: list[str]) -> list[str]:
