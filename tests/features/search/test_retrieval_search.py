@@ -531,6 +531,20 @@ def test_an_unsaturated_answer_with_nothing_passed_is_not_widened(
         )
         assert len(passing) == 5 and all(word in r.thought.content for r in passing)
         assert counting.counts.get("search.text_candidates") == 1
+        # The first beam changes the reads, not the answer: the default read's candidates
+        # are the ones of a read that starts from 200 (texts of different lengths, so no
+        # two share a text score; tied scores at the beam's edge may fall either way).
+        ranked = "rank" + ns.replace("-", "").replace("_", "")[-12:]
+        for i in range(80):
+            writer.thought(f"{ranked} noted " + "again " * i, created_at_ms=clock.now - i)
+        default_read = loop.run(
+            repo.text_candidates(ns, ranked, query_vector, 30, view, no_filter, narrows=False)
+        )
+        wide_read = loop.run(
+            repo.text_candidates(ns, ranked, query_vector, 30, view, no_filter, narrows=True)
+        )
+        assert len(default_read) == 30
+        assert [r.thought.id for r in default_read] == [r.thought.id for r in wide_read]
         counting.counts.clear()
         unannounced = loop.run(
             repo.text_candidates(ns, word, query_vector, 5, view, params, narrows=False)
