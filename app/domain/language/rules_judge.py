@@ -17,6 +17,9 @@ and what kind of words they are.
   manager is now Mei", "Alice owns X" / "Bob owns X") -> update; the same person in two
   roles, or a value said "for" something else ("enabled for the API tier" / "... for the
   web tier") -> compatible.
+* The newer restates the older's role or slot whole with another name first in it, the
+  older holder perhaps still named after it ("is taught by Dr. Lindqvist because Dr.
+  Okonkwo is on leave") -> update (``holders.py``).
 
 Change cues ("now", "moved to", "switched", "no longer", ...) make an update confident and
 let the newer reword the rest; without one, a single-valued slot with a new value is still
@@ -37,6 +40,7 @@ from thoughtgraph.domain.judgement import (
 )
 from thoughtgraph.domain.language import lexicon as lx
 from thoughtgraph.domain.language.claims import without_openers
+from thoughtgraph.domain.language.holders import role_refilled
 from thoughtgraph.domain.language.slots import (
     counted,
     different_slots,
@@ -54,7 +58,7 @@ from thoughtgraph.domain.language.statements import (
     said,
 )
 from thoughtgraph.domain.language.subjects import comparable_tokens, shares_pronoun
-from thoughtgraph.domain.language.words import capitalised_names, clauses
+from thoughtgraph.domain.language.words import capitalised_names, clauses, find_phrases, plain_words
 
 
 @dataclass(frozen=True)
@@ -104,7 +108,25 @@ def judge_texts(older: str, newer: str) -> Finding:
             if best is None or overlap > best[0]:
                 best = (overlap, old, new)
     assert best is not None  # clauses() never returns an empty list
-    return _decide(best[1], best[2])
+    finding = _decide(best[1], best[2])
+    if finding.relation is PairRelation.COMPATIBLE:
+        return _role_passed(older, newer) or finding
+    return finding
+
+
+def _role_passed(older: str, newer: str) -> Finding | None:
+    """The newer restates the whole role with another holder first (``holders.py``): read
+    where the clause-by-clause reading found the two compatible, since the older holder
+    often stays named in the newer ("... because Dr. Okonkwo is on leave")."""
+    refill = role_refilled(older, newer)
+    if refill is None:
+        return None
+    cues = [cue for cue, _ in find_phrases(plain_words(newer), lx.CHANGE_CUES)]
+    change = f"'{refill.older}' -> '{refill.newer}'"
+    if cues:
+        listed = ", ".join(f"'{cue}'" for cue in cues)
+        return _found(PairRelation.UPDATE, 0.85, f"The role passed on: {change} ({listed})")
+    return _found(PairRelation.UPDATE, 0.75, f"The role passed on: {change}")
 
 
 def _overlap(old: Statement, new: Statement) -> float:
