@@ -10,8 +10,10 @@ import numpy as np
 
 from thoughtgraph.tools.eval.updates import EvalPair
 from thoughtgraph.tools.eval.updates_folds import (
+    ALLOWANCES,
     MAX_FLAGGED_OUT_OF_FOLD,
     Featured,
+    OutOfFold,
     calibrated_fit,
 )
 
@@ -84,3 +86,26 @@ def test_flags_of_the_rules_path_spend_the_allowance() -> None:
         replace(plain, single=single, rules=rules), _groups(plain), _empty_extra()
     )
     assert over.threshold == 1.0
+
+
+def test_the_allowance_keeps_a_margin_when_the_target_overflags_new_groups() -> None:
+    """A threshold set to let exactly the target through on the rows it is set on lets
+    more through on a group it never saw; the allowance is narrowed, on the training
+    groups alone, until each group judged by the others' threshold stays within it."""
+    rng = np.random.default_rng(3)
+    scores, groups, y = [], [], []
+    for group in range(3):
+        compatibles = np.full(400, 0.1)
+        compatibles[:8] = rng.uniform(0.55, 0.95, 8)  # the look-alikes that read as changes
+        scores += [*compatibles, *np.full(400, 0.9)]
+        groups += [f"g{group}"] * 800
+        y += [0] * 400 + [1] * 400
+    n = len(y)
+    scored = OutOfFold(
+        np.asarray(scores), np.asarray(y), np.ones(n, bool), np.zeros(n, bool), np.asarray(groups)
+    )
+    assert scored.flagged_held_out(ALLOWANCES[0]) > MAX_FLAGGED_OUT_OF_FOLD
+    chosen = scored.widest_allowance_that_holds()
+    assert chosen < ALLOWANCES[0]
+    assert scored.flagged_held_out(chosen) <= MAX_FLAGGED_OUT_OF_FOLD
+    assert scored.threshold(chosen) > scored.threshold(ALLOWANCES[0])
