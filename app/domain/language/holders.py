@@ -22,9 +22,11 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from thoughtgraph.domain.language import lexicon as lx
+from thoughtgraph.domain.language.claims import body
 from thoughtgraph.domain.language.words import (
     TEXT_CACHE_SIZE,
     Word,
@@ -41,6 +43,9 @@ _ASIDE = re.compile(r",|\b(?:because|since|until|while|after|before|when|as of)\
 _TITLE_WORDS = lx.words("dr mr mrs ms mx prof")
 _NAME_PARTICLES = lx.words("de van von der den da di du del la le bin ibn al dos das")
 _NOT_VALUES = lx.STOP_WORDS
+_NOT_ROLE = _NOT_VALUES | _TITLE_WORDS
+_DIGIT = re.compile(r"\d")
+_INITIALISM = re.compile(r"[A-Z]{2,5}")
 _SCOPES = lx.words("for per")
 _CUE_WORDS = frozenset(word for cue in lx.CHANGE_CUES for word in cue.split())
 _ADDING = lx.words("second third another joined added alongside together")
@@ -57,37 +62,62 @@ class Refill:
 
 
 def role_refilled(older: str, newer: str) -> Refill | None:
-    """How ``newer`` gives the role or slot ``older`` fills with one value to another."""
-    return _role_refilled(older, newer)
+    """How ``newer`` gives the role or slot ``older`` fills with one value to another (a
+    "Speaker: " prefix is no part of either statement)."""
+    return _role_refilled(body(older), body(newer))
 
 
 @functools.lru_cache(maxsize=TEXT_CACHE_SIZE)
 def _role_refilled(older: str, newer: str) -> Refill | None:
+    if not _plain_core(older) <= _text_words(newer) and not _has_initialism(newer):
+        return None  # the role's plain words are not all in the newer: no part restates it
     names = frozenset(capitalised_names(older, newer))
     values = _value_groups(older, names)
     if not values or _adds(newer):
         return None
     old_words = _ordered_words(older)
     said, named = set(old_words), {word for group in values for word in group}
-    cue = bool(find_phrases([w.lower for w in split_words(newer)], lx.CHANGE_CUES))
     for holder in values:
         if _opened_by(old_words, holder, _SCOPES):
             continue  # "the release manager for 4.2": what the role is for, not its holder
-        role_in_order = [
-            w for w in old_words if w not in holder and w not in _NOT_VALUES | _TITLE_WORDS
-        ]
+        role_in_order = [w for w in old_words if w not in holder and w not in _NOT_ROLE]
         role = set(role_in_order)
         if not role - named:  # the role must be said in plain words, not in names alone
             continue
-        if role & lx.MULTI_VALUED_VERBS and not cue:
+        if role & lx.MULTI_VALUED_VERBS and not _has_cue(newer):
             continue  # "Alice likes Python" / "Alice likes Rust": both can hold
-        for part in _parts(newer):
-            if not role <= _words(part) | _initialisms(part, role_in_order):
+        for part, part_words in _parts(newer):
+            missing = role - part_words
+            if missing and not missing <= _initialisms(part, role_in_order):
                 continue
             taker = _first_new_value(part, role, said, names)
             if taker is not None and not _two_items(holder, taker):
                 return Refill(" ".join(sorted(holder)), " ".join(sorted(taker)))
     return None
+
+
+@functools.lru_cache(maxsize=TEXT_CACHE_SIZE)
+def _plain_core(text: str) -> frozenset[str]:
+    """The content words of the text that can be no value (never capitalised, no digit):
+    part of every role the text names, whichever value is its holder."""
+    return frozenset(
+        stem(word.lower)
+        for word in split_words(text)
+        if not word.punct
+        and word.lower not in _NOT_ROLE
+        and not word.raw[:1].isupper()
+        and not _DIGIT.search(word.raw)
+    )
+
+
+@functools.lru_cache(maxsize=TEXT_CACHE_SIZE)
+def _text_words(text: str) -> frozenset[str]:
+    return frozenset(_ordered_words(text))
+
+
+@functools.lru_cache(maxsize=TEXT_CACHE_SIZE)
+def _has_initialism(text: str) -> bool:
+    return any(_INITIALISM.fullmatch(word.raw) for word in split_words(text))
 
 
 def _first_new_value(
@@ -113,13 +143,13 @@ def _first_new_value(
     return None
 
 
-def _narrowed(after: list[str], said: set[str]) -> bool:
+def _narrowed(after: Sequence[str], said: set[str]) -> bool:
     """A scope the older did not name follows the value ("35 euros a month for the spring
     term"): said for something else, both can hold."""
     return any(word in _SCOPES and word not in said for word in after)
 
 
-def _added(before: list[str], said: set[str]) -> list[str]:
+def _added(before: Sequence[str], said: set[str]) -> list[str]:
     """Words before the new value that the older did not say: function words and change
     cues aside, bar a preposition that opens another slot ("run on c6i.xlarge" after "run
     Envoy"); one right after a cue word belongs to the cue ("moved to", "swapped for")."""
@@ -134,7 +164,7 @@ def _added(before: list[str], said: set[str]) -> list[str]:
     return added
 
 
-def _opened_by(words: list[str], group: Group, openers: frozenset[str]) -> bool:
+def _opened_by(words: Sequence[str], group: Group, openers: frozenset[str]) -> bool:
     """Whether the phrase holding the group opens with one of ``openers``: the nearest
     preposition before it, within three words ("for week 12", "per person")."""
     start = min(i for i, word in enumerate(words) if word in group)
@@ -160,18 +190,17 @@ def _numbers(group: Group) -> set[str]:
     return {word for word in group if any(ch.isdigit() for ch in word)}
 
 
-def _parts(text: str) -> list[str]:
+@functools.lru_cache(maxsize=TEXT_CACHE_SIZE)  # a scan reads each newer text many times
+def _parts(text: str) -> tuple[tuple[str, frozenset[str]], ...]:
     """The text's clauses, cut at their asides ("Since the January rotation, Beatriz has
-    been ..." holds two parts)."""
-    return [part for clause in clauses(text) for part in _ASIDE.split(clause) if part.strip()]
+    been ..." holds two parts), each with its words."""
+    pieces = [piece for clause in clauses(text) for piece in _ASIDE.split(clause)]
+    return tuple((piece, frozenset(_ordered_words(piece))) for piece in pieces if piece.strip())
 
 
-def _ordered_words(text: str) -> list[str]:
-    return [stem(word.lower) for word in split_words(text) if not word.punct]
-
-
-def _words(text: str) -> set[str]:
-    return set(_ordered_words(text))
+@functools.lru_cache(maxsize=TEXT_CACHE_SIZE)
+def _ordered_words(text: str) -> tuple[str, ...]:
+    return tuple(stem(word.lower) for word in split_words(text) if not word.punct)
 
 
 def _value_groups(text: str, names: frozenset[str] = frozenset()) -> list[Group]:
@@ -180,9 +209,24 @@ def _value_groups(text: str, names: frozenset[str] = frozenset()) -> list[Group]
     text says. A clause's first word counts when it is among ``names``, the words written
     capitalised elsewhere ("Kwame is ..." / "... of Kwame"), or when a capitalised word
     follows it ("Ingrid Solberg is ...")."""
+    return list(_groups(text, names & _first_words(text)))
+
+
+@functools.lru_cache(maxsize=TEXT_CACHE_SIZE)
+def _first_words(text: str) -> frozenset[str]:
+    return frozenset(words[0].lower for clause in clauses(text) if (words := _named_words(clause)))
+
+
+def _named_words(clause: str) -> list[Word]:
+    """The clause's words without titles ("Dr. Haddad" reads as "Haddad")."""
+    return [w for w in split_words(clause) if w.lower not in _TITLE_WORDS and w.raw != "."]
+
+
+@functools.lru_cache(maxsize=TEXT_CACHE_SIZE)
+def _groups(text: str, names: frozenset[str]) -> tuple[Group, ...]:
     groups: list[Group] = []
     for clause in clauses(text):
-        words = [w for w in split_words(clause) if w.lower not in _TITLE_WORDS and w.raw != "."]
+        words = _named_words(clause)
         valued = [_is_value(words, index, names) for index in range(len(words))]
         run: list[str] = []
         for index, word in enumerate(words):
@@ -194,12 +238,12 @@ def _value_groups(text: str, names: frozenset[str] = frozenset()) -> list[Group]
                 run = []
         if run:
             groups.append(frozenset(run))
-    return groups
+    return tuple(groups)
 
 
 def _is_value(words: list[Word], index: int, names: frozenset[str]) -> bool:
     word = words[index]
-    if any(ch.isdigit() for ch in word.raw):
+    if _DIGIT.search(word.raw):
         return True
     if not word.raw[:1].isupper() or word.lower in _NOT_VALUES:
         return False
@@ -216,7 +260,7 @@ def _initialisms(text: str, role: list[str]) -> set[str]:
     investigator): two to five capitals that are the initials of role words in a row."""
     found: set[str] = set()
     for word in split_words(text):
-        if 2 <= len(word.raw) <= 5 and word.raw.isupper() and word.raw.isalpha():
+        if _INITIALISM.fullmatch(word.raw):
             found |= _spelled(word.raw.lower(), role)
     return found
 
@@ -229,10 +273,16 @@ def _spelled(initials: str, words: list[str]) -> set[str]:
     return set()
 
 
+@functools.lru_cache(maxsize=TEXT_CACHE_SIZE)
+def _has_cue(text: str) -> bool:
+    return bool(find_phrases([word.lower for word in split_words(text)], lx.CHANGE_CUES))
+
+
 def _negated(text: str) -> bool:
     return bool({word.lower for word in split_words(text)} & lx.NEGATIONS)
 
 
+@functools.lru_cache(maxsize=TEXT_CACHE_SIZE)
 def _adds(text: str) -> bool:
     lowered = [word.lower for word in split_words(text)]
     return bool(set(lowered) & _ADDING) or bool(find_phrases(lowered, lx.ADDITIVE_CUES))
