@@ -26,6 +26,13 @@ PASSED_ON = [
         "de pieter wit",
         "bakker sanne",
     ),
+    # A name with a particle, the older holder not named again.
+    (
+        "Our notary is Anouk van Dijk.",
+        "Our notary is now Bram Peeters.",
+        "anouk dijk van",
+        "bram peeter",
+    ),
     # A fronted clause first, the older holder after a displacing phrase.
     (
         "Tomasz is the release captain for the mobile app.",

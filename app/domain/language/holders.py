@@ -98,16 +98,17 @@ def _role_refilled(older: str, newer: str) -> Refill | None:
 
 @functools.lru_cache(maxsize=TEXT_CACHE_SIZE)
 def _plain_core(text: str) -> frozenset[str]:
-    """The content words of the text that can be no value (never capitalised, no digit):
-    part of every role the text names, whichever value is its holder."""
-    return frozenset(
+    """The text's words that can be part of no value (never capitalised, no digit, no name
+    particle), read as the roles are: in every role the text names, whatever its holder."""
+    plain = (
         stem(word.lower)
         for word in split_words(text)
         if not word.punct
-        and word.lower not in _NOT_ROLE
         and not word.raw[:1].isupper()
         and not _DIGIT.search(word.raw)
+        and word.lower not in _NAME_PARTICLES
     )
+    return frozenset(plain) - _NOT_ROLE
 
 
 @functools.lru_cache(maxsize=TEXT_CACHE_SIZE)
