@@ -33,6 +33,7 @@ from thoughtgraph.domain.language.words import (
     capitalised_names,
     clauses,
     find_phrases,
+    plain_words,
     split_words,
     stem,
 )
@@ -55,10 +56,22 @@ Group = frozenset[str]
 
 @dataclass(frozen=True)
 class Refill:
-    """The older holder or value and the one that took its place, as written (stemmed)."""
+    """The older holder or value and the one that took its place (stemmed), and the
+    newer's change cues."""
 
     older: str
     newer: str
+    cues: tuple[str, ...]
+
+    @property
+    def confidence(self) -> float:
+        return 0.85 if self.cues else 0.75
+
+    @property
+    def explanation(self) -> str:
+        listed = ", ".join(f"'{cue}'" for cue in self.cues)
+        said = f"The role passed on: '{self.older}' -> '{self.newer}'"
+        return f"{said} ({listed})" if self.cues else said
 
 
 def role_refilled(older: str, newer: str) -> Refill | None:
@@ -84,7 +97,7 @@ def _role_refilled(older: str, newer: str) -> Refill | None:
         role = set(role_in_order)
         if not role - named:  # the role must be said in plain words, not in names alone
             continue
-        if role & lx.MULTI_VALUED_VERBS and not _has_cue(newer):
+        if role & lx.MULTI_VALUED_VERBS and not _cues(newer):
             continue  # "Alice likes Python" / "Alice likes Rust": both can hold
         for part, part_words in _parts(newer):
             missing = role - part_words
@@ -92,7 +105,7 @@ def _role_refilled(older: str, newer: str) -> Refill | None:
                 continue
             taker = _first_new_value(part, role, said, names)
             if taker is not None and not _two_items(holder, taker):
-                return Refill(" ".join(sorted(holder)), " ".join(sorted(taker)))
+                return Refill(" ".join(sorted(holder)), " ".join(sorted(taker)), _cues(newer))
     return None
 
 
@@ -275,8 +288,8 @@ def _spelled(initials: str, words: list[str]) -> set[str]:
 
 
 @functools.lru_cache(maxsize=TEXT_CACHE_SIZE)
-def _has_cue(text: str) -> bool:
-    return bool(find_phrases([word.lower for word in split_words(text)], lx.CHANGE_CUES))
+def _cues(text: str) -> tuple[str, ...]:
+    return tuple(cue for cue, _ in find_phrases(plain_words(text), lx.CHANGE_CUES))
 
 
 def _negated(text: str) -> bool:

@@ -17,9 +17,8 @@ and what kind of words they are.
   manager is now Mei", "Alice owns X" / "Bob owns X") -> update; the same person in two
   roles, or a value said "for" something else ("enabled for the API tier" / "... for the
   web tier") -> compatible.
-* The newer restates the older's role or slot whole with another name first in it, the
-  older holder perhaps still named after it ("is taught by Dr. Lindqvist because Dr.
-  Okonkwo is on leave") -> update (``holders.py``).
+* The newer restates the older's role whole with another holder first ("taught by Dr.
+  Lindqvist because Dr. Okonkwo is on leave") -> update (``holders.py``).
 
 Change cues ("now", "moved to", "switched", "no longer", ...) make an update confident and
 let the newer reword the rest; without one, a single-valued slot with a new value is still
@@ -58,7 +57,7 @@ from thoughtgraph.domain.language.statements import (
     said,
 )
 from thoughtgraph.domain.language.subjects import comparable_tokens, shares_pronoun
-from thoughtgraph.domain.language.words import capitalised_names, clauses, find_phrases, plain_words
+from thoughtgraph.domain.language.words import capitalised_names, clauses
 
 
 @dataclass(frozen=True)
@@ -109,24 +108,12 @@ def judge_texts(older: str, newer: str) -> Finding:
                 best = (overlap, old, new)
     assert best is not None  # clauses() never returns an empty list
     finding = _decide(best[1], best[2])
-    if finding.relation is PairRelation.COMPATIBLE:
-        return _role_passed(older, newer) or finding
+    # Read whole where the clauses looked compatible: the older holder often stays named
+    # in the newer ("... because Dr. Okonkwo is on leave"), holders.py.
+    refill = role_refilled(older, newer) if finding.relation is PairRelation.COMPATIBLE else None
+    if refill is not None:
+        return _found(PairRelation.UPDATE, refill.confidence, refill.explanation)
     return finding
-
-
-def _role_passed(older: str, newer: str) -> Finding | None:
-    """The newer restates the whole role with another holder first (``holders.py``): read
-    where the clause-by-clause reading found the two compatible, since the older holder
-    often stays named in the newer ("... because Dr. Okonkwo is on leave")."""
-    refill = role_refilled(older, newer)
-    if refill is None:
-        return None
-    cues = [cue for cue, _ in find_phrases(plain_words(newer), lx.CHANGE_CUES)]
-    change = f"'{refill.older}' -> '{refill.newer}'"
-    if cues:
-        listed = ", ".join(f"'{cue}'" for cue in cues)
-        return _found(PairRelation.UPDATE, 0.85, f"The role passed on: {change} ({listed})")
-    return _found(PairRelation.UPDATE, 0.75, f"The role passed on: {change}")
 
 
 def _overlap(old: Statement, new: Statement) -> float:
