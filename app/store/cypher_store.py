@@ -39,6 +39,9 @@ SPACES_FRESH_S = 1.0
 # 4: thoughts indexed by kind (both engines) and by tag (FalkorDB), for listings; on
 #    FalkorDB, change events by revision (Neo4j had (namespace, revision)).
 SCHEMA_VERSION = 4
+# A readiness probe answers within this: an engine that takes longer is busy (a write
+# waiting out an index build holds the embedded engine's lock), and is reported so.
+HEALTH_PING_S = 2.0
 UPGRADABLE_FROM = 2
 
 
@@ -320,7 +323,10 @@ class CypherGraphStore(abc.ABC):
         usable) and accepts writes; never raises."""
         base = {"engine": self.engine}
         try:
-            detail = await self._ping()
+            detail = await asyncio.wait_for(self._ping(), HEALTH_PING_S)
+        except TimeoutError:
+            reason = f"the engine did not answer within {HEALTH_PING_S:g} s: it is busy"
+            return StoreHealth(**base, ok=True, reason=reason, detail="ping timed out")
         except Exception as exc:  # health must report, never raise
             return StoreHealth(
                 **base, ok=False, reason="the engine does not answer", detail=str(exc)

@@ -1,6 +1,6 @@
 """Recovery and durability of the embedded engine, as `thoughtgraph serve` processes:
 the watchdog brings a dead engine back without waiting for a request, readiness tells the
-truth, a full disk refuses writes without losing an acknowledged one (fsync always, on a
+truth (and in seconds when the engine is busy), a full disk refuses writes without losing an acknowledged one (fsync always, on a
 5 MB filesystem the test mounts), data files are private, a data dir that cannot be
 written is a clear start-up error."""
 
@@ -80,6 +80,24 @@ def test_a_dead_engine_comes_back_before_any_request(data_dir: Path) -> None:
             assert len(hits) == 3
         for thought_id in ids:
             assert post(client, GET, id=thought_id)["thought"] is not None
+
+
+def test_readiness_answers_in_seconds_when_the_engine_does_not(data_dir: Path) -> None:
+    # A stopped engine stands in for a busy one (a write waiting out an index build holds
+    # its lock): the probe says so within its bound instead of hanging with the engine.
+    with serving(data_dir) as (_process, client, _log):
+        write(client, "the probe keeps answering")
+        stopped = engine_pid(data_dir)
+        os.kill(stopped, signal.SIGSTOP)
+        try:
+            busy = client.get("/readyz", timeout=5)  # a hanging probe times out: fails
+            assert busy.status_code == 503
+            assert busy.json()["status"] == "not_ready"
+            assert "busy" in busy.json()["reason"]
+        finally:
+            os.kill(stopped, signal.SIGCONT)
+        wait_for(lambda: client.get("/readyz").status_code == 200, what="readiness again")
+        assert engine_pid(data_dir) == stopped  # busy is not dead: nothing restarted
 
 
 def test_data_files_are_private_to_the_service(data_dir: Path) -> None:
