@@ -38,6 +38,7 @@ from thoughtgraph.features.thoughts.browse import BrowseService
 from thoughtgraph.features.thoughts.service import ThoughtService
 from thoughtgraph.features.topics.service import TopicService
 from thoughtgraph.features.topics.summaries import TopicSummariser
+from thoughtgraph.features.write_behind import while_vector_indexes_build
 from thoughtgraph.observability.telemetry import Telemetry
 from thoughtgraph.ports.clock import Clock, SystemClock
 from thoughtgraph.ports.jobs import JobQueue, NoJobQueue
@@ -75,7 +76,9 @@ def build_services(
     telemetry = telemetry or Telemetry()
     llm = build_llm_client(settings, observer=telemetry)
     repos = Repositories.over(store)
-    ops = OpsService(repos.ops, store, clock, keep=settings.ops_events_keep)
+    # Usage counts and events wait out a vector index build (features/write_behind.py).
+    held = while_vector_indexes_build(repos.executor)
+    ops = OpsService(repos.ops, store, clock, keep=settings.ops_events_keep, held=held)
     events = ops.recorder
     field_policy = FieldPolicy.parse(
         settings.consent_sensitive_fields,
@@ -95,7 +98,7 @@ def build_services(
         # Multi-fact extraction needs a model; offline a contribution is written as it is.
         extract_min_chars=settings.extraction_min_chars if llm is not None else None,
     )
-    access = AccessRecorder(repos, clock)
+    access = AccessRecorder(repos, clock, held=held)
     merging = MergeService(repos, embedder, settings, clock, fields)
     allowlist = load_allowlist(settings.allowlist_file)  # a bad file stops the start
     search = SearchService(

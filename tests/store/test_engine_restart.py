@@ -83,6 +83,17 @@ def written_memory(loop: LoopThread, services: Services) -> str:
     return source
 
 
+def probed_until_ready(url: str, within_s: float = 60.0) -> list[str]:
+    """Every readiness status seen, probing ten times a second, until "ready"."""
+    statuses: list[str] = []
+    deadline = time.monotonic() + within_s
+    while not statuses or statuses[-1] != "ready":
+        assert time.monotonic() < deadline, statuses[-5:]
+        statuses.append(httpx.get(f"{url}/readyz").json()["status"])
+        time.sleep(0.1)
+    return statuses
+
+
 def test_a_clean_stop_leaves_no_vector_index_to_load_and_a_start_builds_them_again(
     data_dir: Path,
 ) -> None:
@@ -166,13 +177,28 @@ def test_a_restarted_service_serves_at_once_degraded_until_its_vector_indexes_ar
         assert "by words" in ready["degraded"]
         client = GraphQLClient(url)
         search = """query($q: String!, $ns: String!) {
-            search(query: $q, k: 3, namespace: $ns) { thought { content } } }"""
-        hits = client.data(search, q="apple harvest October", ns=NS)
-        assert hits["search"][0]["thought"]["content"] == "the apple harvest starts in October"
+            search(query: $q, k: 3, namespace: $ns) { thought { id content } } }"""
+        hits = client.data(search, q="apple harvest October", ns=NS)["search"]
+        assert hits[0]["thought"]["content"] == "the apple harvest starts in October"
 
-        eventually(
-            lambda: httpx.get(f"{url}/readyz").json()["status"] == "ready",
-            what="the vector indexes built",
-        )
+        # The search's usage count is held while the build goes on: written now, it would
+        # wait for the build's batch holding the engine's lock, and every probe and
+        # request with it (each probe below has httpx's 5 s to answer).
+        uses = """query($id: ID!, $ns: String!) {
+            thought(id: $id, namespace: $ns) { accessCount } }"""
+        found = hits[0]["thought"]["id"]
+        time.sleep(1.5)  # past the usage recorder's interval
+        held = client.data(uses, id=found, ns=NS)["thought"]["accessCount"]
+        assert httpx.get(f"{url}/readyz").json()["status"] == "degraded"
+        assert held == 0
+        again = client.data(search, q="apple harvest October", ns=NS)["search"]
+        assert again[0]["thought"]["id"] == found  # joins the held count
+        statuses = probed_until_ready(url)
+        assert set(statuses) == {"degraded", "ready"}, statuses  # never "busy" (not_ready)
         assert httpx.get(f"{url}/readyz").json()["degraded"] is None
+        # Held, not lost: written once the build is done.
+        eventually(
+            lambda: client.data(uses, id=found, ns=NS)["thought"]["accessCount"] == 2,
+            what="the held usage counts written",
+        )
         client.close()

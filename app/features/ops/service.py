@@ -23,7 +23,7 @@ from thoughtgraph.domain.ops import (
 )
 from thoughtgraph.features.access import Action, Principal, check_access
 from thoughtgraph.features.ops.repository import OpsRepository
-from thoughtgraph.features.write_behind import WriteBehind
+from thoughtgraph.features.write_behind import Held, WriteBehind
 from thoughtgraph.ports.clock import Clock
 from thoughtgraph.ports.store_status import StoreStatus
 
@@ -43,9 +43,15 @@ class OpsRecorder(WriteBehind[list[OpsEvent]]):
     not_recorded = "ops.not_recorded"  # events are best effort: never fail an operation
 
     def __init__(
-        self, repository: OpsRepository, clock: Clock, *, keep: int, interval_s: float = 0.2
+        self,
+        repository: OpsRepository,
+        clock: Clock,
+        *,
+        keep: int,
+        interval_s: float = 0.2,
+        held: Held | None = None,
     ) -> None:
-        super().__init__(interval_s)
+        super().__init__(interval_s, held)
         self._repository = repository
         self._clock = clock
         self._keep = keep
@@ -87,6 +93,9 @@ class OpsRecorder(WriteBehind[list[OpsEvent]]):
     def _empty(self) -> list[OpsEvent]:
         return []
 
+    def _merge(self, older: list[OpsEvent], newer: list[OpsEvent]) -> list[OpsEvent]:
+        return older + newer
+
     async def _write(self, namespace: str, batch: list[OpsEvent]) -> None:
         await self._repository.record(namespace, batch)
         await self._trim_if_due(namespace, len(batch))
@@ -107,11 +116,17 @@ class OpsService:
     """Reads of the operational events, and the recorder every service writes through."""
 
     def __init__(
-        self, repository: OpsRepository, status: StoreStatus, clock: Clock, *, keep: int
+        self,
+        repository: OpsRepository,
+        status: StoreStatus,
+        clock: Clock,
+        *,
+        keep: int,
+        held: Held | None = None,
     ) -> None:
         self._repository = repository
         self.store = status  # engine, schema, health and where it is, for probes and logs
-        self.recorder = OpsRecorder(self._repository, clock, keep=keep)
+        self.recorder = OpsRecorder(self._repository, clock, keep=keep, held=held)
 
     async def events(
         self,

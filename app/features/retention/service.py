@@ -21,7 +21,7 @@ from thoughtgraph.features.access import (
     viewer_of,
 )
 from thoughtgraph.features.repositories import Repositories
-from thoughtgraph.features.write_behind import WriteBehind
+from thoughtgraph.features.write_behind import Held, WriteBehind
 from thoughtgraph.ports.clock import Clock
 from thoughtgraph.settings import Settings
 
@@ -35,8 +35,14 @@ class AccessRecorder(WriteBehind[Counter[str]]):
 
     not_recorded = "usage.not_recorded"  # usage counts are best effort; never fail a read
 
-    def __init__(self, repos: Repositories, clock: Clock, interval_s: float = 1.0) -> None:
-        super().__init__(interval_s)
+    def __init__(
+        self,
+        repos: Repositories,
+        clock: Clock,
+        interval_s: float = 1.0,
+        held: Held | None = None,
+    ) -> None:
+        super().__init__(interval_s, held)
         self._repos = repos
         self._clock = clock
 
@@ -46,6 +52,9 @@ class AccessRecorder(WriteBehind[Counter[str]]):
 
     def _empty(self) -> Counter[str]:
         return Counter()
+
+    def _merge(self, older: Counter[str], newer: Counter[str]) -> Counter[str]:
+        return older + newer
 
     async def _write(self, namespace: str, batch: Counter[str]) -> None:
         await self._repos.retention.touch(namespace, batch, self._clock.now_ms())
