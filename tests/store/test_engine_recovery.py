@@ -1,8 +1,8 @@
 """Recovery and durability of the embedded engine, as `thoughtgraph serve` processes:
 the watchdog brings a dead engine back without waiting for a request, readiness tells the
-truth (and in seconds when the engine is busy), a full disk refuses writes without losing an acknowledged one (fsync always, on a
-5 MB filesystem the test mounts), data files are private, a data dir that cannot be
-written is a clear start-up error."""
+truth (and in seconds when the engine is busy), a full disk refuses writes without
+losing an acknowledged one (fsync always, on a 5 MB filesystem the test mounts), data
+files are private, a data dir that cannot be written is a clear start-up error."""
 
 from __future__ import annotations
 
