@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import os
 import sys
 import threading
@@ -12,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from thoughtgraph.domain.errors import EmbeddingError
 from thoughtgraph.llm.embedders.base import DEFAULT_BATCH_SIZE, TextEmbedder, VectorBatch
+from thoughtgraph.llm.embedders.coalescing import CoalescingRunner
 
 if TYPE_CHECKING:
     from sentence_transformers import SentenceTransformer
@@ -68,7 +68,8 @@ class LocalEmbedder(TextEmbedder):
     The constructor only wraps an already-loaded model; use :meth:`load` (a few seconds:
     importing torch dominates) to get one. Calls into the model are serialised by a lock
     (Hugging Face tokenizers are not safe to share between threads); the async methods
-    run it on a dedicated worker thread, so the event loop never waits for the model.
+    run it on a dedicated worker thread, so the event loop never waits for the model, and
+    join the requests that arrive while it is busy into one batch (``coalescing``).
     """
 
     # The model normalises in float32; the base class re-normalises in float64.
@@ -85,6 +86,7 @@ class LocalEmbedder(TextEmbedder):
         self._model = model
         self._lock = threading.Lock()
         self._executor: ThreadPoolExecutor | None = None
+        self._runner = CoalescingRunner(self._embed_batch, self._model_thread, batch_size)
         self._dimension = _model_dimension(model, self.name)
 
     @classmethod
@@ -117,12 +119,14 @@ class LocalEmbedder(TextEmbedder):
         return self._model
 
     async def _aembed_batch(self, texts: list[str]) -> VectorBatch:
-        # A thread of its own: queued requests wait here, not in the loop's default
+        return await self._runner.embed(texts)
+
+    def _model_thread(self) -> ThreadPoolExecutor:
+        # A thread of its own: the model's work waits here, not in the loop's default
         # executor, which other libraries share.
         if self._executor is None:
             self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="local-embedder")
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, self._embed_batch, texts)
+        return self._executor
 
     def _embed_batch(self, texts: list[str]) -> VectorBatch:
         with self._lock:
