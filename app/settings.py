@@ -165,6 +165,10 @@ class Settings(BaseSettings):
 
     api_host: str = "127.0.0.1"
     api_port: int = 8000
+    # Seconds an idle HTTP connection stays open (the API's and MCP's). Longer than the
+    # clients' own idle limit (httpx: 5 s), so that a client closes first: when both are
+    # 5 s, a request sent at that moment meets a closing socket (a reset, "ReadError").
+    http_keep_alive_s: int = Field(default=75, ge=1)
 
     # Access. API keys live in keys_file (default: <data_dir>/keys.json). With none, a
     # loopback-bound service is open; require_keys forces keys even there.

@@ -50,6 +50,7 @@ def _serve(settings: Settings, args: argparse.Namespace) -> int:
         log_config=None,  # keep our logging setup
         access_log=False,  # a line per request drowns the structured service logs
         lifespan="on",
+        timeout_keep_alive=settings.http_keep_alive_s,
     )
     server = uvicorn.Server(config)
     # uvicorn shuts down gracefully on SIGTERM, then raises it again to end the process

@@ -129,6 +129,7 @@ async def _serve_http(app: ASGIApp, settings: McpSettings) -> None:
         log_config=None,
         access_log=False,
         lifespan="on",
+        timeout_keep_alive=settings.http_keep_alive_s,
     )
     # uvicorn stops gracefully on SIGTERM, then raises the signal again: let that end
     # the process the way Ctrl-C does, through the runtime's closing.
