@@ -9,9 +9,12 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from thoughtgraph.domain.errors import EmbeddingError
 from thoughtgraph.llm.embedders.base import DEFAULT_BATCH_SIZE, TextEmbedder, VectorBatch
 from thoughtgraph.llm.embedders.coalescing import CoalescingRunner
+from thoughtgraph.llm.embedders.length_groups import estimated_tokens, length_groups
 
 if TYPE_CHECKING:
     from sentence_transformers import SentenceTransformer
@@ -129,14 +132,21 @@ class LocalEmbedder(TextEmbedder):
         return self._executor
 
     def _embed_batch(self, texts: list[str]) -> VectorBatch:
+        """One call into the model per group of texts of about the same length
+        (``length_groups``), the vectors back in the order asked."""
+        max_tokens = int(getattr(self._model, "max_seq_length", None) or 512)
+        groups = length_groups([estimated_tokens(text, max_tokens) for text in texts])
+        vectors = np.empty((len(texts), self._dimension), dtype=np.float32)
         with self._lock:
-            return self._model.encode(
-                texts,
-                batch_size=len(texts),
-                show_progress_bar=False,
-                convert_to_numpy=True,
-                normalize_embeddings=True,
-            )
+            for group in groups:
+                vectors[group] = self._model.encode(
+                    [texts[index] for index in group],
+                    batch_size=len(group),
+                    show_progress_bar=False,
+                    convert_to_numpy=True,
+                    normalize_embeddings=True,
+                )
+        return vectors
 
 
 def _model_dimension(model: SentenceTransformer, name: str) -> int:
