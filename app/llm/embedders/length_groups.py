@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 # Costs in tokens' worth of work, measured on all-MiniLM-L6-v2 (docs/design/thoughts.md).
-CALL_COST = 100.0  # one call into the model (measured about 47; see below)
+CALL_COST = 100.0  # one call (measured about 47; twice that splits only where it pays)
 TEXT_COST = 4.0  # one more text in a call, besides its padded tokens
 CHARS_PER_TOKEN = 4  # a cautious estimate: English runs about 5.5 characters a token
 SPECIAL_TOKENS = 2  # the tokens a model adds around every text
