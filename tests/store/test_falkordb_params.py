@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from falkordb.graph import Graph
 
-from thoughtgraph.store.falkordb.params import cypher_header, literal
+from thoughtgraph.store.falkordb.params import RecentVectors, cypher_header, literal
 
 VALUES: dict[str, Any] = {
     "text": 'a "quoted" \\ back\\slash, newline\n and unicode é',
@@ -69,3 +69,19 @@ def test_a_vector_is_written_with_the_digits_float32_keeps() -> None:
 def test_integer_lists_are_never_written_as_floats() -> None:
     big = [12_345_678_901] * 20
     assert literal(big) == "[" + ",".join(["12345678901"] * 20) + "]"
+
+
+def test_a_recent_vector_is_written_once_and_the_same_each_time() -> None:
+    rng = np.random.default_rng(11)
+    vectors = [[float(x) for x in rng.standard_normal(64)] for _ in range(5)]
+    recent = RecentVectors(kept=3)
+    params = {"embedding": vectors[0], "k": 5}
+    assert cypher_header(params, recent) == cypher_header(params)
+    assert cypher_header(params, recent) == cypher_header(params)  # from the kept text
+    assert recent.text(tuple(vectors[0])) == literal(vectors[0])
+    for vector in vectors[1:]:  # more than it keeps: the oldest go, the answers stay right
+        assert recent.text(vector) == literal(vector)
+    assert len(recent._texts) == 3
+    assert recent.text(vectors[0]) == literal(vectors[0])
+    changed = [*vectors[1][:-1], vectors[1][-1] + 1e-3]
+    assert recent.text(changed) == literal(changed) != literal(vectors[1])

@@ -37,7 +37,7 @@ from thoughtgraph.store.falkordb.indexes import (
     drop_indexes,
     indexes_building,
 )
-from thoughtgraph.store.falkordb.params import cypher_header
+from thoughtgraph.store.falkordb.params import RecentVectors, cypher_header
 from thoughtgraph.store.falkordb.restarts import (
     BUILD_WAIT_S,
     DEGRADED,
@@ -114,6 +114,7 @@ class FalkorDBGraphStore(CypherGraphStore):
         self._client = FalkorDB(connection_pool=self._pool)
         self._catalog = self._client.select_graph(graph_name)
         self._graphs: dict[str, AsyncGraph] = {}
+        self._recent_vectors = RecentVectors()
         # (namespace, slot) seen with every index built
         self._searchable: set[tuple[str, int]] = set()
         self._vector_rebuild: asyncio.Task[None] | None = None  # after a start (restarts.py)
@@ -233,7 +234,7 @@ class FalkorDBGraphStore(CypherGraphStore):
         try:
             return await run_statement(
                 graph,
-                cypher_header(params) + text,
+                cypher_header(params, self._recent_vectors) + text,
                 read_only=read_only,
                 timeout_ms=self._timeout_ms,
             )
