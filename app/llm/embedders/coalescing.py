@@ -1,12 +1,10 @@
 """Embedding requests that arrive while the model is busy, embedded together.
 
-A CPU model embeds a batch of eight sentences at about two and a half times the rate of
-eight calls of one (all-MiniLM-L6-v2 on two cores: 156 against 62 sentences a second).
-Twenty agents contributing at once each ask for one sentence; one at a time they get the
-single-sentence rate. Here a request that finds the model free runs at once, with those
-asked in the same turn of the event loop (no timer, no added wait), and requests that
-arrive while the model runs wait together and go in one call when it is free, up to the
-batch size, oldest first.
+A CPU model embeds a batch of sentences several times faster than as many calls of one
+(docs/design/thoughts.md), while agents contributing at once each ask for one. Here a
+request that finds the model free runs at once, with those asked in the same turn of the
+event loop (no timer, no added wait), and requests that arrive while the model runs wait
+together and go in one call when it is free, up to the batch size, oldest first.
 """
 
 from __future__ import annotations

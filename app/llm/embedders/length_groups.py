@@ -1,20 +1,18 @@
 """Texts of a batch grouped by length, so that short ones are not padded to a long one.
 
-A transformer embeds a batch padded to its longest text: on two cores, eight short search
-queries and one 900-character note took 342 ms in one call and 70 ms as two calls (the
-note alone, the queries together). A call has a fixed cost too (about 8 ms, against
-0.17 ms per token of every padded text and 0.7 ms per text, all-MiniLM-L6-v2), so
-splitting everything is no answer either. The texts are sorted by length and cut where the
-estimated cost is least: an exact partition of a sorted list (at most a few dozen texts,
-microseconds).
+A transformer embeds a batch padded to its longest text, so a long note in a call makes
+every short text in it cost as much. A call has a fixed cost too, so splitting everything
+is no answer either. The texts are sorted by length and cut where the estimated cost is
+least: an exact partition of a sorted list (at most a few dozen texts, microseconds). The
+costs and their measurements: docs/design/thoughts.md (Batches by length).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-# Costs in tokens' worth of work, measured on all-MiniLM-L6-v2 (docs/design/thoughts.md).
-CALL_COST = 100.0  # one call (measured about 47; twice that splits only where it pays)
+# Costs in tokens' worth of work, measured on all-MiniLM-L6-v2.
+CALL_COST = 100.0  # one call: twice the measured cost, to split only where it pays
 TEXT_COST = 4.0  # one more text in a call, besides its padded tokens
 CHARS_PER_TOKEN = 4  # a cautious estimate: English runs about 5.5 characters a token
 SPECIAL_TOKENS = 2  # the tokens a model adds around every text

@@ -61,8 +61,8 @@ def literal(value: Any, vectors: RecentVectors | None = None) -> str:
 class RecentVectors:
     """The texts of the vectors written last, by their numbers. A request sends the same
     vector in several statements (a contribute's write and its guidance read; a search's
-    candidate reads), and a key of the numbers costs a tenth of writing them (22 against
-    228 us for 384). Bounded: the oldest goes first. One per store."""
+    candidate reads), and a key of the numbers costs a tenth of writing them
+    (docs/design/search.md). Bounded: the oldest goes first. One per store."""
 
     def __init__(self, kept: int = 64) -> None:
         self._kept = kept
